@@ -1,0 +1,123 @@
+#include "bounds/closed_forms.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <boost/math/quadrature/gauss_kronrod.hpp>
+
+#include "distributions/input_error.h"
+
+namespace hetstruct::bounds {
+
+namespace {
+
+void require_uniform_model(int n, int m, double a) {
+  if (n < 1) throw InputError("--n", "the width must be at least 1");
+  if (m < 0 || m > n) throw InputError("--m", "the fast count must be between 0 and the width");
+  if (!(a > 0.0)) throw InputError("--a", "the scale must be > 0");
+}
+
+}  // namespace
+
+double uniform_max_cdf(int n, int m, double a, double z) {
+  require_uniform_model(n, m, a);
+  if (a > 1.0) throw InputError("--a", "Eq. 1 holds for 0 < a <= 1");
+  if (z <= 0.0) return 0.0;
+  if (z >= 1.0 && z >= a) return 1.0;
+  if (z < a) return std::pow(1.0 / a, m) * std::pow(z, n);
+  return std::pow(z, n - m);
+}
+
+double uniform_max_pdf(int n, int m, double a, double z) {
+  require_uniform_model(n, m, a);
+  if (a > 1.0) throw InputError("--a", "Eq. 2 holds for 0 < a <= 1");
+  if (z <= 0.0 || (z >= 1.0 && z >= a)) return 0.0;
+  if (z < a) return n * std::pow(1.0 / a, m) * std::pow(z, n - 1);
+  return (n - m) * std::pow(z, n - m - 1);
+}
+
+double uniform_max_mean(int n, int m, double a) {
+  require_uniform_model(n, m, a);
+  if (a > 1.0) {
+    // max(m of u(0,a), n-m of u(0,1)) = a * max(n-m of u(0,1/a), m of u(0,1)).
+    return a * uniform_max_mean(n, n - m, 1.0 / a);
+  }
+  // The third line of Eq. 3, which stays finite at m = n (where the last line divides by n - m).
+  const double k = n - m;
+  const double ak = std::pow(a, k + 1.0);
+  return (static_cast<double>(n) / (n + 1.0)) * ak + (k / (k + 1.0)) * (1.0 - ak);
+}
+
+double uniform_max_mean_approx(int n, int m) {
+  require_uniform_model(n, m, 1.0);
+  const double k = n - m;
+  return k / (k + 1.0);
+}
+
+double homogeneous_uniform_max_mean(int n) {
+  require_uniform_model(n, 0, 1.0);
+  return n / (n + 1.0);
+}
+
+double synchronous_uniform_mean(int n, int m, double a, int levels) {
+  return levels * uniform_max_mean(n, m, a);
+}
+
+double synchronous_uniform_mean_approx(int n, int m, int levels) {
+  return levels * uniform_max_mean_approx(n, m);
+}
+
+double expected_max(const std::vector<distributions::Law>& laws) {
+  if (laws.empty()) throw InputError("expected_max", "needs at least one law");
+  double lo = laws[0].support().first, hi = laws[0].support().second;
+  std::vector<double> cuts;
+  for (const auto& law : laws) {
+    const auto [a, b] = law.support();
+    lo = std::min(lo, a);
+    hi = std::max(hi, b);
+    const auto pts = law.breakpoints();
+    cuts.insert(cuts.end(), pts.begin(), pts.end());
+    // Cutting at a normal component's mean +- a few sd keeps narrow bumps from being missed.
+    for (const auto& c : law.components())
+      if (c.leaf.kind != distributions::LeafKind::uniform && c.leaf.kind != distributions::LeafKind::constant) {
+        const double mu = c.leaf.scale * c.leaf.first, sd = c.leaf.scale * std::sqrt(c.leaf.second);
+        for (int k = -4; k <= 4; k += 2) cuts.push_back(mu + k * sd);
+      }
+  }
+  cuts.push_back(lo);
+  cuts.push_back(hi);
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+
+  // E[max] = lo + integral_lo^hi P(max > x) dx, for a max whose support lies in [lo, hi].
+  auto survival = [&](double x) {
+    double g = 1.0;
+    for (const auto& law : laws) g *= law.cdf(x);
+    return 1.0 - g;
+  };
+  double integral = 0.0;
+  for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
+    const double a = std::max(cuts[i], lo), b = std::min(cuts[i + 1], hi);
+    if (!(b > a)) continue;
+    integral += boost::math::quadrature::gauss_kronrod<double, 31>::integrate(survival, a, b, 15, 1e-13);
+  }
+  return lo + integral;
+}
+
+double synchronous_mean(const std::vector<distributions::Law>& processor_laws, int levels) {
+  return levels * expected_max(processor_laws);
+}
+
+AsynchronousMean asynchronous_mean(const std::vector<distributions::Law>& processor_laws, int levels) {
+  bool exact = true;
+  std::vector<distributions::Law> sums;
+  for (const auto& law : processor_laws) {
+    exact = exact && law.is_leaf() && law.components()[0].leaf.kind == distributions::LeafKind::normal;
+    const double variance = levels * law.variance();
+    sums.push_back(variance > 0.0 ? distributions::Law::normal(levels * law.mean(), variance)
+                                  : distributions::Law::constant(levels * law.mean()));
+  }
+  return {expected_max(sums), exact};
+}
+
+}  // namespace hetstruct::bounds

@@ -1,0 +1,39 @@
+// Wilson's closed forms for the synchronous structure with uniform laws (Section 4.1, Eq. 1-7),
+// and the expected maximum of independent variables of any laws by quadrature, which gives exact
+// synchronous expectations for any laws and the asynchronous expectation for normal laws.
+// Nothing here samples.
+#pragma once
+
+#include <vector>
+
+#include "distributions/law.h"
+
+namespace hetstruct::bounds {
+
+// Z = max of m variables u(0,a) and n-m variables u(0,1), independent; 0 < a <= 1.
+double uniform_max_cdf(int n, int m, double a, double z);  // Eq. 1: G(z) = P(Z < z)
+double uniform_max_pdf(int n, int m, double a, double z);  // Eq. 2: g(z)
+double uniform_max_mean(int n, int m, double a);           // Eq. 3: E(Z); any a > 0 (a > 1 by symmetry)
+double uniform_max_mean_approx(int n, int m);              // Eq. 4: (n-m)/(n-m+1)
+double homogeneous_uniform_max_mean(int n);                // Eq. 5: n/(n+1)
+double synchronous_uniform_mean(int n, int m, double a, int levels);  // Eq. 6: p E(Z)
+double synchronous_uniform_mean_approx(int n, int m, int levels);     // Eq. 7: p (n-m)/(n-m+1)
+
+// E[max(X_1..X_k)] for independent X_i of any laws: lo + integral over [lo, hi] of
+// 1 - prod F_i(x), by adaptive Gauss-Kronrod quadrature split at the laws' breakpoints.
+// Accurate to about 1e-10 relative.
+double expected_max(const std::vector<distributions::Law>& laws);
+
+// Synchronous structure, zero communication: levels * E[max of one level] (exact, any laws).
+double synchronous_mean(const std::vector<distributions::Law>& processor_laws, int levels);
+
+// Asynchronous structure, zero communication: E[max over processors of the sum of `levels`
+// task times]. Exact where every processor's law is a (scaled) normal, since a sum of normals is
+// normal; otherwise the normal approximation of each sum (Wilson's [7]), flagged as such.
+struct AsynchronousMean {
+  double value;
+  bool exact;
+};
+AsynchronousMean asynchronous_mean(const std::vector<distributions::Law>& processor_laws, int levels);
+
+}  // namespace hetstruct::bounds

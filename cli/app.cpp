@@ -1,0 +1,320 @@
+// The hetstruct command line: a thin layer over the library. Data goes to stdout, diagnostics and
+// progress to stderr; any bad input is one line on stderr and exit status 2.
+#include "cli/app.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+#include <oneapi/tbb/info.h>
+
+#include "bounds/closed_forms.h"
+#include "cli/model.h"
+#include "cli/output.h"
+#include "cli/wilson_tables.h"
+#include "distributions/input_error.h"
+#include "engine/monte_carlo.h"
+
+#ifndef HETSTRUCT_VERSION
+#define HETSTRUCT_VERSION "unknown"
+#endif
+
+namespace hetstruct::cli {
+
+namespace {
+
+struct SamplingOptions {
+  std::uint64_t reps = 10000;
+  std::uint64_t seed = 1;
+  int threads = 0;
+
+  void add_to(CLI::App& app) {
+    app.add_option("--reps,-r", reps, "Replications (independent simulated executions)")->capture_default_str()->group("Sampling");
+    app.add_option("--seed", seed, "Seed: the same seed gives the same numbers on any thread count")
+        ->capture_default_str()->group("Sampling");
+    app.add_option("--threads,-t", threads, "Worker threads (0: all cores)")->capture_default_str()->group("Sampling");
+  }
+  void validate() const {
+    if (reps == 0) throw InputError("--reps", "the number of replications must be at least 1");
+    if (threads < 0) throw InputError("--threads", "must be 0 (all cores) or more");
+  }
+  int effective_threads() const { return threads > 0 ? threads : tbb::info::default_concurrency(); }
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string describe_laws(const structures::Structure& s) {
+  if (s.kind == structures::StructureKind::custom) return std::to_string(s.laws.size()) + " distinct laws";
+  const std::string slow = s.laws.back().to_string();
+  if (s.fast_count == 0) return std::to_string(s.width) + " x " + slow;
+  return std::to_string(s.fast_count) + " x " + s.laws.front().to_string() + " (fast), " +
+         std::to_string(s.width - s.fast_count) + " x " + slow;
+}
+
+// ---- simulate --------------------------------------------------------------------------------
+
+struct Simulate {
+  ModelOptions model;
+  SamplingOptions sampling;
+  std::string format = "text";
+
+  void add_to(CLI::App& app) {
+    model.add_to(app, true);
+    sampling.add_to(app);
+    app.add_option("--format,-f", format, "text | csv | json")
+        ->check(CLI::IsMember({"text", "csv", "json"}))->capture_default_str()->group("Output");
+  }
+
+  int execute() const {
+    sampling.validate();
+    const structures::Structure s = model.build();
+    const bool custom = s.kind == structures::StructureKind::custom;
+    const double a = custom ? std::nan("") : model.scale_value();
+    const auto closed = custom ? std::nullopt : closed_form(s, model.is_paper_uniform(), a);
+    const engine::Plan plan = engine::compile(s);
+
+    Progress progress("simulate " + s.name);
+    engine::RunOptions run;
+    run.seed = sampling.seed;
+    run.reps = sampling.reps;
+    run.threads = sampling.threads;
+    run.progress = [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
+    const auto t0 = std::chrono::steady_clock::now();
+    const engine::Estimate e = engine::run(plan, run);
+    const double elapsed = seconds_since(t0);
+
+    const double z = closed && e.has_error() ? (e.mean - closed->value) / e.stderr_ : std::nan("");
+    const std::string law = custom ? "" : (model.law == "uniform" || model.law == "normal") ? model.law : s.laws.back().to_string();
+    const std::string fast_law = custom || s.fast_count == 0 ? "" : s.laws.front().to_string();
+    const std::string m = custom ? "" : std::to_string(s.fast_count);
+
+    std::ostringstream out;
+    if (format == "csv") {
+      out << "structure,law,fast_law,n,m,a,levels,reps,seed,mean,stderr,ci_low,ci_high,min,max,closed_form,"
+             "closed_form_method,z\n";
+      out << csv_field(s.name) << ',' << csv_field(law) << ',' << csv_field(fast_law) << ',' << s.width << ',' << m
+          << ',' << full(a) << ',' << s.levels << ',' << e.reps << ',' << sampling.seed << ',' << full(e.mean) << ','
+          << full(e.stderr_) << ',' << full(e.ci_low) << ',' << full(e.ci_high) << ',' << full(e.min) << ','
+          << full(e.max) << ',' << (closed ? full(closed->value) : "") << ',' << (closed ? closed->method : "")
+          << ',' << full(z) << '\n';
+    } else if (format == "json") {
+      auto num = [](double x) { return std::isnan(x) ? std::string("null") : full(x); };
+      out << "{\"structure\":" << json_string(s.name) << ",\"law\":" << json_string(law)
+          << ",\"fast_law\":" << json_string(fast_law) << ",\"n\":" << s.width << ",\"m\":" << (custom ? "null" : m)
+          << ",\"a\":" << num(a) << ",\"levels\":" << s.levels << ",\"reps\":" << e.reps << ",\"seed\":" << sampling.seed
+          << ",\"mean\":" << num(e.mean) << ",\"stderr\":" << num(e.stderr_) << ",\"ci_low\":" << num(e.ci_low)
+          << ",\"ci_high\":" << num(e.ci_high) << ",\"min\":" << num(e.min) << ",\"max\":" << num(e.max)
+          << ",\"closed_form\":" << (closed ? num(closed->value) : "null")
+          << ",\"closed_form_method\":" << (closed ? json_string(closed->method) : "null") << ",\"z\":" << num(z)
+          << "}\n";
+    } else {
+      out << "structure   " << s.name << " (" << engine::to_string(plan.kind) << " plan), width " << s.width
+          << ", levels " << s.levels << "\n";
+      out << "laws        " << describe_laws(s) << "\n";
+      out << "mean        " << fixed(e.mean, 4);
+      if (e.has_error())
+        out << "  stderr " << fixed(e.stderr_, 4) << "  95% CI [" << fixed(e.ci_low, 4) << ", " << fixed(e.ci_high, 4) << "]";
+      else
+        out << "  stderr undefined with one replication";
+      out << "\n";
+      out << "range       [" << fixed(e.min, 4) << ", " << fixed(e.max, 4) << "]\n";
+      out << "reps        " << e.reps << "  seed " << sampling.seed << "  threads " << sampling.effective_threads()
+          << "  " << fixed(elapsed, 2) << " s  ("
+          << fixed(elapsed * 1e9 / (static_cast<double>(e.reps) * static_cast<double>(plan.compute_tasks())), 2)
+          << " ns/task)\n";
+      if (closed) {
+        out << "closed form " << fixed(closed->value, 4) << " (" << closed->method << ")";
+        if (e.has_error()) out << "  difference " << (z >= 0 ? "+" : "") << fixed(z, 2) << " standard errors";
+        out << "\n";
+      } else {
+        out << "closed form none for this structure\n";
+      }
+    }
+    std::cout << out.str();
+    return 0;
+  }
+};
+
+// ---- bounds ----------------------------------------------------------------------------------
+
+struct Bounds {
+  ModelOptions model;
+
+  void add_to(CLI::App& app) { model.add_to(app, false); }
+
+  int execute() const {
+    if (!model.graph.empty()) throw InputError("--graph", "bounds has no closed forms for a custom DAG");
+    std::vector<structures::StructureKind> kinds;
+    if (model.structure.empty())
+      kinds = {structures::StructureKind::asynchronous, structures::StructureKind::synchronous};
+    else
+      kinds = {structures::parse_structure_kind(model.structure)};
+
+    std::ostringstream out;
+    out << "structure,law,fast_law,n,m,a,levels,quantity,method,value\n";
+    for (const auto kind : kinds) {
+      const structures::Structure s = model.build(kind);
+      const double a = model.scale_value();
+      const std::string prefix = csv_field(s.name) + ',' + csv_field(model.law) + ',' +
+                                 csv_field(s.fast_count ? s.laws.front().to_string() : "") + ',' +
+                                 std::to_string(s.width) + ',' + std::to_string(s.fast_count) + ',' + full(a) + ',' +
+                                 std::to_string(s.levels) + ',';
+      auto row = [&](const std::string& quantity, const std::string& method, double value) {
+        out << prefix << quantity << ',' << method << ',' << full(value) << '\n';
+      };
+      if (kind == structures::StructureKind::synchronous) {
+        if (model.is_paper_uniform()) {
+          const int n = s.width, m = s.fast_count, p = s.levels;
+          row("level_max", "eq3", bounds::uniform_max_mean(n, m, a));
+          row("level_max_approx", "eq4", bounds::uniform_max_mean_approx(n, m));
+          row("level_max_homogeneous", "eq5", bounds::homogeneous_uniform_max_mean(n));
+          row("mean", "eq6", bounds::synchronous_uniform_mean(n, m, a, p));
+          row("mean_approx", "eq7", bounds::synchronous_uniform_mean_approx(n, m, p));
+        }
+        row("level_max", "quadrature", bounds::expected_max(s.laws));
+        row("mean", "quadrature", bounds::synchronous_mean(s.laws, s.levels));
+      } else if (const auto closed = closed_form(s, false, a)) {
+        row("mean", closed->method, closed->value);
+      } else {
+        std::cerr << "hetstruct: no closed form for " << s.name << " at zero communication; use simulate\n";
+      }
+    }
+    std::cout << out.str();
+    return 0;
+  }
+};
+
+// ---- table -----------------------------------------------------------------------------------
+
+struct Table {
+  std::string which;
+  SamplingOptions sampling;
+  std::string out_path;
+
+  void add_to(CLI::App& app) {
+    app.add_option("table", which, "1 | 2 | all (the tables hetstruct regenerates)")->required();
+    sampling.add_to(app);
+    app.add_option("--out,-o", out_path, "Write the CSV to this file (atomically) instead of stdout")->group("Output");
+  }
+
+  int execute() const {
+    sampling.validate();
+    std::vector<int> tables;
+    if (which == "all") {
+      tables = supported_tables();
+    } else {
+      int t = 0;
+      try {
+        std::size_t used = 0;
+        t = std::stoi(which, &used);
+        if (used != which.size()) t = 0;
+      } catch (const std::exception&) {
+      }
+      if (t < 1 || t > 8) throw InputError("table", "'" + which + "' is not a table of the paper", "give 1..8 or all");
+      tables = {t};
+    }
+    TableRun run;
+    run.reps = sampling.reps;
+    run.seed = sampling.seed;
+    run.threads = sampling.threads;
+
+    Progress progress("table " + which);
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto results = regenerate(tables, run, [&](std::size_t done, std::size_t total) { progress.update(done, total); });
+    const double elapsed = seconds_since(t0);
+
+    std::ostringstream out;
+    out << "table,law,a,comm,structure,n,m,paper,mean,stderr,deviation_pct,flag,ci_low,ci_high,reps,seed\n";
+    const CellResult* worst = nullptr;
+    std::size_t within = 0, checked = 0, flagged = 0;
+    for (const auto& r : results) {
+      const auto& c = r.cell;
+      out << c.table << ',' << c.law << ',' << c.a << ',' << full(c.comm) << ',' << c.structure << ',' << c.n << ','
+          << c.m << ',' << full(c.paper) << ',' << full(r.estimate.mean) << ',' << full(r.estimate.stderr_) << ','
+          << full(r.deviation_pct) << ',' << r.flag << ',' << full(r.estimate.ci_low) << ','
+          << full(r.estimate.ci_high) << ',' << r.estimate.reps << ',' << sampling.seed << '\n';
+      if (!r.flag.empty()) { ++flagged; continue; }
+      ++checked;
+      if (std::abs(r.deviation_pct) <= 0.5) ++within;
+      if (!worst || std::abs(r.deviation_pct) > std::abs(worst->deviation_pct)) worst = &r;
+    }
+    if (out_path.empty()) std::cout << out.str();
+    else write_file_atomically(out_path, out.str());
+
+    std::ostringstream summary;
+    summary << "hetstruct table " << which << ": " << results.size() << " cells, " << sampling.reps
+            << " replications each, seed " << sampling.seed << ", " << fixed(elapsed, 1) << " s\n";
+    summary << "  " << within << " of " << checked << " cells within 0.5% of the paper";
+    if (flagged) summary << " (" << flagged << " cell(s) flagged inconsistent in the paper, not counted)";
+    summary << "\n";
+    if (worst) {
+      const auto& c = worst->cell;
+      summary << "  worst: table " << c.table << ' ' << c.law << " a=" << c.a << ' ' << c.structure << " (" << c.n
+              << ',' << c.m << "): paper " << full(c.paper) << ", simulated " << fixed(worst->estimate.mean, 2)
+              << " +- " << fixed(worst->estimate.stderr_, 2) << " (" << (worst->deviation_pct >= 0 ? "+" : "")
+              << fixed(worst->deviation_pct, 3) << "%)\n";
+    }
+    std::cerr << summary.str();
+    return 0;
+  }
+};
+
+constexpr const char* overview = R"(hetstruct: Monte Carlo analysis of parallel algorithmic structures on heterogeneous processors.
+
+Structures (Wilson, Figure 1): async (asynchronous), sync (synchronous), nn (nearest-neighbor),
+ms (asynchronous master-slave task pool), or any DAG in a Graphviz DOT file.
+Width n processors, of which m are fast and draw a*X where the others draw X.
+Laws: uniform = u(0,1), normal = n(1/2,1/12) (second argument: the variance), or any law such as
+  u(0,1)  n(0.5,1/12)  tn(1,1/4)  c(0.5)  0.5*u(0,1)  mix(0.3:u(0,1),0.7:n(0.5,1/12))
+
+Examples:
+  hetstruct simulate --structure sync --n 8 --m 3 --a 1/2 --law uniform --reps 10000
+  hetstruct simulate --graph pipeline.dot --reps 1000 --format csv
+  hetstruct bounds --structure sync --n 16 --m 8 --a 4/5
+  hetstruct table all --reps 10000 --out tables.csv
+)";
+
+}  // namespace
+
+int run(int argc, char** argv) {
+  CLI::App app(overview, "hetstruct");
+  app.set_version_flag("--version", std::string("hetstruct ") + HETSTRUCT_VERSION);
+  app.require_subcommand(1);
+  app.fallthrough(false);
+
+  Simulate simulate;
+  Bounds bounds;
+  Table table;
+  auto* sim_cmd = app.add_subcommand("simulate", "Simulate a structure: mean makespan with its standard error and 95% CI");
+  simulate.add_to(*sim_cmd);
+  auto* bounds_cmd = app.add_subcommand("bounds", "Closed forms of the expected makespan (Eq. 1-7, quadrature); no sampling");
+  bounds.add_to(*bounds_cmd);
+  auto* table_cmd = app.add_subcommand("table", "Regenerate Wilson's tables as tidy CSV, against the paper's values");
+  table.add_to(*table_cmd);
+
+  try {
+    app.parse(argc, argv);
+    if (sim_cmd->parsed()) return simulate.execute();
+    if (bounds_cmd->parsed()) return bounds.execute();
+    if (table_cmd->parsed()) return table.execute();
+  } catch (const CLI::Success& e) {
+    return app.exit(e);  // --help, --version: text on stdout, status 0
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "hetstruct: " << e.what() << " (see hetstruct --help)\n";
+    return 2;
+  } catch (const InputError& e) {
+    std::cerr << "hetstruct: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "hetstruct: internal error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace hetstruct::cli

@@ -1,0 +1,98 @@
+#include "cli/model.h"
+
+#include "bounds/closed_forms.h"
+#include "distributions/input_error.h"
+
+namespace hetstruct::cli {
+
+using distributions::Law;
+
+void ModelOptions::add_to(CLI::App& app, bool structure_required) {
+  auto* model = "Model";
+  app.add_option("--structure,-s", structure,
+                 structure_required ? "async | sync | nn | ms (Wilson's Figure 1)"
+                                    : "async | sync | nn | ms (default: all that have closed forms)")
+      ->group(model);
+  app.add_option("--graph", graph, "A DAG in Graphviz DOT (vertex attributes processor, law) instead of --structure")
+      ->group(model);
+  app.add_option("--n", width, "Width: number of processors")->group(model);
+  app.add_option("--m", fast_count, "Fast processors (the first m), drawing a*X")->capture_default_str()->group(model);
+  app.add_option("--a", scale, "Scale of the fast processors' law, 0 < a (fractions allowed: 4/5)")
+      ->capture_default_str()->group(model);
+  app.add_option("--law", law, "Task-time law: uniform = u(0,1), normal = n(1/2,1/12), or a law such as "
+                               "\"mix(0.3:u(0,1),0.7:n(0.5,1/12))\"")
+      ->capture_default_str()->group(model);
+  app.add_option("--fast-law", fast_law, "Law of the fast processors (default: a times --law)")->group(model);
+  app.add_option("--levels,-p", levels, "Tasks per processor (p)")->capture_default_str()->group(model);
+  app.add_option("--exchange", exchange, "Nearest-neighbour rule: sequential (Wilson's tables) | plain (max of neighbours)")
+      ->capture_default_str()->group(model);
+}
+
+Law ModelOptions::slow_law() const {
+  if (law == "uniform") return Law::paper_uniform();
+  if (law == "normal") return Law::paper_normal();
+  return distributions::parse_law(law);
+}
+
+double ModelOptions::scale_value() const {
+  const double a = distributions::parse_number(scale, "--a");
+  if (!(a > 0.0)) throw InputError("--a", "the scale must be > 0, got " + scale);
+  return a;
+}
+
+Law ModelOptions::fast_law_value() const {
+  if (!fast_law.empty()) return distributions::parse_law(fast_law);
+  return Law::scaled(scale_value(), slow_law());
+}
+
+bool ModelOptions::is_paper_uniform() const {
+  return fast_law.empty() && slow_law() == Law::paper_uniform();
+}
+
+structures::Structure ModelOptions::build() const {
+  if (!graph.empty()) {
+    if (!structure.empty()) throw InputError("--graph", "give either --structure or --graph, not both");
+    return structures::read_dot(graph);
+  }
+  if (structure.empty()) throw InputError("--structure", "missing", "give --structure async|sync|nn|ms, or --graph FILE.dot");
+  return build(structures::parse_structure_kind(structure));
+}
+
+structures::Structure ModelOptions::build(structures::StructureKind kind) const {
+  if (width < 1) throw InputError("--n", "the width must be at least 1, got " + std::to_string(width));
+  if (levels < 1) throw InputError("--levels", "must be at least 1, got " + std::to_string(levels));
+  structures::Processors procs{width, fast_count, slow_law(), slow_law()};
+  procs.validate();
+  scale_value();  // a bad --a is an error even when no processor uses it
+  if (fast_count > 0) procs.fast_law = fast_law_value();
+  switch (kind) {
+    case structures::StructureKind::asynchronous: return structures::asynchronous(procs, levels);
+    case structures::StructureKind::synchronous: return structures::synchronous(procs, levels);
+    case structures::StructureKind::nearest_neighbor: {
+      structures::NeighborExchange rule;
+      if (exchange == "sequential") rule = structures::NeighborExchange::sequential;
+      else if (exchange == "plain") rule = structures::NeighborExchange::plain;
+      else throw InputError("--exchange", "unknown rule '" + exchange + "'", "choose sequential or plain");
+      return structures::nearest_neighbor(procs, levels, rule);
+    }
+    case structures::StructureKind::master_slave: return structures::master_slave(procs, levels);
+    case structures::StructureKind::custom: break;
+  }
+  throw InputError("--structure", "a custom structure needs --graph");
+}
+
+std::optional<ClosedForm> closed_form(const structures::Structure& s, bool paper_uniform, double scale) {
+  switch (s.kind) {
+    case structures::StructureKind::synchronous:
+      if (paper_uniform)
+        return ClosedForm{bounds::synchronous_uniform_mean(s.width, s.fast_count, scale, s.levels), "eq6"};
+      return ClosedForm{bounds::synchronous_mean(s.laws, s.levels), "quadrature"};
+    case structures::StructureKind::asynchronous: {
+      const auto m = bounds::asynchronous_mean(s.laws, s.levels);
+      return ClosedForm{m.value, m.exact ? "normal_exact" : "normal_approx"};
+    }
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace hetstruct::cli

@@ -1,0 +1,93 @@
+#include "cli/output.h"
+
+#include <unistd.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include "distributions/input_error.h"
+
+namespace hetstruct::cli {
+
+std::string full(double x) {
+  if (std::isnan(x)) return "";
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, x);
+  return std::string(buf, r.ptr);
+}
+
+std::string fixed(double x, int decimals) {
+  if (std::isnan(x)) return "undefined";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
+  return buf;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (const char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+std::string json_string(const std::string& s) {
+  std::string q = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') q += '\\';
+    q += c;
+  }
+  return q + "\"";
+}
+
+void write_file_atomically(const std::string& path, const std::string& content) {
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << content;
+    out.flush();
+    if (!out) {
+      std::remove(tmp.c_str());
+      throw InputError(path, "cannot write the output file");
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw InputError(path, "cannot move the output file into place");
+  }
+}
+
+Progress::Progress(std::string label)
+    : label_(std::move(label)),
+      enabled_(::isatty(STDERR_FILENO) != 0),
+      start_(std::chrono::steady_clock::now()),
+      last_(start_) {}
+
+Progress::~Progress() {
+  if (printed_) std::fputs("\r\033[K", stderr);
+}
+
+void Progress::set_label(std::string label) {
+  std::lock_guard lock(mutex_);
+  label_ = std::move(label);
+}
+
+void Progress::update(std::uint64_t done, std::uint64_t total) {
+  if (!enabled_) return;
+  std::unique_lock lock(mutex_, std::try_to_lock);
+  if (!lock) return;  // another thread is printing: skip, a later update will show
+  const auto now = std::chrono::steady_clock::now();
+  if (done < total && now - last_ < std::chrono::milliseconds(200)) return;
+  last_ = now;
+  const double elapsed = std::chrono::duration<double>(now - start_).count();
+  const double fraction = total ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
+  const double eta = fraction > 0 ? elapsed * (1.0 - fraction) / fraction : 0.0;
+  std::fprintf(stderr, "\r\033[K%s: %5.1f%% (%llu/%llu), %.0f s elapsed, ETA %.0f s", label_.c_str(),
+               100.0 * fraction, static_cast<unsigned long long>(done), static_cast<unsigned long long>(total),
+               elapsed, eta);
+  std::fflush(stderr);
+  printed_ = true;
+}
+
+}  // namespace hetstruct::cli

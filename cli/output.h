@@ -1,0 +1,41 @@
+// Output helpers: full-precision numbers, CSV fields, atomic files, progress on stderr.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace hetstruct::cli {
+
+// Shortest text that reads back to the same double (full precision for CSV and JSON);
+// empty for NaN (an undefined value, such as the standard error of one replication).
+std::string full(double x);
+// Fixed-point text for humans.
+std::string fixed(double x, int decimals);
+// Quotes a CSV field when it holds a comma, a quote or a newline.
+std::string csv_field(const std::string& s);
+std::string json_string(const std::string& s);
+
+// Writes `content` to `path` through a temporary file and a rename, so a reader never sees a
+// half-written file. Throws InputError when the file cannot be written.
+void write_file_atomically(const std::string& path, const std::string& content);
+
+// A progress line on stderr, only when stderr is a terminal; thread-safe and throttled.
+class Progress {
+ public:
+  explicit Progress(std::string label);
+  ~Progress();
+  void update(std::uint64_t done, std::uint64_t total);
+  void set_label(std::string label);
+
+ private:
+  std::string label_;
+  bool enabled_;
+  bool printed_ = false;
+  std::mutex mutex_;
+  std::chrono::steady_clock::time_point start_, last_;
+};
+
+}  // namespace hetstruct::cli

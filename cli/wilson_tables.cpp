@@ -1,0 +1,99 @@
+#include "cli/wilson_tables.h"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+#include "distributions/input_error.h"
+#include "cli/model.h"
+#include "engine/plan.h"
+
+namespace hetstruct::cli {
+
+extern const char wilson_tables_csv[];  // generated from cli/data/wilson-tables.csv
+
+std::vector<PaperCell> wilson_cells() {
+  std::vector<PaperCell> cells;
+  std::istringstream in(wilson_tables_csv);
+  std::string line;
+  std::getline(in, line);  // header: table,law,a,comm,structure,n,m,paper
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    std::istringstream row(line);
+    std::string f[8];
+    for (auto& field : f) std::getline(row, field, ',');
+    cells.push_back({std::stoi(f[0]), f[1], f[2], std::stod(f[3]), f[4], std::stoi(f[5]), std::stoi(f[6]),
+                     std::stod(f[7])});
+  }
+  return cells;
+}
+
+std::vector<int> supported_tables() { return {1, 2}; }
+
+std::vector<std::string> contradiction_flags(const std::vector<PaperCell>& cells) {
+  using Group = std::tuple<int, std::string, double, std::string, int>;  // table, law, comm, structure, n
+  std::map<Group, std::vector<std::size_t>> groups;
+  for (std::size_t i = 0; i < cells.size(); ++i)
+    if (cells[i].m == 0) groups[{cells[i].table, cells[i].law, cells[i].comm, cells[i].structure, cells[i].n}].push_back(i);
+  std::vector<std::string> flags(cells.size());
+  for (const auto& [group, members] : groups) {
+    std::map<double, std::size_t> votes;
+    for (const auto i : members) ++votes[cells[i].paper];
+    if (votes.size() < 2) continue;
+    double majority = 0.0;
+    bool has_majority = false;
+    for (const auto& [value, count] : votes)
+      if (2 * count > members.size()) { majority = value; has_majority = true; }
+    for (const auto i : members)
+      if (!has_majority || cells[i].paper != majority) flags[i] = "inconsistent";
+  }
+  return flags;
+}
+
+std::vector<CellResult> regenerate(const std::vector<int>& tables, const TableRun& run,
+                                   const std::function<void(std::size_t, std::size_t)>& progress) {
+  const auto supported = supported_tables();
+  for (const int t : tables)
+    if (std::find(supported.begin(), supported.end(), t) == supported.end())
+      throw InputError("table " + std::to_string(t), "not supported yet",
+                       "Tables 3-8 need communication costs; supported: 1, 2");
+  const auto all = wilson_cells();
+  const auto flags = contradiction_flags(all);
+
+  std::vector<CellResult> results;
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (std::find(tables.begin(), tables.end(), all[i].table) != tables.end())
+      results.push_back({all[i], {}, 0.0, flags[i]});
+
+  // One simulation per distinct configuration: a homogeneous cell does not depend on a.
+  using Config = std::tuple<std::string, std::string, int, int, std::string, double>;
+  std::map<Config, engine::Estimate> done;
+  std::size_t count = 0;
+  for (auto& r : results) {
+    const PaperCell& c = r.cell;
+    const Config key{c.structure, c.law, c.n, c.m, c.m == 0 ? std::string() : c.a, c.comm};
+    auto it = done.find(key);
+    if (it == done.end()) {
+      ModelOptions model;
+      model.structure = c.structure;
+      model.width = c.n;
+      model.fast_count = c.m;
+      model.scale = c.a;
+      model.law = c.law;
+      model.levels = run.levels;
+      const structures::Structure s = model.build();
+      engine::RunOptions options;
+      options.seed = run.seed;
+      options.reps = run.reps;
+      options.threads = run.threads;
+      it = done.emplace(key, engine::run(engine::compile(s), options)).first;
+    }
+    r.estimate = it->second;
+    r.deviation_pct = 100.0 * (r.estimate.mean - c.paper) / c.paper;
+    if (progress) progress(++count, results.size());
+  }
+  return results;
+}
+
+}  // namespace hetstruct::cli

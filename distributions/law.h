@@ -1,0 +1,89 @@
+// Task-time laws: the probability laws a task's execution time is drawn from.
+//
+// A Law is a value: a finite mixture of scaled leaf laws (a single leaf has weight 1). Scaling and
+// nesting are folded at construction, so a*mix(w:X, ...) becomes mix(w:a*X, ...), and a*(b*X)
+// becomes (a*b)*X. The scale is kept apart from the leaf's parameters because a*X is sampled as a
+// times a draw of X: the same underlying variate serves X and a*X, which is what gives common
+// random numbers between a processor and its scaled (faster) counterpart.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace hetstruct::distributions {
+
+enum class LeafKind {
+  uniform,           // u(lo, hi)
+  normal,            // n(mean, variance), untruncated as in Wilson's paper (negative times occur)
+  truncated_normal,  // tn(mean, variance): n(mean, variance) conditioned on X >= 0
+  constant,          // c(value): a point mass, for deterministic tasks
+};
+
+struct Leaf {
+  LeafKind kind;
+  double first;   // lo (uniform), mean (normals), value (constant)
+  double second;  // hi (uniform), variance (normals), unused (constant)
+  double scale = 1.0;
+  friend bool operator==(const Leaf&, const Leaf&) = default;
+};
+
+struct Component {
+  double weight;
+  Leaf leaf;
+  friend bool operator==(const Component&, const Component&) = default;
+};
+
+class Law {
+ public:
+  // Constructors check their parameters and throw InputError on invalid ones.
+  static Law uniform(double lo, double hi);
+  static Law normal(double mean, double variance);
+  static Law truncated_normal(double mean, double variance);
+  static Law constant(double value);
+  static Law scaled(double factor, const Law& base);
+  static Law mixture(const std::vector<std::pair<double, Law>>& weighted);
+
+  // Wilson's two reference laws: u(0,1) and n(1/2, 1/12), which share mean and variance.
+  static Law paper_uniform() { return uniform(0.0, 1.0); }
+  static Law paper_normal() { return normal(0.5, 1.0 / 12.0); }
+
+  double mean() const;
+  double variance() const;
+  double cdf(double x) const;
+  // Density; none for a law with a point mass.
+  std::optional<double> pdf(double x) const;
+  // An interval that holds all but a negligible mass (< 1e-18 per normal tail): exact for
+  // bounded laws. Quadrature integrates over it.
+  std::pair<double, double> support() const;
+  // Points where the cdf is not smooth (uniform ends, point masses), sorted, unique.
+  std::vector<double> breakpoints() const;
+  // Probability of a negative draw.
+  double negative_probability() const { return cdf_below(0.0); }
+
+  const std::vector<Component>& components() const { return components_; }
+  bool is_leaf() const { return components_.size() == 1; }
+
+  // Canonical text in the law syntax; parse(to_string()) gives back an equal law.
+  std::string to_string() const;
+
+  friend bool operator==(const Law&, const Law&) = default;
+
+ private:
+  explicit Law(std::vector<Component> components) : components_(std::move(components)) {}
+  double cdf_below(double x) const;  // P(X < x)
+
+  std::vector<Component> components_;
+};
+
+// Parses the law syntax used by the CLI and by graph files:
+//   u(0,1)   n(0.5,1/12)   tn(1,1/4)   c(0.5)   0.5*u(0,1)   mix(0.3:u(0,1),0.7:n(0.5,1/12))
+// Numbers are decimals or fractions (1/12). Whitespace is ignored. Throws InputError naming the
+// text and the (0-based) position of the problem.
+Law parse_law(const std::string& text);
+
+// Parses a number in the same syntax (decimal or fraction): used for options like --a 4/5.
+double parse_number(const std::string& text, const std::string& what);
+
+}  // namespace hetstruct::distributions

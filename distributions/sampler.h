@@ -1,0 +1,97 @@
+// Drawing task times: a Law compiled into a flat sampler over Boost.Random distributions.
+//
+// Works with any uniform random bit generator. A scaled leaf a*X draws X and multiplies by a, so
+// X and a*X consume the same variates from the same stream (common random numbers).
+#pragma once
+
+#include <cmath>
+#include <vector>
+
+#include <boost/math/distributions/normal.hpp>
+#include <boost/random/normal_distribution.hpp>
+#include <boost/random/uniform_01.hpp>
+#include <boost/random/uniform_real_distribution.hpp>
+
+#include "distributions/law.h"
+
+namespace hetstruct::distributions {
+
+class Sampler {
+ public:
+  Sampler() : Sampler(Law::constant(0.0)) {}
+  explicit Sampler(const Law& law) {
+    double cumulative = 0.0;
+    for (const auto& c : law.components()) {
+      cumulative += c.weight;
+      parts_.push_back(Part(c.leaf, cumulative));
+    }
+    parts_.back().cumulative_weight = 1.0;  // guard against rounding in the weights' sum
+  }
+
+  template <class Engine>
+  double operator()(Engine& eng) const {
+    if (parts_.size() == 1) return parts_[0].draw(eng);
+    const double u = boost::random::uniform_01<double>()(eng);
+    for (const auto& p : parts_)
+      if (u < p.cumulative_weight) return p.draw(eng);
+    return parts_.back().draw(eng);
+  }
+
+ private:
+  struct Part {
+    Part(const Leaf& leaf, double cumulative)
+        : kind(leaf.kind),
+          scale(leaf.scale),
+          cumulative_weight(cumulative),
+          uniform(leaf.kind == LeafKind::uniform ? leaf.first : 0.0,
+                  leaf.kind == LeafKind::uniform ? leaf.second : 1.0),
+          normal(leaf.kind == LeafKind::normal || leaf.kind == LeafKind::truncated_normal ? leaf.first : 0.0,
+                 leaf.kind == LeafKind::normal || leaf.kind == LeafKind::truncated_normal
+                     ? std::sqrt(leaf.second)
+                     : 1.0),
+          value(leaf.first) {
+      if (kind == LeafKind::truncated_normal) {
+        const boost::math::normal_distribution<double> law(leaf.first, std::sqrt(leaf.second));
+        below_zero = boost::math::cdf(law, 0.0);
+      }
+    }
+
+    template <class Engine>
+    double draw(Engine& eng) const {
+      switch (kind) {
+        case LeafKind::uniform: return scale * uniform(eng);
+        case LeafKind::normal: return scale * normal(eng);
+        case LeafKind::constant: return scale * value;
+        case LeafKind::truncated_normal: return scale * draw_truncated(eng);
+      }
+      return 0.0;
+    }
+
+    // Rejection while it accepts at least half the draws; inversion of the cdf otherwise, so a
+    // law with little mass above zero still costs a bounded time per draw.
+    template <class Engine>
+    double draw_truncated(Engine& eng) const {
+      if (below_zero <= 0.5) {
+        for (;;) {
+          const double x = normal(eng);
+          if (x >= 0.0) return x;
+        }
+      }
+      const boost::math::normal_distribution<double> law(normal.mean(), normal.sigma());
+      const double u = boost::random::uniform_01<double>()(eng);
+      return std::max(0.0, boost::math::quantile(law, below_zero + u * (1.0 - below_zero)));
+    }
+
+    LeafKind kind;
+    double scale;
+    double cumulative_weight;
+    boost::random::uniform_real_distribution<double> uniform;
+    mutable boost::random::normal_distribution<double> normal;  // operator() is non-const in Boost
+    double value;
+    double below_zero = 0.0;
+  };
+
+  std::vector<Part> parts_;
+};
+
+}  // namespace hetstruct::distributions

@@ -1,0 +1,29 @@
+// The Monte Carlo driver: replications of a compiled plan, in parallel on oneTBB.
+//
+// Replications are cut into fixed blocks of `block_size`; each block is evaluated in replication
+// order and summarised alone, and the blocks are merged in block order. Neither the thread count
+// nor the scheduling can change a bit of the result.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "engine/plan.h"
+#include "engine/statistics.h"
+
+namespace hetstruct::engine {
+
+struct RunOptions {
+  std::uint64_t seed = 1;
+  std::uint64_t reps = 10000;
+  int threads = 0;  // 0: all cores
+  // Called after each block with (replications done, total), from any thread, possibly
+  // concurrently: it must be thread-safe.
+  std::function<void(std::uint64_t, std::uint64_t)> progress;
+};
+
+inline constexpr std::uint64_t block_size = 64;
+
+Estimate run(const Plan& plan, const RunOptions& options);
+
+}  // namespace hetstruct::engine

@@ -1,0 +1,240 @@
+#include "engine/plan.h"
+
+#include <algorithm>
+#include <limits>
+#include <queue>
+
+#include "distributions/input_error.h"
+
+namespace hetstruct::engine {
+
+namespace {
+
+constexpr double minus_infinity = -std::numeric_limits<double>::infinity();
+
+using structures::StructureKind;
+using structures::TaskKind;
+
+PlanKind regular_kind(const structures::Structure& s) {
+  switch (s.kind) {
+    case StructureKind::asynchronous: return PlanKind::asynchronous;
+    case StructureKind::synchronous: return PlanKind::synchronous;
+    case StructureKind::nearest_neighbor:
+      return s.exchange == structures::NeighborExchange::sequential ? PlanKind::neighbor_sequential
+                                                                     : PlanKind::neighbor_plain;
+    case StructureKind::master_slave: return PlanKind::task_pool;
+    case StructureKind::custom: break;
+  }
+  return PlanKind::dag;
+}
+
+// Topological order by Kahn's algorithm, smallest vertex first (deterministic).
+std::vector<std::uint32_t> topological_order(const structures::PrecedenceGraph& g) {
+  const std::size_t n = boost::num_vertices(g);
+  std::vector<std::uint32_t> indegree(n);
+  for (std::size_t v = 0; v < n; ++v) indegree[v] = static_cast<std::uint32_t>(boost::in_degree(v, g));
+  std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> ready;
+  for (std::uint32_t v = 0; v < n; ++v)
+    if (indegree[v] == 0) ready.push(v);
+  std::vector<std::uint32_t> order;
+  order.reserve(n);
+  while (!ready.empty()) {
+    const auto v = ready.top();
+    ready.pop();
+    order.push_back(v);
+    for (const auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
+      const auto t = static_cast<std::uint32_t>(boost::target(e, g));
+      if (--indegree[t] == 0) ready.push(t);
+    }
+  }
+  if (order.size() != n) throw InputError("graph", "the precedence graph has a cycle");
+  return order;
+}
+
+void compile_generic(const structures::Structure& s, Plan& plan) {
+  const auto& g = s.graph;
+  const auto order = topological_order(g);
+  std::vector<std::uint32_t> position(order.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) position[order[i]] = i;
+
+  plan.pred_begin.assign(1, 0);
+  for (const auto v : order) {
+    const auto& task = g[v];
+    if (task.kind == TaskKind::pooled)
+      throw InputError("--structure ms", "a master-slave task pool has no fixed precedence graph",
+                       "it is evaluated by dealing tasks at run time");
+    plan.task_sampler.push_back(task.kind == TaskKind::compute ? task.law : -1);
+    plan.task_processor.push_back(std::max(task.processor, 0));
+    for (const auto e : boost::make_iterator_range(boost::in_edges(v, g)))
+      plan.preds.push_back(position[boost::source(e, g)]);
+    // Sorted predecessors: a fixed order of the max, and a friendlier memory walk.
+    std::sort(plan.preds.begin() + plan.pred_begin.back(), plan.preds.end());
+    plan.pred_begin.push_back(static_cast<std::uint32_t>(plan.preds.size()));
+    if (boost::out_degree(v, g) == 0) plan.sinks.push_back(position[v]);
+  }
+  std::sort(plan.sinks.begin(), plan.sinks.end());
+  plan.samplers.clear();
+  for (const auto& law : s.laws) plan.samplers.emplace_back(law);
+  int width = 0;
+  for (const int p : plan.task_processor) width = std::max(width, p + 1);
+  plan.width = std::max(width, 1);
+}
+
+}  // namespace
+
+const char* to_string(PlanKind kind) {
+  switch (kind) {
+    case PlanKind::asynchronous: return "asynchronous";
+    case PlanKind::synchronous: return "synchronous";
+    case PlanKind::neighbor_sequential: return "neighbor-sequential";
+    case PlanKind::neighbor_plain: return "neighbor-plain";
+    case PlanKind::task_pool: return "task-pool";
+    case PlanKind::dag: return "dag";
+  }
+  return "?";
+}
+
+std::uint64_t Plan::compute_tasks() const {
+  if (kind != PlanKind::dag) return static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(levels);
+  return static_cast<std::uint64_t>(std::count_if(task_sampler.begin(), task_sampler.end(), [](int s) { return s >= 0; }));
+}
+
+Plan compile(const structures::Structure& s, CompileOptions options) {
+  Plan plan;
+  plan.levels = s.levels;
+  plan.width = s.width;
+  plan.kind = options.generic ? PlanKind::dag : regular_kind(s);
+  if (plan.kind == PlanKind::dag) {
+    compile_generic(s, plan);
+    return plan;
+  }
+  for (int i = 0; i < s.width; ++i) plan.samplers.emplace_back(s.laws.at(i));
+  return plan;
+}
+
+Workspace::Workspace(const Plan& plan)
+    : streams(plan.width),
+      first(plan.kind == PlanKind::dag ? plan.task_sampler.size() : plan.width),
+      second(plan.width),
+      processors(plan.width) {}
+
+namespace {
+
+void reset_streams(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+  for (int i = 0; i < plan.width; ++i) ws.streams[i].reset(seed, rep, i);
+}
+
+double evaluate_asynchronous(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+  double makespan = minus_infinity;
+  ProcessorStream& stream = ws.streams[0];
+  for (int i = 0; i < plan.width; ++i) {
+    stream.reset(seed, rep, i);
+    const auto& draw = plan.samplers[i];
+    double sum = 0.0;
+    for (int k = 0; k < plan.levels; ++k) sum += draw(stream);
+    makespan = std::max(makespan, sum);
+  }
+  return makespan;
+}
+
+double evaluate_synchronous(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+  reset_streams(plan, seed, rep, ws);
+  double end = 0.0;
+  for (int k = 0; k < plan.levels; ++k) {
+    double longest = minus_infinity;
+    for (int i = 0; i < plan.width; ++i) longest = std::max(longest, plan.samplers[i](ws.streams[i]));
+    end += longest;
+  }
+  return end;
+}
+
+double evaluate_neighbor(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+  reset_streams(plan, seed, rep, ws);
+  const int n = plan.width;
+  double* finish = ws.first.data();
+  double* start = ws.second.data();
+  std::fill(start, start + n, 0.0);
+  for (int k = 0;; ++k) {
+    for (int i = 0; i < n; ++i) finish[i] = start[i] + plan.samplers[i](ws.streams[i]);
+    if (k + 1 == plan.levels) break;
+    if (n == 1) {
+      start[0] = finish[0];
+    } else if (plan.kind == PlanKind::neighbor_sequential) {
+      // Left-then-right exchanges: e(i,i+1) = max(e(i-1,i), f_{i+1}); processor i resumes at it.
+      double exchange = finish[0];
+      for (int i = 0; i + 1 < n; ++i) {
+        exchange = std::max(exchange, finish[i + 1]);
+        start[i] = exchange;
+      }
+      start[n - 1] = exchange;
+    } else {
+      for (int i = 0; i < n; ++i)
+        start[i] = std::max({finish[std::max(i - 1, 0)], finish[i], finish[std::min(i + 1, n - 1)]});
+    }
+  }
+  return *std::max_element(finish, finish + n);
+}
+
+// Dynamic dealing with no communication cost: each of the width*levels tasks goes to the
+// processor that becomes idle first (lowest index on ties) and takes that processor's law.
+double evaluate_task_pool(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+  reset_streams(plan, seed, rep, ws);
+  const int n = plan.width;
+  double* idle = ws.first.data();
+  std::fill(idle, idle + n, 0.0);
+  // A heap of processors ordered by idle time, lowest index first on ties.
+  auto later = [idle](int a, int b) { return idle[a] != idle[b] ? idle[a] > idle[b] : a > b; };
+  auto& heap = ws.processors;
+  for (int i = 0; i < n; ++i) heap[i] = i;
+  std::make_heap(heap.begin(), heap.end(), later);
+  const std::uint64_t tasks = static_cast<std::uint64_t>(n) * plan.levels;
+  for (std::uint64_t t = 0; t < tasks; ++t) {
+    std::pop_heap(heap.begin(), heap.end(), later);
+    const int p = heap.back();
+    idle[p] += plan.samplers[p](ws.streams[p]);
+    std::push_heap(heap.begin(), heap.end(), later);
+  }
+  return *std::max_element(idle, idle + n);
+}
+
+// Longest path over the generic plan, with task t's time given by duration(t) (called in
+// topological order, so drawing inside it consumes each processor's stream in that order).
+template <class Duration>
+double propagate(const Plan& plan, double* finish, Duration duration) {
+  const std::size_t tasks = plan.task_sampler.size();
+  for (std::size_t t = 0; t < tasks; ++t) {
+    double start = plan.pred_begin[t] == plan.pred_begin[t + 1] ? 0.0 : minus_infinity;
+    for (auto j = plan.pred_begin[t]; j < plan.pred_begin[t + 1]; ++j) start = std::max(start, finish[plan.preds[j]]);
+    finish[t] = start + (plan.task_sampler[t] < 0 ? 0.0 : duration(t));
+  }
+  double makespan = minus_infinity;
+  for (const auto t : plan.sinks) makespan = std::max(makespan, finish[t]);
+  return makespan;
+}
+
+double evaluate_dag(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+  reset_streams(plan, seed, rep, ws);
+  return propagate(plan, ws.first.data(), [&](std::size_t t) {
+    return plan.samplers[plan.task_sampler[t]](ws.streams[plan.task_processor[t]]);
+  });
+}
+
+}  // namespace
+
+double evaluate(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+  switch (plan.kind) {
+    case PlanKind::asynchronous: return evaluate_asynchronous(plan, seed, rep, ws);
+    case PlanKind::synchronous: return evaluate_synchronous(plan, seed, rep, ws);
+    case PlanKind::neighbor_sequential:
+    case PlanKind::neighbor_plain: return evaluate_neighbor(plan, seed, rep, ws);
+    case PlanKind::task_pool: return evaluate_task_pool(plan, seed, rep, ws);
+    case PlanKind::dag: return evaluate_dag(plan, seed, rep, ws);
+  }
+  return 0.0;
+}
+
+double longest_path(const Plan& plan, std::span<const double> durations, std::span<double> finish) {
+  return propagate(plan, finish.data(), [&](std::size_t t) { return durations[t]; });
+}
+
+}  // namespace hetstruct::engine

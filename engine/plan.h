@@ -1,0 +1,73 @@
+// A structure compiled once into flat arrays, evaluated many times.
+//
+// Regular structures get a specialised plan (a loop nest with no graph in it); any DAG, and any
+// regular structure on request, gets the generic plan: tasks in topological order with CSR
+// predecessor lists. Evaluating a replication allocates nothing: buffers live in a Workspace.
+//
+// Semantics (wilson-semantics.md): a task starts at the max of its predecessors' finish times
+// (sources at 0), never clipped at 0; the makespan is the max over the sinks (the last tasks).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "distributions/sampler.h"
+#include "engine/streams.h"
+#include "structures/structure.h"
+
+namespace hetstruct::engine {
+
+enum class PlanKind {
+  asynchronous,         // max over processors of the sum of its task times
+  synchronous,          // sum over levels of the max of the level's task times
+  neighbor_sequential,  // task k+1 on processor i starts at max(f_0..f_{i+1})
+  neighbor_plain,       // task k+1 on processor i starts at max(f_{i-1}, f_i, f_{i+1})
+  task_pool,            // width*levels tasks, each dealt to the earliest idle processor
+  dag,                  // generic longest path in topological order
+};
+
+const char* to_string(PlanKind kind);
+
+class Plan {
+ public:
+  PlanKind kind = PlanKind::dag;
+  int width = 0;   // processors (streams)
+  int levels = 0;
+  std::vector<distributions::Sampler> samplers;  // regular plans: one per processor
+
+  // Generic plan: tasks in topological order. task_sampler is -1 for zero-time vertices.
+  std::vector<int> task_sampler;
+  std::vector<int> task_processor;
+  std::vector<std::uint32_t> pred_begin;  // predecessors of task t: preds[pred_begin[t] .. pred_begin[t+1])
+  std::vector<std::uint32_t> preds;
+  std::vector<std::uint32_t> sinks;
+
+  // Tasks with a random time per replication (the unit of "ns per task").
+  std::uint64_t compute_tasks() const;
+};
+
+struct CompileOptions {
+  bool generic = false;  // compile a regular structure to the generic DAG plan too (for tests)
+};
+
+// Throws InputError where a structure cannot be compiled as asked (a task pool has no fixed DAG).
+Plan compile(const structures::Structure& structure, CompileOptions options = {});
+
+// Per-thread buffers sized once for a plan.
+class Workspace {
+ public:
+  explicit Workspace(const Plan& plan);
+  std::vector<ProcessorStream> streams;
+  std::vector<double> first, second;  // finish and start times, or idle times
+  std::vector<int> processors;        // the task pool's heap of idle processors
+};
+
+// The makespan of replication `replication` under `seed`.
+double evaluate(const Plan& plan, std::uint64_t seed, std::uint64_t replication, Workspace& ws);
+
+// Generic plan with given task times (indexed in topological order; zero-time tasks ignored):
+// the longest path. For tests against Boost.Graph.
+double longest_path(const Plan& plan, std::span<const double> durations, std::span<double> finish);
+
+}  // namespace hetstruct::engine

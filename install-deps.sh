@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs exactly the Debian 12 packages hetstruct needs to build, test and plot. Idempotent.
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libboost-graph-dev libboost-random-dev libboost-math-dev
+  libtbb-dev catch2 libcli11-dev librandom123-dev libbenchmark-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present" >&2
+  exit 0
+fi
+SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "install-deps: installing ${missing[*]}" >&2
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,143 @@
+// Custom structures from Graphviz DOT files, read with boost::read_graphviz.
+#include <fstream>
+#include <map>
+#include <queue>
+#include <sstream>
+
+#include <boost/graph/graphviz.hpp>
+
+#include "distributions/input_error.h"
+#include "structures/structure.h"
+
+namespace hetstruct::structures {
+
+namespace {
+
+// What read_graphviz fills in: the attributes as text, checked afterwards.
+struct DotVertex {
+  std::string id, processor, law;
+};
+using DotGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, DotVertex>;
+
+int parse_processor(const std::string& where, const std::string& text) {
+  std::size_t used = 0;
+  long value = -1;
+  try {
+    value = std::stol(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || value < 0 || value > 1'000'000)
+    throw InputError(where, "processor '" + text + "' is not a processor index", "use 0, 1, 2, ...");
+  return static_cast<int>(value);
+}
+
+// Kahn's algorithm, smallest vertex index first: a deterministic topological order that follows
+// the file's order wherever the precedences allow. Throws on a cycle.
+std::vector<std::size_t> topological_order(const DotGraph& g, const std::string& source) {
+  const std::size_t n = boost::num_vertices(g);
+  std::vector<std::size_t> indegree(n, 0);
+  for (const auto e : boost::make_iterator_range(boost::edges(g))) ++indegree[boost::target(e, g)];
+  std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> ready;
+  for (std::size_t v = 0; v < n; ++v)
+    if (indegree[v] == 0) ready.push(v);
+  std::vector<std::size_t> order;
+  while (!ready.empty()) {
+    const std::size_t v = ready.top();
+    ready.pop();
+    order.push_back(v);
+    for (const auto e : boost::make_iterator_range(boost::out_edges(v, g)))
+      if (--indegree[boost::target(e, g)] == 0) ready.push(boost::target(e, g));
+  }
+  if (order.size() != n) {
+    std::size_t on_cycle = 0;
+    while (indegree[on_cycle] == 0) ++on_cycle;
+    throw InputError(source, "the graph has a cycle through vertex '" + g[on_cycle].id + "'",
+                     "a precedence graph must be acyclic");
+  }
+  return order;
+}
+
+}  // namespace
+
+Structure parse_dot(const std::string& text, const std::string& source) {
+  DotGraph dot;
+  boost::dynamic_properties dp(boost::ignore_other_properties);
+  dp.property("node_id", boost::get(&DotVertex::id, dot));
+  dp.property("processor", boost::get(&DotVertex::processor, dot));
+  dp.property("law", boost::get(&DotVertex::law, dot));
+  try {
+    if (!boost::read_graphviz(text, dot, dp, "node_id"))
+      throw InputError(source, "not a Graphviz graph");
+  } catch (const boost::bad_graphviz_syntax& e) {
+    throw InputError(source, std::string("DOT syntax error: ") + e.what());
+  } catch (const boost::graph_exception& e) {
+    throw InputError(source, std::string("unreadable DOT graph: ") + e.what(),
+                     "use a digraph whose vertices carry processor and law attributes");
+  }
+  if (boost::num_vertices(dot) == 0) throw InputError(source, "the graph has no vertices");
+
+  const auto order = topological_order(dot, source);
+
+  Structure s;
+  s.kind = StructureKind::custom;
+  s.name = "dag";
+  std::map<std::string, int> law_index;  // identical law texts share one law
+  std::vector<Vertex> vertex_of(order.size());
+  std::vector<int> depth(order.size(), 0);
+  for (std::size_t v = 0; v < order.size(); ++v) {
+    const DotVertex& d = dot[v];
+    const std::string where = source + ": vertex '" + d.id + "'";
+    if (d.processor.empty()) throw InputError(where, "has no processor attribute", "add processor=0 (0-based)");
+    if (d.law.empty()) throw InputError(where, "has no law attribute", "add law=\"u(0,1)\"");
+    Task t;
+    t.processor = parse_processor(where, d.processor);
+    auto [it, added] = law_index.try_emplace(d.law, static_cast<int>(s.laws.size()));
+    if (added) {
+      try {
+        s.laws.push_back(distributions::parse_law(d.law));
+      } catch (const InputError& e) {
+        throw InputError(where, e.what());
+      }
+    }
+    t.law = it->second;
+    s.width = std::max(s.width, t.processor + 1);
+    vertex_of[v] = boost::add_vertex(t, s.graph);
+  }
+  for (const auto e : boost::make_iterator_range(boost::edges(dot))) {
+    const Vertex a = vertex_of[boost::source(e, dot)], b = vertex_of[boost::target(e, dot)];
+    boost::add_edge(a, b, Precedence{s.graph[a].processor != s.graph[b].processor}, s.graph);
+  }
+  // A processor runs one task at a time: chain its tasks in topological order. Chain edges go
+  // forward in that order, so the graph stays acyclic.
+  std::vector<long> last_on(s.width, -1);
+  for (const std::size_t v : order) {
+    const int p = s.graph[vertex_of[v]].processor;
+    if (last_on[p] >= 0 && !boost::edge(vertex_of[last_on[p]], vertex_of[v], s.graph).second)
+      boost::add_edge(vertex_of[last_on[p]], vertex_of[v], Precedence{false}, s.graph);
+    last_on[p] = static_cast<long>(v);
+  }
+  // Levels: depth of each task in the graph (sources at 0).
+  for (const std::size_t v : order)
+    for (const auto e : boost::make_iterator_range(boost::out_edges(vertex_of[v], s.graph))) {
+      const auto t = boost::target(e, s.graph);
+      depth[t] = std::max(depth[t], depth[vertex_of[v]] + 1);
+    }
+  for (std::size_t v = 0; v < order.size(); ++v) {
+    s.graph[vertex_of[v]].level = depth[vertex_of[v]];
+    s.levels = std::max(s.levels, depth[vertex_of[v]] + 1);
+  }
+  return s;
+}
+
+Structure read_dot(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, "cannot open the graph file");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  Structure s = parse_dot(buffer.str(), path);
+  s.name = path;
+  return s;
+}
+
+}  // namespace hetstruct::structures

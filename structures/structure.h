@@ -1,0 +1,98 @@
+// Algorithmic structures as Boost.Graph precedence graphs (Wilson, Figure 1).
+//
+// A vertex is a task: the processor that runs it, its level (iteration) and the law of its time.
+// Zero-time vertices stand for synchronisation points: a barrier ends a synchronous level; an
+// exchange is a nearest-neighbour synchronisation between two processors. An edge is a precedence
+// and is marked when it crosses processors (where a real machine would communicate).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <boost/graph/adjacency_list.hpp>
+
+#include "distributions/law.h"
+
+namespace hetstruct::structures {
+
+enum class TaskKind {
+  compute,   // a task with a random time, run by `processor`
+  barrier,   // zero-time: all tasks of a synchronous level have finished
+  exchange,  // zero-time: neighbours `processor` and `processor + 1` have synchronised
+  pooled,    // a master-slave task: dealt at run time to whichever processor is idle
+};
+
+struct Task {
+  TaskKind kind = TaskKind::compute;
+  int processor = -1;  // -1 for barriers and pooled tasks
+  int level = 0;
+  int law = -1;        // index into Structure::laws; -1 for zero-time vertices and pooled tasks
+};
+
+struct Precedence {
+  bool crosses_processors = false;
+};
+
+using PrecedenceGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, Task, Precedence>;
+using Vertex = boost::graph_traits<PrecedenceGraph>::vertex_descriptor;
+
+enum class StructureKind { asynchronous, synchronous, nearest_neighbor, master_slave, custom };
+
+// How nearest neighbours synchronise after each task (wilson-semantics.md).
+enum class NeighborExchange {
+  // Wilson's tables: each processor exchanges first with its left, then with its right neighbour,
+  // each exchange needing both sides ready; task k+1 on processor i starts at max(f_0..f_{i+1}).
+  sequential,
+  // The plain max-plus recurrence max(f_{i-1}, f_i, f_{i+1}); known not to reproduce the paper.
+  plain,
+};
+
+// The processors a structure runs on: width n, of which the first fast_count draw from the fast
+// law (Wilson's m processors with the scaled law a*X); placement at the low end of the line is
+// what reproduces the nearest-neighbour tables.
+struct Processors {
+  int width = 0;
+  int fast_count = 0;
+  distributions::Law slow_law = distributions::Law::paper_uniform();
+  distributions::Law fast_law = distributions::Law::paper_uniform();
+
+  const distributions::Law& law_of(int processor) const {
+    return processor < fast_count ? fast_law : slow_law;
+  }
+  // Checks width >= 1 and 0 <= fast_count <= width; throws InputError.
+  void validate() const;
+};
+
+// Wilson's (n, m) processors: n - m draw `law`, m draw `scale` * `law`.
+Processors heterogeneous(int width, int fast_count, double scale, const distributions::Law& law);
+
+struct Structure {
+  StructureKind kind = StructureKind::custom;
+  std::string name;          // "async", "sync", "nn", "ms" or the DOT file's name
+  int width = 0;             // processors
+  int fast_count = 0;
+  int levels = 0;            // tasks per processor (p); for a custom DAG the longest chain
+  NeighborExchange exchange = NeighborExchange::sequential;
+  std::vector<distributions::Law> laws;  // regular structures: laws[i] is processor i's law
+  PrecedenceGraph graph;
+};
+
+// Wilson's Figure 1 structures. `levels` is p, the number of tasks per processor.
+Structure asynchronous(const Processors& procs, int levels);
+Structure synchronous(const Processors& procs, int levels);
+Structure nearest_neighbor(const Processors& procs, int levels,
+                           NeighborExchange exchange = NeighborExchange::sequential);
+// The task pool: width * levels tasks dealt to whichever processor is idle; processor 0 deals.
+Structure master_slave(const Processors& procs, int levels);
+
+// Any DAG from a Graphviz DOT file. Vertex attributes: `processor` (0-based integer) and `law`
+// (law syntax). A processor runs its tasks one at a time, in the order the plan visits them.
+// Throws InputError for a syntax error, a cycle, an unknown law or a missing attribute.
+Structure read_dot(const std::string& path);
+Structure parse_dot(const std::string& text, const std::string& source_name);
+
+const char* to_string(StructureKind kind);
+// Accepts the short names (async, sync, nn, ms) and the paper's (asynch, synch); throws InputError.
+StructureKind parse_structure_kind(const std::string& name);
+
+}  // namespace hetstruct::structures
