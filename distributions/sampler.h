@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include <boost/math/distributions/normal.hpp>
@@ -15,6 +16,22 @@
 #include "distributions/law.h"
 
 namespace hetstruct::distributions {
+
+// Monomorphic draws of one scaled leaf, for hot loops where every processor has a leaf of the
+// same kind (Wilson's setting): no dispatch per draw, so the loop inlines the distribution.
+struct UniformDraw {
+  boost::random::uniform_real_distribution<double> dist;
+  double scale;
+  template <class Engine>
+  double operator()(Engine& eng) const { return scale * dist(eng); }
+};
+
+struct NormalDraw {
+  mutable boost::random::normal_distribution<double> dist;  // operator() is non-const in Boost
+  double scale;
+  template <class Engine>
+  double operator()(Engine& eng) const { return scale * dist(eng); }
+};
 
 class Sampler {
  public:
@@ -27,6 +44,15 @@ class Sampler {
     }
     parts_.back().cumulative_weight = 1.0;  // guard against rounding in the weights' sum
   }
+
+  // The leaf kind of a single-leaf law; nothing for a mixture.
+  std::optional<LeafKind> single_kind() const {
+    if (parts_.size() != 1) return std::nullopt;
+    return parts_[0].kind;
+  }
+  // Only for single_kind() == uniform / normal respectively.
+  UniformDraw uniform_draw() const { return {parts_[0].uniform, parts_[0].scale}; }
+  NormalDraw normal_draw() const { return {parts_[0].normal, parts_[0].scale}; }
 
   template <class Engine>
   double operator()(Engine& eng) const {

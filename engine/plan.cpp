@@ -11,6 +11,8 @@ namespace hetstruct::engine {
 namespace {
 
 constexpr double minus_infinity = -std::numeric_limits<double>::infinity();
+// Below this width a linear scan finds the idle processor faster than a heap.
+constexpr int linear_scan_width = 32;
 
 using structures::StructureKind;
 using structures::TaskKind;
@@ -109,6 +111,13 @@ Plan compile(const structures::Structure& s, CompileOptions options) {
     return plan;
   }
   for (int i = 0; i < s.width; ++i) plan.samplers.emplace_back(s.laws.at(i));
+  auto all_of_kind = [&](distributions::LeafKind kind) {
+    return std::all_of(plan.samplers.begin(), plan.samplers.end(), [&](const auto& d) { return d.single_kind() == kind; });
+  };
+  if (all_of_kind(distributions::LeafKind::uniform))
+    for (const auto& d : plan.samplers) plan.uniform_draws.push_back(d.uniform_draw());
+  else if (all_of_kind(distributions::LeafKind::normal))
+    for (const auto& d : plan.samplers) plan.normal_draws.push_back(d.normal_draw());
   return plan;
 }
 
@@ -124,12 +133,14 @@ void reset_streams(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Work
   for (int i = 0; i < plan.width; ++i) ws.streams[i].reset(seed, rep, i);
 }
 
-double evaluate_asynchronous(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+// Each evaluator takes the processors' draws: Sampler, UniformDraw or NormalDraw (same variates).
+template <class Draw>
+double evaluate_asynchronous(const Plan& plan, const Draw* draws, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
   double makespan = minus_infinity;
   ProcessorStream& stream = ws.streams[0];
   for (int i = 0; i < plan.width; ++i) {
     stream.reset(seed, rep, i);
-    const auto& draw = plan.samplers[i];
+    const Draw draw = draws[i];
     double sum = 0.0;
     for (int k = 0; k < plan.levels; ++k) sum += draw(stream);
     makespan = std::max(makespan, sum);
@@ -137,25 +148,27 @@ double evaluate_asynchronous(const Plan& plan, std::uint64_t seed, std::uint64_t
   return makespan;
 }
 
-double evaluate_synchronous(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+template <class Draw>
+double evaluate_synchronous(const Plan& plan, const Draw* draws, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
   reset_streams(plan, seed, rep, ws);
   double end = 0.0;
   for (int k = 0; k < plan.levels; ++k) {
     double longest = minus_infinity;
-    for (int i = 0; i < plan.width; ++i) longest = std::max(longest, plan.samplers[i](ws.streams[i]));
+    for (int i = 0; i < plan.width; ++i) longest = std::max(longest, draws[i](ws.streams[i]));
     end += longest;
   }
   return end;
 }
 
-double evaluate_neighbor(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+template <class Draw>
+double evaluate_neighbor(const Plan& plan, const Draw* draws, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
   reset_streams(plan, seed, rep, ws);
   const int n = plan.width;
   double* finish = ws.first.data();
   double* start = ws.second.data();
   std::fill(start, start + n, 0.0);
   for (int k = 0;; ++k) {
-    for (int i = 0; i < n; ++i) finish[i] = start[i] + plan.samplers[i](ws.streams[i]);
+    for (int i = 0; i < n; ++i) finish[i] = start[i] + draws[i](ws.streams[i]);
     if (k + 1 == plan.levels) break;
     if (n == 1) {
       start[0] = finish[0];
@@ -177,22 +190,30 @@ double evaluate_neighbor(const Plan& plan, std::uint64_t seed, std::uint64_t rep
 
 // Dynamic dealing with no communication cost: each of the width*levels tasks goes to the
 // processor that becomes idle first (lowest index on ties) and takes that processor's law.
-double evaluate_task_pool(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+template <class Draw>
+double evaluate_task_pool(const Plan& plan, const Draw* draws, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
   reset_streams(plan, seed, rep, ws);
   const int n = plan.width;
   double* idle = ws.first.data();
   std::fill(idle, idle + n, 0.0);
-  // A heap of processors ordered by idle time, lowest index first on ties.
-  auto later = [idle](int a, int b) { return idle[a] != idle[b] ? idle[a] > idle[b] : a > b; };
-  auto& heap = ws.processors;
-  for (int i = 0; i < n; ++i) heap[i] = i;
-  std::make_heap(heap.begin(), heap.end(), later);
   const std::uint64_t tasks = static_cast<std::uint64_t>(n) * plan.levels;
-  for (std::uint64_t t = 0; t < tasks; ++t) {
-    std::pop_heap(heap.begin(), heap.end(), later);
-    const int p = heap.back();
-    idle[p] += plan.samplers[p](ws.streams[p]);
-    std::push_heap(heap.begin(), heap.end(), later);
+  if (n <= linear_scan_width) {
+    for (std::uint64_t t = 0; t < tasks; ++t) {
+      const int p = static_cast<int>(std::min_element(idle, idle + n) - idle);  // first minimum
+      idle[p] += draws[p](ws.streams[p]);
+    }
+  } else {
+    // A heap of processors ordered by idle time, lowest index first on ties: the same choice.
+    auto later = [idle](int a, int b) { return idle[a] != idle[b] ? idle[a] > idle[b] : a > b; };
+    auto& heap = ws.processors;
+    for (int i = 0; i < n; ++i) heap[i] = i;
+    std::make_heap(heap.begin(), heap.end(), later);
+    for (std::uint64_t t = 0; t < tasks; ++t) {
+      std::pop_heap(heap.begin(), heap.end(), later);
+      const int p = heap.back();
+      idle[p] += draws[p](ws.streams[p]);
+      std::push_heap(heap.begin(), heap.end(), later);
+    }
   }
   return *std::max_element(idle, idle + n);
 }
@@ -221,16 +242,28 @@ double evaluate_dag(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Wor
 
 }  // namespace
 
-double evaluate(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+namespace {
+
+template <class Draw>
+double evaluate_regular(const Plan& plan, const Draw* draws, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
   switch (plan.kind) {
-    case PlanKind::asynchronous: return evaluate_asynchronous(plan, seed, rep, ws);
-    case PlanKind::synchronous: return evaluate_synchronous(plan, seed, rep, ws);
+    case PlanKind::asynchronous: return evaluate_asynchronous(plan, draws, seed, rep, ws);
+    case PlanKind::synchronous: return evaluate_synchronous(plan, draws, seed, rep, ws);
     case PlanKind::neighbor_sequential:
-    case PlanKind::neighbor_plain: return evaluate_neighbor(plan, seed, rep, ws);
-    case PlanKind::task_pool: return evaluate_task_pool(plan, seed, rep, ws);
-    case PlanKind::dag: return evaluate_dag(plan, seed, rep, ws);
+    case PlanKind::neighbor_plain: return evaluate_neighbor(plan, draws, seed, rep, ws);
+    case PlanKind::task_pool: return evaluate_task_pool(plan, draws, seed, rep, ws);
+    case PlanKind::dag: break;
   }
-  return 0.0;
+  return evaluate_dag(plan, seed, rep, ws);
+}
+
+}  // namespace
+
+double evaluate(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+  if (plan.kind == PlanKind::dag) return evaluate_dag(plan, seed, rep, ws);
+  if (!plan.uniform_draws.empty()) return evaluate_regular(plan, plan.uniform_draws.data(), seed, rep, ws);
+  if (!plan.normal_draws.empty()) return evaluate_regular(plan, plan.normal_draws.data(), seed, rep, ws);
+  return evaluate_regular(plan, plan.samplers.data(), seed, rep, ws);
 }
 
 double longest_path(const Plan& plan, std::span<const double> durations, std::span<double> finish) {

@@ -36,6 +36,11 @@ class Plan {
   int levels = 0;
   std::vector<distributions::Sampler> samplers;  // regular plans: one per processor
 
+  // When every processor's law is one uniform (or one normal) leaf, the regular plans run a loop
+  // instantiated for that leaf: the same draws as `samplers`, without a dispatch per draw.
+  std::vector<distributions::UniformDraw> uniform_draws;
+  std::vector<distributions::NormalDraw> normal_draws;
+
   // Generic plan: tasks in topological order. task_sampler is -1 for zero-time vertices.
   std::vector<int> task_sampler;
   std::vector<int> task_processor;

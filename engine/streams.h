@@ -1,14 +1,20 @@
 // Random streams that belong to replications and processors, never to threads.
 //
-// A ProcessorStream is Philox4x64-10 (Random123, counter-based) keyed by (seed, replication) with
-// the processor in the counter, so replication r's draws on processor i are the same whichever
-// thread runs it, in whatever order. The same (seed, replication, processor) also gives the same
-// stream in every configuration, which pairs (n, m) against (n, 0) draw for draw (common random
-// numbers): processor i's k-th task uses the k-th variate of its stream in every structure.
+// The stream of (seed, replication, processor) is xoshiro256++ started from the 256-bit block
+// that the counter-based Philox4x64-10 (Random123) gives for key (seed, replication) and counter
+// (processor): a pure function of the three numbers, so replication r's draws on processor i are
+// the same whichever thread runs it, in whatever order. Philox only derives the state (one block
+// per stream); xoshiro256++ draws, at about a third of Philox's cost per variate.
+//
+// The same (seed, replication, processor) gives the same stream in every configuration, and
+// processor i's k-th task uses its stream's k-th variate in every structure: (n, m) and (n, 0)
+// are compared draw for draw (common random numbers).
+//
+// Outputs are 63-bit: Boost.Random then converts them to double without the slow unsigned path,
+// and its normal (ziggurat) still gets the 61 bits it needs from one output.
 #pragma once
 
 #include <cstdint>
-#include <limits>
 
 #include <Random123/philox.h>
 
@@ -18,7 +24,7 @@ class ProcessorStream {
  public:
   using result_type = std::uint64_t;
   static constexpr result_type min() { return 0; }
-  static constexpr result_type max() { return std::numeric_limits<result_type>::max(); }
+  static constexpr result_type max() { return (std::uint64_t{1} << 63) - 1; }
 
   ProcessorStream() = default;
   ProcessorStream(std::uint64_t seed, std::uint64_t replication, std::uint64_t processor) {
@@ -26,26 +32,28 @@ class ProcessorStream {
   }
 
   void reset(std::uint64_t seed, std::uint64_t replication, std::uint64_t processor) {
-    key_ = {{seed, replication}};
-    counter_ = {{0, 0, processor, 0}};
-    next_ = 4;
+    const r123::Philox4x64::key_type key = {{seed, replication}};
+    const r123::Philox4x64::ctr_type counter = {{processor, 0, 0, 0}};
+    const auto block = r123::Philox4x64()(counter, key);
+    for (int i = 0; i < 4; ++i) state_[i] = block.v[i];
+    if ((state_[0] | state_[1] | state_[2] | state_[3]) == 0) state_[0] = 1;  // the one forbidden state
   }
 
   result_type operator()() {
-    if (next_ == 4) {
-      block_ = philox_(counter_, key_);
-      ++counter_.v[0];  // 2^64 blocks per stream: never wraps in practice
-      next_ = 0;
-    }
-    return block_.v[next_++];
+    const std::uint64_t result = rotl(state_[0] + state_[3], 23) + state_[0];
+    const std::uint64_t t = state_[1] << 17;
+    state_[2] ^= state_[0];
+    state_[3] ^= state_[1];
+    state_[1] ^= state_[2];
+    state_[0] ^= state_[3];
+    state_[2] ^= t;
+    state_[3] = rotl(state_[3], 45);
+    return result >> 1;
   }
 
  private:
-  r123::Philox4x64 philox_;
-  r123::Philox4x64::key_type key_{};
-  r123::Philox4x64::ctr_type counter_{};
-  r123::Philox4x64::ctr_type block_{};
-  unsigned next_ = 4;
+  static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  std::uint64_t state_[4] = {1, 0, 0, 0};
 };
 
 }  // namespace hetstruct::engine

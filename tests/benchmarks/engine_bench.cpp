@@ -1,0 +1,133 @@
+// Engine speed against the speed of light: for each structure and law, the compiled plan beside a
+// hand-written loop that draws the same variates from the same streams with the same Boost.Random
+// distributions and does the same max/sum. Counters: time_per_task and reps_per_second.
+//
+//   ./build/hetstruct_bench --benchmark_counters_tabular=true
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+#include <boost/random/normal_distribution.hpp>
+#include <boost/random/uniform_real_distribution.hpp>
+
+#include "engine/plan.h"
+#include "structures/structure.h"
+
+namespace {
+
+using namespace hetstruct;
+
+constexpr int width = 8, fast_count = 3, levels = 1000;
+constexpr double scale = 0.5;
+constexpr std::uint64_t seed = 1;
+
+structures::Processors processors(bool normal) {
+  return structures::heterogeneous(width, fast_count, scale,
+                                   normal ? distributions::Law::paper_normal() : distributions::Law::paper_uniform());
+}
+
+void set_counters(benchmark::State& state) {
+  const double tasks = static_cast<double>(width) * levels;
+  // kInvert turns tasks per second into seconds per task (printed with an SI prefix: 4.2n = 4.2 ns).
+  state.counters["time_per_task"] = benchmark::Counter(tasks, benchmark::Counter::kIsIterationInvariantRate |
+                                                                  benchmark::Counter::kInvert);
+  state.counters["reps_per_second"] = benchmark::Counter(1, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// The engine: one replication per iteration of a plan compiled once.
+void engine_plan(benchmark::State& state, structures::Structure (*build)(const structures::Processors&, int),
+                 bool normal, bool generic) {
+  const auto s = build(processors(normal), levels);
+  const auto plan = engine::compile(s, {generic});
+  engine::Workspace ws(plan);
+  std::uint64_t rep = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(engine::evaluate(plan, seed, rep++, ws));
+  set_counters(state);
+}
+
+structures::Structure nn(const structures::Processors& p, int l) { return structures::nearest_neighbor(p, l); }
+
+// The speed of light: the same draws (one stream per processor, the fast ones scaled by a) with
+// the distribution objects used directly and the recurrence written out by hand.
+template <class Dist>
+struct Reference {
+  Dist slow, fast;
+  double draw(int i, engine::ProcessorStream& s) { return i < fast_count ? scale * fast(s) : slow(s); }
+};
+
+template <class Dist>
+void reference_loop(benchmark::State& state, Dist dist, int kind) {
+  Reference<Dist> ref{dist, dist};
+  std::vector<engine::ProcessorStream> streams(width);
+  std::vector<double> f(width), start(width), idle(width);
+  std::uint64_t rep = 0;
+  for (auto _ : state) {
+    for (int i = 0; i < width; ++i) streams[i].reset(seed, rep, i);
+    double result = 0.0;
+    if (kind == 0) {  // asynchronous
+      result = -std::numeric_limits<double>::infinity();
+      for (int i = 0; i < width; ++i) {
+        double sum = 0.0;
+        for (int k = 0; k < levels; ++k) sum += ref.draw(i, streams[i]);
+        result = std::max(result, sum);
+      }
+    } else if (kind == 1) {  // synchronous
+      for (int k = 0; k < levels; ++k) {
+        double longest = -std::numeric_limits<double>::infinity();
+        for (int i = 0; i < width; ++i) longest = std::max(longest, ref.draw(i, streams[i]));
+        result += longest;
+      }
+    } else if (kind == 2) {  // nearest neighbour, sequential exchanges
+      std::fill(start.begin(), start.end(), 0.0);
+      for (int k = 0; k < levels; ++k) {
+        for (int i = 0; i < width; ++i) f[i] = start[i] + ref.draw(i, streams[i]);
+        double e = f[0];
+        for (int i = 0; i + 1 < width; ++i) start[i] = e = std::max(e, f[i + 1]);
+        start[width - 1] = e;
+      }
+      result = *std::max_element(f.begin(), f.end());
+    } else {  // task pool: earliest idle processor, linear scan
+      std::fill(idle.begin(), idle.end(), 0.0);
+      for (int t = 0; t < width * levels; ++t) {
+        const int p = static_cast<int>(std::min_element(idle.begin(), idle.end()) - idle.begin());
+        idle[p] += ref.draw(p, streams[p]);
+      }
+      result = *std::max_element(idle.begin(), idle.end());
+    }
+    benchmark::DoNotOptimize(result);
+    ++rep;
+  }
+  set_counters(state);
+}
+
+void reference_uniform(benchmark::State& state, int kind) {
+  reference_loop(state, boost::random::uniform_real_distribution<double>(0.0, 1.0), kind);
+}
+void reference_normal(benchmark::State& state, int kind) {
+  reference_loop(state, boost::random::normal_distribution<double>(0.5, std::sqrt(1.0 / 12.0)), kind);
+}
+
+}  // namespace
+
+BENCHMARK_CAPTURE(engine_plan, async_uniform, structures::asynchronous, false, false);
+BENCHMARK_CAPTURE(reference_uniform, async, 0);
+BENCHMARK_CAPTURE(engine_plan, async_normal, structures::asynchronous, true, false);
+BENCHMARK_CAPTURE(reference_normal, async, 0);
+BENCHMARK_CAPTURE(engine_plan, sync_uniform, structures::synchronous, false, false);
+BENCHMARK_CAPTURE(reference_uniform, sync, 1);
+BENCHMARK_CAPTURE(engine_plan, sync_normal, structures::synchronous, true, false);
+BENCHMARK_CAPTURE(reference_normal, sync, 1);
+BENCHMARK_CAPTURE(engine_plan, nn_uniform, nn, false, false);
+BENCHMARK_CAPTURE(reference_uniform, nn, 2);
+BENCHMARK_CAPTURE(engine_plan, nn_normal, nn, true, false);
+BENCHMARK_CAPTURE(reference_normal, nn, 2);
+BENCHMARK_CAPTURE(engine_plan, ms_uniform, structures::master_slave, false, false);
+BENCHMARK_CAPTURE(reference_uniform, ms, 3);
+BENCHMARK_CAPTURE(engine_plan, ms_normal, structures::master_slave, true, false);
+BENCHMARK_CAPTURE(reference_normal, ms, 3);
+// The generic DAG plan on the same structures: the price of not specialising.
+BENCHMARK_CAPTURE(engine_plan, sync_uniform_generic_dag, structures::synchronous, false, true);
+BENCHMARK_CAPTURE(engine_plan, nn_uniform_generic_dag, nn, false, true);
+
+BENCHMARK_MAIN();

@@ -1,0 +1,74 @@
+// Wilson's Tables 1 and 2 regenerated at reduced replications, against the paper.
+#include <cmath>
+
+#include <catch2/catch.hpp>
+
+#include "cli/wilson_tables.h"
+
+using namespace hetstruct;
+
+TEST_CASE("the paper's tables are embedded whole", "[tables]") {
+  const auto cells = cli::wilson_cells();
+  REQUIRE(cells.size() == 810);
+  std::size_t table1 = 0;
+  for (const auto& c : cells) table1 += c.table == 1;
+  REQUIRE(table1 == 81);  // 3 values of a x 3 structures x 9 (n,m)
+  REQUIRE(cells.front().table == 1);
+  REQUIRE(cells.front().structure == "asynch");
+  REQUIRE(cells.front().paper == 508);
+}
+
+TEST_CASE("cells the paper contradicts itself on are flagged", "[tables]") {
+  const auto cells = cli::wilson_cells();
+  const auto flags = cli::contradiction_flags(cells);
+  std::vector<std::string> flagged;
+  for (std::size_t i = 0; i < cells.size(); ++i)
+    if (!flags[i].empty()) {
+      const auto& c = cells[i];
+      flagged.push_back(std::to_string(c.table) + " " + c.structure + " " + c.a + " " + std::to_string(c.comm) + " (" +
+                        std::to_string(c.n) + "," + std::to_string(c.m) + ") " + std::to_string(int(c.paper)));
+    }
+  // wilson-semantics.md lists these: Table 2 synch (3,0) a=4/5 reads 745 against 744 twice; in
+  // Tables 5 and 6 two rows disagree and neither has a majority, so both are flagged. The rule
+  // also finds Table 5 ms (3,0) at C=.10, 904 against 905, which the note does not list.
+  REQUIRE(flagged == std::vector<std::string>{
+                         "2 synch 4/5 0.000000 (3,0) 745",
+                         "5 ms 1/2 0.100000 (3,0) 904",
+                         "5 ms 1/2 0.100000 (4,0) 972",
+                         "5 ms 1/2 0.100000 (5,0) 1061",
+                         "5 ms 4/5 0.100000 (3,0) 905",
+                         "5 ms 4/5 0.100000 (4,0) 977",
+                         "5 ms 4/5 0.100000 (5,0) 1070",
+                         "6 synch 1/2 0.025000 (5,0) 974",
+                         "6 synch 4/5 0.025000 (5,0) 1014",
+                     });
+}
+
+TEST_CASE("Tables 1 and 2 at 400 replications agree with the paper", "[tables]") {
+  cli::TableRun run;
+  run.reps = 400;
+  run.seed = 2026;
+  const auto results = cli::regenerate({1, 2}, run);
+  REQUIRE(results.size() == 162);
+  for (const auto& r : results) {
+    const auto& c = r.cell;
+    INFO("table " << c.table << " " << c.law << " a=" << c.a << " " << c.structure << " (" << c.n << "," << c.m
+                  << "): paper " << c.paper << ", simulated " << r.estimate.mean << " +- " << r.estimate.stderr_);
+    if (!r.flag.empty()) continue;
+    // The paper rounds to integers (+-0.5) and carries its own Monte Carlo error at 10,000
+    // replications (our standard deviation over 100); 4 combined standard errors on top.
+    const double sd = r.estimate.stderr_ * std::sqrt(static_cast<double>(r.estimate.reps));
+    const double mc = 4.0 * std::hypot(r.estimate.stderr_, sd / 100.0);
+    if (c.structure == "nn") {
+      // Sequential-exchange semantics fit within 0.34% but not exactly (wilson-semantics.md):
+      // hold it to the acceptance bound, 0.5%, plus the Monte Carlo error.
+      REQUIRE(std::abs(r.estimate.mean - c.paper) <= 0.005 * c.paper + mc);
+    } else {
+      REQUIRE(std::abs(r.estimate.mean - c.paper) <= 0.5 + mc);
+    }
+  }
+}
+
+TEST_CASE("tables that need communication are refused", "[tables]") {
+  REQUIRE_THROWS_WITH(cli::regenerate({3}, {}), Catch::Contains("table 3") && Catch::Contains("not supported"));
+}
