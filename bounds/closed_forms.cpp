@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include <boost/math/quadrature/gauss_kronrod.hpp>
 
@@ -95,11 +97,26 @@ double expected_max(const std::vector<distributions::Law>& laws) {
     for (const auto& law : laws) g *= law.cdf(x);
     return 1.0 - g;
   };
-  double integral = 0.0;
+  // The tolerance is 1e-13 of the whole integral, not of each piece: boost's tolerance is relative
+  // to the piece's own value, which in a normal tail (value ~1e-6, integrand 1 - prod F rounded to
+  // ~1e-16) is below the rounding noise and made the quadrature split to max_depth (2^15 pieces per
+  // tail). A first, non-adaptive pass estimates each piece; each piece's relative tolerance is then
+  // scaled so that it asks for 1e-13 of the total.
+  using GK = boost::math::quadrature::gauss_kronrod<double, 31>;
+  std::vector<std::pair<double, double>> pieces;
+  std::vector<double> rough;
+  double total = 0.0;
   for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
     const double a = std::max(cuts[i], lo), b = std::min(cuts[i + 1], hi);
     if (!(b > a)) continue;
-    integral += boost::math::quadrature::gauss_kronrod<double, 31>::integrate(survival, a, b, 15, 1e-13);
+    pieces.emplace_back(a, b);
+    rough.push_back(GK::integrate(survival, a, b, 0));
+    total += std::abs(rough.back());
+  }
+  double integral = 0.0;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    const double tol = rough[i] == 0.0 ? 1.0 : 1e-13 * total / std::abs(rough[i]);
+    integral += GK::integrate(survival, pieces[i].first, pieces[i].second, 15, tol);
   }
   return lo + integral;
 }

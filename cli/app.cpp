@@ -2,7 +2,9 @@
 // progress to stderr; any bad input is one line on stderr and exit status 2.
 #include "cli/app.h"
 
+#include <charconv>
 #include <chrono>
+#include <limits>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -26,18 +28,35 @@ namespace hetstruct::cli {
 
 namespace {
 
+// A count in plain decimal digits: CLI11 would read "-1" as 2^64-1 for an unsigned option.
+std::uint64_t parse_count(const std::string& option, const std::string& text, std::uint64_t max) {
+  std::uint64_t value = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size())
+    throw InputError(option, "'" + text + "' is not a whole number >= 0");
+  if (value > max) throw InputError(option, text + " is more than the limit " + std::to_string(max));
+  return value;
+}
+
 struct SamplingOptions {
-  std::uint64_t reps = 10000;
-  std::uint64_t seed = 1;
+  std::string reps_text = "10000";
+  std::string seed_text = "1";
   int threads = 0;
+  std::uint64_t reps = 0, seed = 0;
+
+  // Replications are summarised in blocks whose partial results are kept until merged in order.
+  static constexpr std::uint64_t max_reps = 1'000'000'000;
 
   void add_to(CLI::App& app) {
-    app.add_option("--reps,-r", reps, "Replications (independent simulated executions)")->capture_default_str()->group("Sampling");
-    app.add_option("--seed", seed, "Seed: the same seed gives the same numbers on any thread count")
+    app.add_option("--reps,-r", reps_text, "Replications (independent simulated executions)")->capture_default_str()->group("Sampling");
+    app.add_option("--seed", seed_text, "Seed: the same seed gives the same numbers on any thread count")
         ->capture_default_str()->group("Sampling");
     app.add_option("--threads,-t", threads, "Worker threads (0: all cores)")->capture_default_str()->group("Sampling");
   }
-  void validate() const {
+  // Parses and checks the options; call before using reps and seed.
+  void validate() {
+    reps = parse_count("--reps", reps_text, max_reps);
+    seed = parse_count("--seed", seed_text, std::numeric_limits<std::uint64_t>::max());
     if (reps == 0) throw InputError("--reps", "the number of replications must be at least 1");
     if (threads < 0) throw InputError("--threads", "must be 0 (all cores) or more");
   }
@@ -70,7 +89,7 @@ struct Simulate {
         ->check(CLI::IsMember({"text", "csv", "json"}))->capture_default_str()->group("Output");
   }
 
-  int execute() const {
+  int execute() {
     sampling.validate();
     const structures::Structure s = model.build();
     const bool custom = s.kind == structures::StructureKind::custom;
@@ -181,7 +200,8 @@ struct Bounds {
       } else if (const auto closed = closed_form(s, false, a)) {
         row("mean", closed->method, closed->value);
       } else {
-        std::cerr << "hetstruct: no closed form for " << s.name << " at zero communication; use simulate\n";
+        throw InputError("bounds", std::string("no closed form for ") + s.name + " at zero communication",
+                         "simulate it instead");
       }
     }
     std::cout << out.str();
@@ -202,7 +222,7 @@ struct Table {
     app.add_option("--out,-o", out_path, "Write the CSV to this file (atomically) instead of stdout")->group("Output");
   }
 
-  int execute() const {
+  int execute() {
     sampling.validate();
     std::vector<int> tables;
     if (which == "all") {
@@ -305,7 +325,13 @@ int run(int argc, char** argv) {
   } catch (const CLI::Success& e) {
     return app.exit(e);  // --help, --version: text on stdout, status 0
   } catch (const CLI::ParseError& e) {
-    std::cerr << "hetstruct: " << e.what() << " (see hetstruct --help)\n";
+    // With no command recognised, CLI11 only says one is required: name what was given instead.
+    const bool no_command = !sim_cmd->parsed() && !bounds_cmd->parsed() && !table_cmd->parsed();
+    if (no_command && argc > 1)
+      std::cerr << "hetstruct: unknown command or option '" << argv[1]
+                << "' (commands: simulate, bounds, table; see hetstruct --help)\n";
+    else
+      std::cerr << "hetstruct: " << e.what() << " (see hetstruct --help)\n";
     return 2;
   } catch (const InputError& e) {
     std::cerr << "hetstruct: " << e.what() << "\n";

@@ -28,10 +28,22 @@ void ModelOptions::add_to(CLI::App& app, bool structure_required) {
       ->capture_default_str()->group(model);
 }
 
+namespace {
+
+Law parse_law_option(const std::string& option, const std::string& text) {
+  try {
+    return distributions::parse_law(text);
+  } catch (const InputError& e) {
+    throw InputError(option, e.what());
+  }
+}
+
+}  // namespace
+
 Law ModelOptions::slow_law() const {
   if (law == "uniform") return Law::paper_uniform();
   if (law == "normal") return Law::paper_normal();
-  return distributions::parse_law(law);
+  return parse_law_option("--law", law);
 }
 
 double ModelOptions::scale_value() const {
@@ -41,7 +53,7 @@ double ModelOptions::scale_value() const {
 }
 
 Law ModelOptions::fast_law_value() const {
-  if (!fast_law.empty()) return distributions::parse_law(fast_law);
+  if (!fast_law.empty()) return parse_law_option("--fast-law", fast_law);
   return Law::scaled(scale_value(), slow_law());
 }
 
@@ -63,18 +75,17 @@ structures::Structure ModelOptions::build(structures::StructureKind kind) const 
   if (levels < 1) throw InputError("--levels", "must be at least 1, got " + std::to_string(levels));
   structures::Processors procs{width, fast_count, slow_law(), slow_law()};
   procs.validate();
-  scale_value();  // a bad --a is an error even when no processor uses it
+  // Bad values are errors even where the structure does not use them (m = 0, not nn).
+  scale_value();
   if (fast_count > 0) procs.fast_law = fast_law_value();
+  structures::NeighborExchange rule;
+  if (exchange == "sequential") rule = structures::NeighborExchange::sequential;
+  else if (exchange == "plain") rule = structures::NeighborExchange::plain;
+  else throw InputError("--exchange", "unknown rule '" + exchange + "'", "choose sequential or plain");
   switch (kind) {
     case structures::StructureKind::asynchronous: return structures::asynchronous(procs, levels);
     case structures::StructureKind::synchronous: return structures::synchronous(procs, levels);
-    case structures::StructureKind::nearest_neighbor: {
-      structures::NeighborExchange rule;
-      if (exchange == "sequential") rule = structures::NeighborExchange::sequential;
-      else if (exchange == "plain") rule = structures::NeighborExchange::plain;
-      else throw InputError("--exchange", "unknown rule '" + exchange + "'", "choose sequential or plain");
-      return structures::nearest_neighbor(procs, levels, rule);
-    }
+    case structures::StructureKind::nearest_neighbor: return structures::nearest_neighbor(procs, levels, rule);
     case structures::StructureKind::master_slave: return structures::master_slave(procs, levels);
     case structures::StructureKind::custom: break;
   }

@@ -34,6 +34,8 @@ struct CellResult {
   PaperCell cell;
   engine::Estimate estimate;
   double deviation_pct;  // 100 (mean - paper) / paper
+  // "inconsistent" (see contradiction_flags), "contradicts_eq6" (a synchronous uniform cell
+  // farther from the paper's own Eq. 6 than its rounding and Monte Carlo error allow), or empty.
   std::string flag;
 };
 

@@ -32,7 +32,7 @@ double leaf_mean(const Leaf& l) {
     case LeafKind::constant: return l.first;
     case LeafKind::truncated_normal: {
       const double s = std::sqrt(l.second), alpha = -l.first / s;
-      return l.first + s * standard_normal_pdf(alpha) / (1.0 - standard_normal_cdf(alpha));
+      return l.first + s * standard_normal_pdf(alpha) / standard_normal_cdf(-alpha);
     }
   }
   return 0.0;
@@ -45,7 +45,7 @@ double leaf_variance(const Leaf& l) {
     case LeafKind::constant: return 0.0;
     case LeafKind::truncated_normal: {
       const double s = std::sqrt(l.second), alpha = -l.first / s;
-      const double lambda = standard_normal_pdf(alpha) / (1.0 - standard_normal_cdf(alpha));
+      const double lambda = standard_normal_pdf(alpha) / standard_normal_cdf(-alpha);
       return l.second * (1.0 + alpha * lambda - lambda * lambda);
     }
   }
@@ -63,9 +63,13 @@ double leaf_cdf(const Leaf& l, double x, bool strict) {
     case LeafKind::constant: return strict ? (x > l.first ? 1.0 : 0.0) : (x >= l.first ? 1.0 : 0.0);
     case LeafKind::truncated_normal: {
       if (x <= 0.0) return 0.0;
-      const double s = std::sqrt(l.second);
-      const double p0 = standard_normal_cdf(-l.first / s);
-      return (standard_normal_cdf((x - l.first) / s) - p0) / (1.0 - p0);
+      // P(0 < X <= x) / P(X > 0), each mass taken from the tail it lies in so that it keeps its
+      // relative precision when the mass above 0 is small (1 - Phi(7) by subtraction has 4 digits).
+      const double s = std::sqrt(l.second), z0 = -l.first / s, zx = (x - l.first) / s;
+      const double above = standard_normal_cdf(-z0);
+      const double between = z0 >= 0.0 ? above - standard_normal_cdf(-zx)
+                                       : standard_normal_cdf(zx) - standard_normal_cdf(z0);
+      return between / above;
     }
   }
   return 0.0;
@@ -83,7 +87,7 @@ std::optional<double> leaf_pdf(const Leaf& l, double x) {
     case LeafKind::truncated_normal: {
       if (x < 0.0) return 0.0;
       const double s = std::sqrt(l.second);
-      return standard_normal_pdf((x - l.first) / s) / s / (1.0 - standard_normal_cdf(-l.first / s));
+      return standard_normal_pdf((x - l.first) / s) / s / standard_normal_cdf(l.first / s);
     }
   }
   return std::nullopt;
@@ -321,6 +325,7 @@ class LawParser {
     if (begin < end && *begin == '+') ++begin;  // from_chars rejects a leading '+'
     double x = 0.0;
     const auto r = std::from_chars(begin, end, x);
+    if (r.ec == std::errc::result_out_of_range) fail("number out of range");
     if (r.ec != std::errc()) fail("expected a number");
     if (!std::isfinite(x)) fail("number out of range");
     pos_ = static_cast<std::size_t>(r.ptr - text_.data());
@@ -329,6 +334,7 @@ class LawParser {
 
   // number := decimal ('/' decimal)?
   double parse_number() {
+    skip_space();  // so that an error points at the number, not at the space before it
     const std::size_t start = pos_;
     double x = parse_decimal();
     if (accept('/')) {
@@ -356,6 +362,11 @@ class LawParser {
     std::string name;
     while (pos_ < text_.size() && std::isalpha(static_cast<unsigned char>(text_[pos_]))) name += text_[pos_++];
     if (name.empty()) fail("expected a law (u, n, tn, c or mix)");
+    // Checked before the arguments, whose syntax depends on the name.
+    if (name != "u" && name != "n" && name != "tn" && name != "c" && name != "mix") {
+      pos_ = start;
+      fail("unknown law '" + name + "'");
+    }
     expect('(');
     if (name == "mix") return parse_mixture(start);
     const double a = parse_number();
@@ -368,9 +379,7 @@ class LawParser {
     expect(')');
     if (name == "u") return wrap(start, [&] { return Law::uniform(a, b); });
     if (name == "n") return wrap(start, [&] { return Law::normal(a, b); });
-    if (name == "tn") return wrap(start, [&] { return Law::truncated_normal(a, b); });
-    pos_ = start;
-    fail("unknown law '" + name + "'");
+    return wrap(start, [&] { return Law::truncated_normal(a, b); });
   }
 
   Law parse_mixture(std::size_t start) {

@@ -37,7 +37,7 @@ Estimate summarize(const Accumulator& acc, double confidence) {
 Estimate run(const Plan& plan, const RunOptions& options) {
   if (options.reps == 0) throw InputError("--reps", "the number of replications must be at least 1");
   if (options.threads < 0) throw InputError("--threads", "the thread count must be 0 (all cores) or more");
-  const std::uint64_t blocks = (options.reps + block_size - 1) / block_size;
+  const std::uint64_t blocks = options.reps / block_size + (options.reps % block_size != 0);  // no overflow
   std::vector<Accumulator> per_block(blocks);
   tbb::enumerable_thread_specific<Workspace> workspaces([&] { return Workspace(plan); });
   std::atomic<std::uint64_t> done{0};

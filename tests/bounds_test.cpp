@@ -1,0 +1,285 @@
+// Tests of bounds/closed_forms.h: Wilson's Eq. 1-7 (Section 4.1) and the expected maximum of
+// independent laws by quadrature.
+//
+// Tolerances: closed forms evaluated in a few floating-point operations are compared to 1e-12
+// relative; results of expected_max (adaptive Gauss-Kronrod, documented as ~1e-10 relative) to
+// 1e-10 against Eq. 3 and to 1e-9 against normal closed forms (whose erf evaluations add ~1e-16).
+// The one Monte Carlo check uses a fixed seed and allows 4 standard errors.
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+#include <boost/math/constants/constants.hpp>
+#include <boost/math/distributions/normal.hpp>
+#include <boost/math/quadrature/gauss_kronrod.hpp>
+#include <boost/random/mersenne_twister.hpp>
+
+#include "bounds/closed_forms.h"
+#include "distributions/input_error.h"
+#include "distributions/law.h"
+#include "distributions/sampler.h"
+
+using hetstruct::InputError;
+using hetstruct::distributions::Law;
+using hetstruct::distributions::Sampler;
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+namespace hb = hetstruct::bounds;
+
+namespace {
+
+constexpr double exact_rel = 1e-12;
+
+double Phi(double z) { return boost::math::cdf(boost::math::normal_distribution<double>(), z); }
+double phi(double z) { return boost::math::pdf(boost::math::normal_distribution<double>(), z); }
+
+// m laws u(0,a) and n-m laws u(0,1).
+std::vector<Law> uniform_model(int n, int m, double a) {
+  std::vector<Law> laws(m, Law::uniform(0.0, a));
+  laws.insert(laws.end(), n - m, Law::uniform(0.0, 1.0));
+  return laws;
+}
+
+// E[max(X, Y)] for independent X ~ N(mu1, v1), Y ~ N(mu2, v2) (Clark 1961):
+// mu1 Phi(d) + mu2 Phi(-d) + theta phi(d), theta = sqrt(v1 + v2), d = (mu1 - mu2)/theta.
+double two_normal_max_mean(double mu1, double v1, double mu2, double v2) {
+  const double theta = std::sqrt(v1 + v2), d = (mu1 - mu2) / theta;
+  return mu1 * Phi(d) + mu2 * Phi(-d) + theta * phi(d);
+}
+
+// Eq. 3, last line, as printed in the paper (valid for m < n).
+double eq3_last_line(int n, int m, double a) {
+  const double k = n - m;
+  return (k / (k + 1.0)) * (1.0 + std::pow(a, k + 1.0) * ((k + 1.0) * n / (k * (n + 1.0)) - 1.0));
+}
+
+// GK61 integrates polynomials of degree <= 91 exactly: g(z) is piecewise z^(n-1) or z^(n-m-1)
+// with n <= 16, so splitting at a makes these integrals exact up to rounding.
+template <class F>
+double integrate(F f, double lo, double hi) {
+  return boost::math::quadrature::gauss_kronrod<double, 61>::integrate(f, lo, hi, 0, 0.0);
+}
+
+}  // namespace
+
+// ---- Eq. 1-7 -----------------------------------------------------------------------------------
+
+TEST_CASE("Eq. 3 equals expected_max of m u(0,a) and n-m u(0,1)", "[bounds]") {
+  for (int n : {1, 2, 3, 4, 5, 8, 16})
+    for (int m = 0; m <= n; ++m)
+      for (double a : {0.1, 0.5, 2.0 / 3.0, 0.8, 1.0, 1.5, 3.0}) {
+        INFO("n = " << n << ", m = " << m << ", a = " << a);
+        CHECK_THAT(hb::uniform_max_mean(n, m, a), WithinRel(hb::expected_max(uniform_model(n, m, a)), 1e-10));
+      }
+}
+
+TEST_CASE("Eq. 3 agrees with the paper's last line and with known values", "[bounds]") {
+  for (int n : {1, 2, 3, 4, 5, 8, 16}) {
+    INFO("n = " << n);
+    const double homogeneous = n / (n + 1.0);
+    CHECK_THAT(hb::homogeneous_uniform_max_mean(n), WithinRel(homogeneous, exact_rel));  // Eq. 5
+    for (double a : {0.1, 0.5, 2.0 / 3.0, 0.8, 1.0, 1.5, 3.0}) {
+      INFO("a = " << a);
+      CHECK_THAT(hb::uniform_max_mean(n, 0, a), WithinRel(homogeneous, exact_rel));      // no fast processor
+      CHECK_THAT(hb::uniform_max_mean(n, n, a), WithinRel(a * homogeneous, exact_rel));  // all u(0,a)
+      if (a <= 1.0)
+        for (int m = 0; m < n; ++m) {
+          INFO("m = " << m);
+          CHECK_THAT(hb::uniform_max_mean(n, m, a), WithinRel(eq3_last_line(n, m, a), exact_rel));
+        }
+    }
+  }
+  // Hand values: E(max(u(0,1/2), u(0,1))) = (2/3)(1/4) + (1/2)(3/4) = 13/24;
+  // E(max(u(0,2), u(0,1))) = 2 * 13/24 = 13/12 (integral of 1 - G: 5/6 + 1/4).
+  CHECK_THAT(hb::uniform_max_mean(2, 1, 0.5), WithinRel(13.0 / 24.0, exact_rel));
+  CHECK_THAT(hb::uniform_max_mean(2, 1, 2.0), WithinRel(13.0 / 12.0, exact_rel));
+}
+
+TEST_CASE("Eq. 6: synch (8,3), a = 1/2, 1000 levels is 834.2014 (Table 1: 834)", "[bounds]") {
+  // p (n-m)/(n-m+1) [1 + a^(n-m+1) ((n-m+1) n / ((n-m)(n+1)) - 1)] with p = 1000, n = 8, m = 3:
+  // 1000 (5/6) [1 + (1/64)(48/45 - 1)] = 1000 (5/6 + 5/6 * 1/960) = 834.2013888...
+  const double by_hand = 1000.0 * (5.0 / 6.0) * (1.0 + (1.0 / 64.0) * (48.0 / 45.0 - 1.0));
+  const double eq6 = hb::synchronous_uniform_mean(8, 3, 0.5, 1000);
+  CHECK_THAT(eq6, WithinRel(by_hand, exact_rel));
+  CHECK_THAT(eq6, WithinAbs(834.2014, 1e-3));
+  CHECK_THAT(eq6, WithinAbs(834.0, 0.5));  // the paper's simulated value, rounded
+  CHECK_THAT(hb::synchronous_uniform_mean(8, 3, 0.5, 1), WithinRel(by_hand / 1000.0, exact_rel));
+}
+
+TEST_CASE("Eq. 4 and 7: (n-m)/(n-m+1) and p times that", "[bounds]") {
+  CHECK_THAT(hb::uniform_max_mean_approx(8, 3), WithinRel(5.0 / 6.0, exact_rel));
+  CHECK_THAT(hb::uniform_max_mean_approx(16, 8), WithinRel(8.0 / 9.0, exact_rel));
+  CHECK_THAT(hb::uniform_max_mean_approx(4, 0), WithinRel(0.8, exact_rel));
+  CHECK(hb::uniform_max_mean_approx(3, 3) == 0.0);
+  CHECK_THAT(hb::synchronous_uniform_mean_approx(8, 3, 1000), WithinRel(5000.0 / 6.0, exact_rel));
+  CHECK_THAT(hb::synchronous_uniform_mean_approx(16, 8, 7), WithinRel(56.0 / 9.0, exact_rel));
+  // Eq. 4 is the a -> 0 limit of Eq. 3.
+  CHECK_THAT(hb::uniform_max_mean(8, 3, 1e-6), WithinRel(hb::uniform_max_mean_approx(8, 3), 1e-12));
+}
+
+TEST_CASE("Eq. 1 and 2: G is the product of the cdfs, G integrates g, the mean of g is Eq. 3", "[bounds]") {
+  // Exact anchors: G(z) = (1/a)^m z^n below a, z^(n-m) above.
+  CHECK(hb::uniform_max_cdf(4, 1, 0.5, 0.25) == 2.0 * std::pow(0.25, 4));
+  CHECK(hb::uniform_max_cdf(4, 1, 0.5, 0.75) == 0.421875);
+  CHECK(hb::uniform_max_cdf(4, 1, 0.5, 0.0) == 0.0);
+  CHECK(hb::uniform_max_cdf(4, 1, 0.5, -1.0) == 0.0);
+  CHECK(hb::uniform_max_cdf(4, 1, 0.5, 1.0) == 1.0);
+  CHECK(hb::uniform_max_pdf(4, 1, 0.5, 0.25) == 4.0 * 2.0 * std::pow(0.25, 3));
+  CHECK(hb::uniform_max_pdf(4, 1, 0.5, 0.75) == 3.0 * 0.75 * 0.75);
+  CHECK(hb::uniform_max_pdf(4, 1, 0.5, 1.5) == 0.0);
+
+  for (int n : {1, 2, 3, 5, 8, 16})
+    for (int m : {0, 1, n / 2, n - 1, n})
+      for (double a : {0.1, 0.5, 2.0 / 3.0, 1.0}) {
+        INFO("n = " << n << ", m = " << m << ", a = " << a);
+        const auto laws = uniform_model(n, m, a);
+        auto g = [&](double z) { return hb::uniform_max_pdf(n, m, a, z); };
+        for (double z : {0.05, a / 2.0, 0.9 * a, a, (a + 1.0) / 2.0, 0.99}) {
+          INFO("z = " << z);
+          double product = 1.0;
+          for (const auto& law : laws) product *= law.cdf(z);
+          const double G = hb::uniform_max_cdf(n, m, a, z);
+          CHECK_THAT(G, WithinRel(product, exact_rel));
+          const double integral = z <= a ? integrate(g, 0.0, z) : integrate(g, 0.0, a) + integrate(g, a, z);
+          CHECK_THAT(integral, WithinRel(G, exact_rel));
+        }
+        auto zg = [&](double z) { return z * g(z); };
+        const double mean = a < 1.0 ? integrate(zg, 0.0, a) + integrate(zg, a, 1.0) : integrate(zg, 0.0, 1.0);
+        CHECK_THAT(mean, WithinRel(hb::uniform_max_mean(n, m, a), exact_rel));
+        CHECK_THAT(integrate(g, 0.0, a) + (a < 1.0 ? integrate(g, a, 1.0) : 0.0), WithinRel(1.0, exact_rel));
+      }
+}
+
+// ---- expected_max ------------------------------------------------------------------------------
+
+TEST_CASE("expected_max of normal laws matches closed forms", "[bounds]") {
+  const double pi = boost::math::constants::pi<double>();
+  const Law z = Law::normal(0.0, 1.0);
+  CHECK_THAT(hb::expected_max({z}), WithinAbs(0.0, 1e-12));
+  CHECK_THAT(hb::expected_max({z, z}), WithinRel(1.0 / std::sqrt(pi), 1e-9));
+  CHECK_THAT(hb::expected_max({z, z, z}), WithinRel(3.0 / (2.0 * std::sqrt(pi)), 1e-9));
+  // E[max of 5 iid N(0,1)] = 1.16296447364051961... (mpmath, 30 digits).
+  CHECK_THAT(hb::expected_max({z, z, z, z, z}), WithinRel(1.16296447364051961, 1e-9));
+
+  // Two normals with different means and variances (Clark's formula).
+  CHECK_THAT(hb::expected_max({Law::normal(1.0, 0.5), Law::normal(0.3, 2.0)}),
+             WithinRel(two_normal_max_mean(1.0, 0.5, 0.3, 2.0), 1e-9));
+  CHECK_THAT(hb::expected_max({Law::normal(-2.0, 0.01), Law::normal(5.0, 9.0)}),
+             WithinRel(two_normal_max_mean(-2.0, 0.01, 5.0, 9.0), 1e-9));
+  // The paper's pair: n(1/2, 1/12) and a*n(1/2, 1/12) = n(a/2, a^2/12), a = 1/2.
+  CHECK_THAT(hb::expected_max({Law::paper_normal(), Law::scaled(0.5, Law::paper_normal())}),
+             WithinRel(two_normal_max_mean(0.5, 1.0 / 12.0, 0.25, 1.0 / 48.0), 1e-9));
+}
+
+TEST_CASE("expected_max with constants and mixtures", "[bounds]") {
+  // max(0.7, U): 0.7 * P(U <= 0.7) + E[U; U > 0.7] = 0.7^2 + (1 - 0.7^2)/2 = (1 + 0.49)/2 = 0.745.
+  // (Not 0.7 + (1 - 0.7^2)/2 = 0.955: the constant only counts where U <= 0.7.)
+  CHECK_THAT(hb::expected_max({Law::constant(0.7), Law::uniform(0.0, 1.0)}), WithinRel(0.745, 1e-10));
+  // max(c, u(0,a)) for c outside the support: the constant, or the uniform's mean.
+  CHECK_THAT(hb::expected_max({Law::constant(-1.0), Law::uniform(0.0, 2.0)}), WithinRel(1.0, 1e-10));
+  CHECK_THAT(hb::expected_max({Law::constant(3.0), Law::uniform(0.0, 2.0)}), WithinRel(3.0, 1e-10));
+  CHECK_THAT(hb::expected_max({Law::constant(0.7)}), WithinRel(0.7, 1e-12));
+  CHECK_THAT(hb::expected_max({Law::constant(0.7), Law::constant(-2.0)}), WithinRel(0.7, 1e-12));
+
+  // Conditioning on the mixture component:
+  // mix(0.5:c(0),0.5:c(1)) with u(0,1): 0.5 E[U] + 0.5 * 1 = 0.75.
+  CHECK_THAT(hb::expected_max({Law::mixture({{0.5, Law::constant(0.0)}, {0.5, Law::constant(1.0)}}),
+                               Law::uniform(0.0, 1.0)}),
+             WithinRel(0.75, 1e-10));
+  // mix(0.3:u(0,1),0.7:u(0,2)) with u(0,1): 0.3 (2/3) + 0.7 (13/12).
+  CHECK_THAT(hb::expected_max({Law::mixture({{0.3, Law::uniform(0.0, 1.0)}, {0.7, Law::uniform(0.0, 2.0)}}),
+                               Law::uniform(0.0, 1.0)}),
+             WithinRel(0.3 * 2.0 / 3.0 + 0.7 * 13.0 / 12.0, 1e-10));
+  // mix(0.4:n(0,1),0.6:n(1,1/4)) with n(0.5,1): two Clark terms.
+  CHECK_THAT(hb::expected_max({Law::mixture({{0.4, Law::normal(0.0, 1.0)}, {0.6, Law::normal(1.0, 0.25)}}),
+                               Law::normal(0.5, 1.0)}),
+             WithinRel(0.4 * two_normal_max_mean(0.0, 1.0, 0.5, 1.0) + 0.6 * two_normal_max_mean(1.0, 0.25, 0.5, 1.0),
+                       1e-9));
+
+  CHECK_THROWS_AS(hb::expected_max({}), InputError);
+}
+
+TEST_CASE("expected_max agrees with Monte Carlo on the paper's normal pair", "[bounds]") {
+  // Five n(1/2,1/12) and three 0.5*n(1/2,1/12): 200000 maxima drawn with a fixed seed. The check
+  // allows 4 standard errors of the sample mean (SE = sample sd / sqrt(N), about 4e-4 here);
+  // the quadrature error (~1e-10) is negligible beside it.
+  const Law slow = Law::paper_normal(), fast = Law::scaled(0.5, slow);
+  std::vector<Law> laws(5, slow);
+  laws.insert(laws.end(), 3, fast);
+  const Sampler s(slow), f(fast);
+  boost::random::mt19937_64 eng(123456789);
+  constexpr std::size_t N = 200000;
+  double sum = 0.0, sum2 = 0.0;
+  for (std::size_t i = 0; i < N; ++i) {
+    double mx = s(eng);
+    for (int k = 1; k < 5; ++k) mx = std::max(mx, s(eng));
+    for (int k = 0; k < 3; ++k) mx = std::max(mx, f(eng));
+    sum += mx;
+    sum2 += mx * mx;
+  }
+  const double mean = sum / N, sd = std::sqrt((sum2 / N - mean * mean) * N / (N - 1.0));
+  const double se = sd / std::sqrt(static_cast<double>(N));
+  const double exact = hb::expected_max(laws);
+  INFO("Monte Carlo " << mean << " (SE " << se << "), quadrature " << exact);
+  CHECK(std::abs(mean - exact) < 4.0 * se);
+}
+
+// ---- Structures ----------------------------------------------------------------------------
+
+TEST_CASE("synchronous_mean is levels times expected_max", "[bounds]") {
+  const std::vector<Law> laws = {Law::paper_normal(), Law::paper_normal(), Law::scaled(2.0 / 3.0, Law::paper_normal())};
+  CHECK_THAT(hb::synchronous_mean(laws, 1000), WithinRel(1000.0 * hb::expected_max(laws), 1e-15));
+  CHECK_THAT(hb::synchronous_mean(laws, 1), WithinRel(hb::expected_max(laws), 1e-15));
+  // With uniform laws it is Eq. 6.
+  CHECK_THAT(hb::synchronous_mean(uniform_model(8, 3, 0.5), 1000),
+             WithinRel(hb::synchronous_uniform_mean(8, 3, 0.5, 1000), 1e-10));
+}
+
+TEST_CASE("asynchronous_mean: exact for normal laws, normal approximation otherwise", "[bounds]") {
+  const Law n = Law::paper_normal(), u = Law::paper_uniform();
+  const std::vector<Law> normals = {n, n, n, Law::scaled(0.5, n)};
+  const std::vector<Law> uniforms = {u, u, u, Law::scaled(0.5, u)};
+
+  const auto one = hb::asynchronous_mean(normals, 1);
+  CHECK(one.exact);
+  CHECK_THAT(one.value, WithinRel(hb::expected_max(normals), 1e-12));
+
+  // A sum of p normals n(mu, var) is n(p mu, p var): exact at any depth.
+  const auto deep = hb::asynchronous_mean(normals, 1000);
+  CHECK(deep.exact);
+  CHECK_THAT(deep.value, WithinRel(hb::expected_max({Law::normal(500.0, 1000.0 / 12.0), Law::normal(500.0, 1000.0 / 12.0),
+                                                     Law::normal(500.0, 1000.0 / 12.0),
+                                                     Law::normal(250.0, 1000.0 / 48.0)}),
+                                   1e-12));
+
+  // Uniform laws: the normal approximation n(p mu, p var) of each processor's sum, flagged.
+  const auto approx = hb::asynchronous_mean(uniforms, 1000);
+  CHECK_FALSE(approx.exact);
+  CHECK_THAT(approx.value, WithinRel(deep.value, 1e-12));  // same mean and variance as the normals
+
+  // Five u(0,1) streams of 1000 tasks: 500 + sqrt(1000/12) e_5, e_5 = E[max of 5 iid N(0,1)]
+  // = 1.16296447364051961 (mpmath); Table 1 reports 511 for asynch (5,0) and (8,3) at a = 1/2.
+  const auto five = hb::asynchronous_mean(std::vector<Law>(5, u), 1000);
+  CHECK_THAT(five.value, WithinRel(500.0 + std::sqrt(1000.0 / 12.0) * 1.16296447364051961, 1e-10));
+  CHECK_THAT(five.value, WithinAbs(511.0, 0.5));
+
+  // Anything but a plain (scaled) normal leaf is not exact.
+  CHECK_FALSE(hb::asynchronous_mean({n, Law::truncated_normal(0.5, 1.0 / 12.0)}, 10).exact);
+  CHECK_FALSE(hb::asynchronous_mean({n, Law::mixture({{0.5, n}, {0.5, Law::scaled(0.5, n)}})}, 10).exact);
+}
+
+TEST_CASE("closed forms reject invalid models", "[bounds]") {
+  CHECK_THROWS_AS(hb::uniform_max_mean(3, 4, 0.5), InputError);   // m > n
+  CHECK_THROWS_AS(hb::uniform_max_mean(3, -1, 0.5), InputError);  // m < 0
+  CHECK_THROWS_AS(hb::uniform_max_mean(0, 0, 0.5), InputError);   // n < 1
+  CHECK_THROWS_AS(hb::uniform_max_mean(3, 1, 0.0), InputError);   // a <= 0
+  CHECK_THROWS_AS(hb::uniform_max_mean(3, 1, -1.0), InputError);
+  CHECK_THROWS_AS(hb::uniform_max_mean(3, 1, NAN), InputError);
+  CHECK_THROWS_AS(hb::uniform_max_cdf(3, 1, 1.5, 0.5), InputError);  // Eq. 1 needs a <= 1
+  CHECK_THROWS_AS(hb::uniform_max_pdf(3, 1, 1.5, 0.5), InputError);
+  CHECK_THROWS_AS(hb::uniform_max_mean_approx(3, 4), InputError);
+  CHECK_THROWS_AS(hb::synchronous_uniform_mean(8, 9, 0.5, 1000), InputError);
+}
