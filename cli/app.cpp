@@ -94,8 +94,9 @@ struct Simulate {
     const structures::Structure s = model.build();
     const bool custom = s.kind == structures::StructureKind::custom;
     const double a = custom ? std::nan("") : model.scale_value();
-    const auto closed = custom ? std::nullopt : closed_form(s, model.is_paper_uniform(), a);
-    const engine::Plan plan = engine::compile(s);
+    const engine::Plan plan = engine::compile(s, model.compile_options());
+    const bool zero_comm = plan.kind != engine::PlanKind::protocol;
+    const auto closed = custom || !zero_comm ? std::nullopt : closed_form(s, model.is_paper_uniform(), a);
 
     Progress progress("simulate " + s.name);
     engine::RunOptions run;
@@ -134,6 +135,9 @@ struct Simulate {
     } else {
       out << "structure   " << s.name << " (" << engine::to_string(plan.kind) << " plan), width " << s.width
           << ", levels " << s.levels << "\n";
+      if (!zero_comm)
+        out << "comm        C = " << full(plan.comm.comm_cost) << ", protocol " << plan.protocol
+            << (plan.structure == "ms" ? ", policy " + plan.comm.policy : std::string()) << "\n";
       out << "laws        " << describe_laws(s) << "\n";
       out << "mean        " << fixed(e.mean, 4);
       if (e.has_error())
@@ -270,7 +274,7 @@ struct Table {
     summary << "hetstruct table " << which << ": " << results.size() << " cells, " << sampling.reps
             << " replications each, seed " << sampling.seed << ", " << fixed(elapsed, 1) << " s\n";
     summary << "  " << within << " of " << checked << " cells within 0.5% of the paper";
-    if (flagged) summary << " (" << flagged << " cell(s) flagged inconsistent in the paper, not counted)";
+    if (flagged) summary << " (" << flagged << " flagged cell(s), where the paper contradicts itself, not counted)";
     summary << "\n";
     if (worst) {
       const auto& c = worst->cell;

@@ -24,6 +24,11 @@ void ModelOptions::add_to(CLI::App& app, bool structure_required) {
       ->capture_default_str()->group(model);
   app.add_option("--fast-law", fast_law, "Law of the fast processors (default: a times --law)")->group(model);
   app.add_option("--levels,-p", levels, "Tasks per processor (p)")->capture_default_str()->group(model);
+  app.add_option("--comm,-C", comm, "Communication cost C: time of one message (Wilson Section 5)")
+      ->capture_default_str()->group(model);
+  app.add_option("--protocol", protocol, "Communication protocol of sync, nn or ms (default: the reading that best fits the paper)")
+      ->group(model);
+  app.add_option("--policy", policy, "Master-slave dealing: dynamic | equal | proportional")->group(model);
   app.add_option("--exchange", exchange, "Nearest-neighbour rule: sequential (Wilson's tables) | plain (max of neighbours)")
       ->capture_default_str()->group(model);
 }
@@ -55,6 +60,20 @@ double ModelOptions::scale_value() const {
 Law ModelOptions::fast_law_value() const {
   if (!fast_law.empty()) return parse_law_option("--fast-law", fast_law);
   return Law::scaled(scale_value(), slow_law());
+}
+
+double ModelOptions::comm_value() const {
+  const double c = distributions::parse_number(comm, "--comm");
+  if (!(c >= 0.0)) throw InputError("--comm", "the communication cost must be >= 0, got " + comm);
+  return c;
+}
+
+engine::CompileOptions ModelOptions::compile_options() const {
+  engine::CompileOptions options;
+  options.comm_cost = comm_value();
+  options.protocol = protocol;
+  options.policy = policy;
+  return options;
 }
 
 bool ModelOptions::is_paper_uniform() const {

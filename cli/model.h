@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "engine/plan.h"
 #include "structures/structure.h"
 
 namespace hetstruct::cli {
@@ -20,7 +21,10 @@ struct ModelOptions {
   std::string law = "uniform"; // uniform, normal, or a law in the law syntax
   std::string fast_law;        // overrides a*law on the fast processors
   int levels = 1000;           // --levels (p)
-  std::string exchange = "sequential";  // nearest-neighbour exchange rule
+  std::string exchange = "sequential";  // nearest-neighbour exchange rule (zero communication)
+  std::string comm = "0";      // C, the time of one communication (text: fractions work)
+  std::string protocol;        // communication protocol; empty: the structure's default
+  std::string policy;          // master-slave dealing policy; empty: dynamic
 
   // Registers the options on a subcommand.
   void add_to(CLI::App& app, bool structure_required);
@@ -32,6 +36,9 @@ struct ModelOptions {
   // Validates everything and builds the structure. Throws InputError.
   structures::Structure build() const;
   structures::Structure build(structures::StructureKind kind) const;
+  double comm_value() const;
+  // The plan's compile options: C, protocol and policy.
+  engine::CompileOptions compile_options() const;
   // True for Wilson's uniform setting: u(0,1) slow and a*u(0,1) fast (where Eq. 1-7 apply).
   bool is_paper_uniform() const;
 };

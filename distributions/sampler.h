@@ -76,10 +76,8 @@ class Sampler {
                      ? std::sqrt(leaf.second)
                      : 1.0),
           value(leaf.first) {
-      if (kind == LeafKind::truncated_normal) {
-        const boost::math::normal_distribution<double> law(leaf.first, std::sqrt(leaf.second));
-        below_zero = boost::math::cdf(law, 0.0);
-      }
+      if (kind == LeafKind::truncated_normal)
+        above_zero = 0.5 * std::erfc(-leaf.first / std::sqrt(2.0 * leaf.second));  // P(X >= 0), from its own tail
     }
 
     template <class Engine>
@@ -93,19 +91,19 @@ class Sampler {
       return 0.0;
     }
 
-    // Rejection while it accepts at least half the draws; inversion of the cdf otherwise, so a
-    // law with little mass above zero still costs a bounded time per draw.
+    // Rejection while it accepts at least half the draws; otherwise inversion in the upper tail,
+    // Z = -Phi^-1(U P(Z > z0)), which keeps full precision however little mass lies above zero.
     template <class Engine>
     double draw_truncated(Engine& eng) const {
-      if (below_zero <= 0.5) {
+      if (above_zero >= 0.5) {
         for (;;) {
           const double x = normal(eng);
           if (x >= 0.0) return x;
         }
       }
-      const boost::math::normal_distribution<double> law(normal.mean(), normal.sigma());
       const double u = boost::random::uniform_01<double>()(eng);
-      return std::max(0.0, boost::math::quantile(law, below_zero + u * (1.0 - below_zero)));
+      const double z = -boost::math::quantile(boost::math::normal_distribution<double>(), std::max(u, 1e-300) * above_zero);
+      return std::max(0.0, normal.mean() + normal.sigma() * z);
     }
 
     LeafKind kind;
@@ -114,7 +112,7 @@ class Sampler {
     boost::random::uniform_real_distribution<double> uniform;
     mutable boost::random::normal_distribution<double> normal;  // operator() is non-const in Boost
     double value;
-    double below_zero = 0.0;
+    double above_zero = 1.0;
   };
 
   std::vector<Part> parts_;

@@ -1,6 +1,7 @@
 #include "engine/plan.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <queue>
 
@@ -92,6 +93,7 @@ const char* to_string(PlanKind kind) {
     case PlanKind::neighbor_plain: return "neighbor-plain";
     case PlanKind::task_pool: return "task-pool";
     case PlanKind::dag: return "dag";
+    case PlanKind::protocol: return "protocol";
   }
   return "?";
 }
@@ -101,10 +103,49 @@ std::uint64_t Plan::compute_tasks() const {
   return static_cast<std::uint64_t>(std::count_if(task_sampler.begin(), task_sampler.end(), [](int s) { return s >= 0; }));
 }
 
+namespace {
+
+// Async has no communication between processors (its streams stay on one processor: Wilson 5.1),
+// so C changes nothing; sync, nn and ms run a protocol when C > 0 or a protocol is named.
+bool needs_protocol(const structures::Structure& s, const CompileOptions& options) {
+  if (options.comm_cost < 0.0 || !std::isfinite(options.comm_cost))
+    throw InputError("--comm", "the communication cost must be a finite number >= 0");
+  const bool asked = options.comm_cost > 0.0 || !options.protocol.empty() || !options.policy.empty();
+  if (!asked) return false;
+  switch (s.kind) {
+    case StructureKind::synchronous:
+    case StructureKind::nearest_neighbor:
+    case StructureKind::master_slave: return true;
+    case StructureKind::asynchronous:
+      if (!options.protocol.empty() || !options.policy.empty())
+        throw InputError("--protocol", "the asynchronous structure has no communication protocol");
+      return false;
+    case StructureKind::custom:
+      throw InputError("--comm", "communication costs on a custom DAG are not supported yet");
+  }
+  return false;
+}
+
+}  // namespace
+
 Plan compile(const structures::Structure& s, CompileOptions options) {
   Plan plan;
   plan.levels = s.levels;
   plan.width = s.width;
+  if (!options.generic && needs_protocol(s, options)) {
+    plan.kind = PlanKind::protocol;
+    plan.structure = structures::to_string(s.kind);
+    plan.comm = {s.width, s.fast_count, s.levels, options.comm_cost, {}, options.policy.empty() ? "dynamic" : options.policy};
+    for (int i = 0; i < s.width; ++i) {
+      plan.samplers.emplace_back(s.laws.at(i));
+      plan.comm.mean_task_time.push_back(s.laws.at(i).mean());
+    }
+    const auto names = protocol_names(plan.structure);
+    if (names.empty()) throw InputError("--comm", "no communication protocol for " + plan.structure + " yet");
+    plan.protocol = options.protocol.empty() ? names.front() : options.protocol;
+    make_protocol(plan.structure, plan.protocol, plan.comm);  // validates the name and the policy now
+    return plan;
+  }
   plan.kind = options.generic ? PlanKind::dag : regular_kind(s);
   if (plan.kind == PlanKind::dag) {
     compile_generic(s, plan);
@@ -125,7 +166,9 @@ Workspace::Workspace(const Plan& plan)
     : streams(plan.width),
       first(plan.kind == PlanKind::dag ? plan.task_sampler.size() : plan.width),
       second(plan.width),
-      processors(plan.width) {}
+      processors(plan.width) {
+  if (plan.kind == PlanKind::protocol) protocol = make_protocol(plan.structure, plan.protocol, plan.comm);
+}
 
 namespace {
 
@@ -252,7 +295,8 @@ double evaluate_regular(const Plan& plan, const Draw* draws, std::uint64_t seed,
     case PlanKind::neighbor_sequential:
     case PlanKind::neighbor_plain: return evaluate_neighbor(plan, draws, seed, rep, ws);
     case PlanKind::task_pool: return evaluate_task_pool(plan, draws, seed, rep, ws);
-    case PlanKind::dag: break;
+    case PlanKind::dag:
+    case PlanKind::protocol: break;
   }
   return evaluate_dag(plan, seed, rep, ws);
 }
@@ -261,6 +305,12 @@ double evaluate_regular(const Plan& plan, const Draw* draws, std::uint64_t seed,
 
 double evaluate(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
   if (plan.kind == PlanKind::dag) return evaluate_dag(plan, seed, rep, ws);
+  if (plan.kind == PlanKind::protocol) {
+    reset_streams(plan, seed, rep, ws);
+    ws.protocol_stream.reset(seed, rep, 0, ProcessorStream::protocol);
+    TaskTimes times(plan.samplers.data(), ws.streams.data(), ws.protocol_stream);
+    return ws.protocol->run(times);
+  }
   if (!plan.uniform_draws.empty()) return evaluate_regular(plan, plan.uniform_draws.data(), seed, rep, ws);
   if (!plan.normal_draws.empty()) return evaluate_regular(plan, plan.normal_draws.data(), seed, rep, ws);
   return evaluate_regular(plan, plan.samplers.data(), seed, rep, ws);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "distributions/sampler.h"
+#include "engine/communication.h"
 #include "engine/streams.h"
 #include "structures/structure.h"
 
@@ -25,6 +26,7 @@ enum class PlanKind {
   neighbor_plain,       // task k+1 on processor i starts at max(f_{i-1}, f_i, f_{i+1})
   task_pool,            // width*levels tasks, each dealt to the earliest idle processor
   dag,                  // generic longest path in topological order
+  protocol,             // a communication protocol (engine/communication.h) runs each replication
 };
 
 const char* to_string(PlanKind kind);
@@ -48,12 +50,20 @@ class Plan {
   std::vector<std::uint32_t> preds;
   std::vector<std::uint32_t> sinks;
 
+  // Protocol plans: which protocol of which structure, and what it knows of the structure.
+  std::string structure;
+  std::string protocol;
+  CommSetup comm;
+
   // Tasks with a random time per replication (the unit of "ns per task").
   std::uint64_t compute_tasks() const;
 };
 
 struct CompileOptions {
-  bool generic = false;  // compile a regular structure to the generic DAG plan too (for tests)
+  bool generic = false;    // compile a regular structure to the generic DAG plan too (for tests)
+  double comm_cost = 0.0;  // C: with C > 0, sync, nn and ms run a communication protocol
+  std::string protocol;    // a protocol by name (engine/communication.h); empty: the default
+  std::string policy;      // master-slave dealing policy; empty: dynamic
 };
 
 // Throws InputError where a structure cannot be compiled as asked (a task pool has no fixed DAG).
@@ -66,6 +76,8 @@ class Workspace {
   std::vector<ProcessorStream> streams;
   std::vector<double> first, second;  // finish and start times, or idle times
   std::vector<int> processors;        // the task pool's heap of idle processors
+  std::unique_ptr<Protocol> protocol; // protocol plans: the protocol with its own buffers
+  ProcessorStream protocol_stream;
 };
 
 // The makespan of replication `replication` under `seed`.

@@ -27,13 +27,17 @@ class ProcessorStream {
   static constexpr result_type max() { return (std::uint64_t{1} << 63) - 1; }
 
   ProcessorStream() = default;
-  ProcessorStream(std::uint64_t seed, std::uint64_t replication, std::uint64_t processor) {
-    reset(seed, replication, processor);
+  // Streams of task times are domain 0; other randomness of a replication (a protocol's random
+  // orders) takes another domain, so it never shifts the task times.
+  enum Domain : std::uint64_t { tasks = 0, protocol = 1 };
+
+  ProcessorStream(std::uint64_t seed, std::uint64_t replication, std::uint64_t processor, Domain domain = tasks) {
+    reset(seed, replication, processor, domain);
   }
 
-  void reset(std::uint64_t seed, std::uint64_t replication, std::uint64_t processor) {
+  void reset(std::uint64_t seed, std::uint64_t replication, std::uint64_t processor, Domain domain = tasks) {
     const r123::Philox4x64::key_type key = {{seed, replication}};
-    const r123::Philox4x64::ctr_type counter = {{processor, 0, 0, 0}};
+    const r123::Philox4x64::ctr_type counter = {{processor, domain, 0, 0}};
     const auto block = r123::Philox4x64()(counter, key);
     for (int i = 0; i < 4; ++i) state_[i] = block.v[i];
     if ((state_[0] | state_[1] | state_[2] | state_[3]) == 0) state_[0] = 1;  // the one forbidden state

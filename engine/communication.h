@@ -1,0 +1,72 @@
+// Communication protocols: structures whose processors exchange messages of constant cost C
+// (Wilson, Section 5). Processors are one-port: a processor talks to one peer at a time and never
+// while it computes, unless a protocol says otherwise; a message occupies both ends for C.
+//
+// Each protocol is a named evaluator documented by its rules (wilson-semantics.md gives the
+// readings and their fit to Tables 3-8). A protocol object is made once per worker thread and
+// keeps its buffers, so a replication allocates nothing.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "distributions/sampler.h"
+#include "engine/streams.h"
+
+namespace hetstruct::engine {
+
+// The task times of one replication, drawn on demand: processor i's k-th call to next(i) returns
+// the k-th variate of its stream, exactly as in the zero-communication plans (common random
+// numbers across protocols and against C = 0).
+class TaskTimes {
+ public:
+  TaskTimes(const distributions::Sampler* samplers, ProcessorStream* streams, ProcessorStream& protocol_stream)
+      : samplers_(samplers), streams_(streams), protocol_stream_(protocol_stream) {}
+  double next(int processor) { return samplers_[processor](streams_[processor]); }
+  // Randomness that belongs to the protocol itself (a random initiation order, say): a stream of
+  // its own, distinct from every processor's, so it never shifts the task times.
+  ProcessorStream& protocol_stream() { return protocol_stream_; }
+
+ private:
+  const distributions::Sampler* samplers_;
+  ProcessorStream* streams_;
+  ProcessorStream& protocol_stream_;
+};
+
+// What every protocol knows of its structure. Processors 0..fast_count-1 are the fast ones.
+struct CommSetup {
+  int width = 0;
+  int fast_count = 0;
+  int levels = 0;          // tasks per processor (p); a master-slave pool holds width*levels tasks
+  double comm_cost = 0.0;  // C
+  // Per-processor mean task time, for policies that need it (the speed-proportional split).
+  std::vector<double> mean_task_time;
+  // Master-slave dealing: dynamic (to whichever slave is idle: Morin's overpartitioning), equal
+  // (a static equal split: the ostrich approach) or proportional (a static split by speed: HCGM).
+  std::string policy = "dynamic";
+};
+
+class Protocol {
+ public:
+  virtual ~Protocol() = default;
+  // The makespan of one replication.
+  virtual double run(TaskTimes& times) = 0;
+};
+
+// A protocol by structure and name; `name` is one of protocol_names(structure). Throws InputError
+// for an unknown name. `structure` is "sync", "nn" or "ms".
+std::unique_ptr<Protocol> make_protocol(const std::string& structure, const std::string& name, const CommSetup& setup);
+// The names a structure accepts, its default (the reading that best fits Wilson's tables) first.
+std::vector<std::string> protocol_names(const std::string& structure);
+
+// ---- Protocol families, one file each -----------------------------------------------------------
+std::unique_ptr<Protocol> make_synchronous_protocol(const std::string& name, const CommSetup& setup);
+std::unique_ptr<Protocol> make_neighbor_protocol(const std::string& name, const CommSetup& setup);
+std::unique_ptr<Protocol> make_master_slave_protocol(const std::string& name, const CommSetup& setup);
+std::vector<std::string> synchronous_protocol_names();
+std::vector<std::string> neighbor_protocol_names();
+std::vector<std::string> master_slave_protocol_names();
+
+}  // namespace hetstruct::engine
