@@ -1,4 +1,6 @@
 // Custom structures from Graphviz DOT files, read with boost::read_graphviz.
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <queue>
@@ -19,6 +21,10 @@ struct DotVertex {
 };
 using DotGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, DotVertex>;
 
+// Each processor index owns a random stream in every replication: a typo such as 999999 would
+// make every replication reset a million streams, so indices stop well before that.
+constexpr long max_processor = 65535;
+
 int parse_processor(const std::string& where, const std::string& text) {
   std::size_t used = 0;
   long value = -1;
@@ -27,13 +33,47 @@ int parse_processor(const std::string& where, const std::string& text) {
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used != text.size() || value < 0 || value > 1'000'000)
+  if (used != text.size() || value < 0)
     throw InputError(where, "processor '" + text + "' is not a processor index", "use 0, 1, 2, ...");
+  if (value > max_processor)
+    throw InputError(where, "processor " + text + " is beyond the limit " + std::to_string(max_processor),
+                     "number processors 0, 1, 2, ...");
   return static_cast<int>(value);
 }
 
-// Kahn's algorithm, smallest vertex index first: a deterministic topological order that follows
-// the file's order wherever the precedences allow. Throws on a cycle.
+// After Kahn's algorithm stops short, the vertices left (indegree > 0) each have a predecessor
+// that is left too. Walking back along such predecessors must repeat a vertex, and the walk from
+// it to its repetition is a cycle. (The first vertex left may only lie downstream of a cycle.)
+std::string describe_cycle(const DotGraph& g, const std::vector<std::size_t>& indegree) {
+  const std::size_t n = boost::num_vertices(g), none = n;
+  std::vector<std::size_t> back(n, none);  // the smallest predecessor left, of each vertex left
+  for (const auto e : boost::make_iterator_range(boost::edges(g))) {
+    const std::size_t u = boost::source(e, g), v = boost::target(e, g);
+    if (indegree[u] > 0 && indegree[v] > 0 && (back[v] == none || u < back[v])) back[v] = u;
+  }
+  std::size_t v = 0;
+  while (indegree[v] == 0) ++v;
+  std::vector<std::size_t> seen_at(n, none), walk;
+  while (seen_at[v] == none) {
+    seen_at[v] = walk.size();
+    walk.push_back(v);
+    v = back[v];
+  }
+  // The walk runs against the edges: reverse it, and start at the smallest vertex.
+  std::vector<std::size_t> cycle(walk.begin() + static_cast<std::ptrdiff_t>(seen_at[v]), walk.end());
+  std::reverse(cycle.begin(), cycle.end());
+  std::rotate(cycle.begin(), std::min_element(cycle.begin(), cycle.end()), cycle.end());
+  constexpr std::size_t shown = 8;
+  std::string text;
+  for (std::size_t i = 0; i < cycle.size() && i < shown; ++i) text += "'" + g[cycle[i]].id + "' -> ";
+  if (cycle.size() > shown) text += "... (" + std::to_string(cycle.size()) + " vertices) -> ";
+  return text + "'" + g[cycle.front()].id + "'";
+}
+
+// Kahn's algorithm, smallest vertex index first: a deterministic topological order. read_graphviz
+// numbers the vertices in the byte order of their names (it collects them in a std::map), not in
+// the file's order, so that is the order wherever the precedences allow. Throws on a cycle, naming
+// the vertices of one cycle.
 std::vector<std::size_t> topological_order(const DotGraph& g, const std::string& source) {
   const std::size_t n = boost::num_vertices(g);
   std::vector<std::size_t> indegree(n, 0);
@@ -49,18 +89,16 @@ std::vector<std::size_t> topological_order(const DotGraph& g, const std::string&
     for (const auto e : boost::make_iterator_range(boost::out_edges(v, g)))
       if (--indegree[boost::target(e, g)] == 0) ready.push(boost::target(e, g));
   }
-  if (order.size() != n) {
-    std::size_t on_cycle = 0;
-    while (indegree[on_cycle] == 0) ++on_cycle;
-    throw InputError(source, "the graph has a cycle through vertex '" + g[on_cycle].id + "'",
-                     "a precedence graph must be acyclic");
-  }
+  if (order.size() != n) throw InputError(source, "the graph has a cycle: " + describe_cycle(g, indegree),
+                                           "a precedence graph must be acyclic");
   return order;
 }
 
 }  // namespace
 
 Structure parse_dot(const std::string& text, const std::string& source) {
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw InputError(source, "the graph is empty", "write a digraph { ... } with one vertex per task");
   DotGraph dot;
   boost::dynamic_properties dp(boost::ignore_other_properties);
   dp.property("node_id", boost::get(&DotVertex::id, dot));
@@ -131,10 +169,14 @@ Structure parse_dot(const std::string& text, const std::string& source) {
 }
 
 Structure read_dot(const std::string& path) {
+  // A directory opens as a stream on Linux and then reads as nothing: say what it is.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InputError(path, "is a directory, not a graph file");
   std::ifstream in(path);
   if (!in) throw InputError(path, "cannot open the graph file");
   std::stringstream buffer;
   buffer << in.rdbuf();
+  if (in.bad()) throw InputError(path, "cannot read the graph file");
   Structure s = parse_dot(buffer.str(), path);
   s.name = path;
   return s;

@@ -86,7 +86,9 @@ Structure nearest_neighbor(const Processors& procs, int levels,
 Structure master_slave(const Processors& procs, int levels);
 
 // Any DAG from a Graphviz DOT file. Vertex attributes: `processor` (0-based integer) and `law`
-// (law syntax). A processor runs its tasks one at a time, in the order the plan visits them.
+// (law syntax). A processor runs its tasks one at a time, in a topological order that takes
+// independent tasks in the byte order of their vertex names ("t10" before "t9"; not the file's
+// order: Boost's read_graphviz numbers the vertices by name).
 // Throws InputError for a syntax error, a cycle, an unknown law or a missing attribute.
 Structure read_dot(const std::string& path);
 Structure parse_dot(const std::string& text, const std::string& source_name);

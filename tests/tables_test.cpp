@@ -78,6 +78,18 @@ TEST_CASE("Tables 1 and 2 at 400 replications agree with the paper", "[tables]")
   }
 }
 
-TEST_CASE("tables that need communication are refused", "[tables]") {
-  REQUIRE_THROWS_WITH(cli::regenerate({3}, {}), Catch::Contains("table 3") && Catch::Contains("not supported"));
+TEST_CASE("Table 3's bounds are Eq. 11 on the exact zero-communication mean", "[tables]") {
+  cli::TableRun run;
+  run.reps = 10;  // the bounds do not depend on the simulation for sync
+  run.levels = 100;
+  const auto results = cli::regenerate({3}, run);
+  REQUIRE(results.size() == 108);
+  for (const auto& r : results) {
+    REQUIRE(r.bounds);
+    const int n = r.cell.n, p = run.levels;
+    const double c = r.cell.comm;
+    // upper - lower = (n + 1)pC - 2pC exactly as Eq. 11 writes it, up to rounding.
+    REQUIRE(r.bounds->upper - r.bounds->lower == Approx((n - 1.0) * p * c).epsilon(1e-12));
+  }
+  REQUIRE_THROWS_WITH(cli::regenerate({9}, {}), Catch::Contains("table 9") && Catch::Contains("not a table"));
 }
