@@ -167,45 +167,75 @@ struct Simulate {
 
 struct Bounds {
   ModelOptions model;
+  SamplingOptions sampling;  // only for E(nn), which has no closed form
 
-  void add_to(CLI::App& app) { model.add_to(app, false); }
+  void add_to(CLI::App& app) {
+    model.add_to(app, false);
+    sampling.add_to(app);
+  }
 
-  int execute() const {
+  int execute() {
     if (!model.graph.empty()) throw InputError("--graph", "bounds has no closed forms for a custom DAG");
     std::vector<structures::StructureKind> kinds;
     if (model.structure.empty())
-      kinds = {structures::StructureKind::asynchronous, structures::StructureKind::synchronous};
+      kinds = {structures::StructureKind::asynchronous, structures::StructureKind::synchronous,
+               structures::StructureKind::master_slave};
     else
       kinds = {structures::parse_structure_kind(model.structure)};
+    const double comm = model.comm_value();
 
     std::ostringstream out;
-    out << "structure,law,fast_law,n,m,a,levels,quantity,method,value\n";
+    out << "structure,law,fast_law,n,m,a,levels,comm,quantity,method,value,lower,upper\n";
     for (const auto kind : kinds) {
       const structures::Structure s = model.build(kind);
+      if (kind == structures::StructureKind::master_slave && s.width < 2) continue;  // no slave
       const double a = model.scale_value();
       const std::string prefix = csv_field(s.name) + ',' + csv_field(model.law) + ',' +
                                  csv_field(s.fast_count ? s.laws.front().to_string() : "") + ',' +
                                  std::to_string(s.width) + ',' + std::to_string(s.fast_count) + ',' + full(a) + ',' +
-                                 std::to_string(s.levels) + ',';
-      auto row = [&](const std::string& quantity, const std::string& method, double value) {
-        out << prefix << quantity << ',' << method << ',' << full(value) << '\n';
+                                 std::to_string(s.levels) + ',' + full(comm) + ',';
+      auto row = [&](const std::string& quantity, const std::string& method, double value,
+                     std::optional<bounds::Bounds> b = std::nullopt) {
+        out << prefix << quantity << ',' << method << ',' << full(value) << ',' << (b ? full(b->lower) : "") << ','
+            << (b ? full(b->upper) : "") << '\n';
       };
-      if (kind == structures::StructureKind::synchronous) {
-        if (model.is_paper_uniform()) {
-          const int n = s.width, m = s.fast_count, p = s.levels;
-          row("level_max", "eq3", bounds::uniform_max_mean(n, m, a));
-          row("level_max_approx", "eq4", bounds::uniform_max_mean_approx(n, m));
-          row("level_max_homogeneous", "eq5", bounds::homogeneous_uniform_max_mean(n));
-          row("mean", "eq6", bounds::synchronous_uniform_mean(n, m, a, p));
-          row("mean_approx", "eq7", bounds::synchronous_uniform_mean_approx(n, m, p));
+      switch (kind) {
+        case structures::StructureKind::synchronous: {
+          if (model.is_paper_uniform()) {
+            const int n = s.width, m = s.fast_count, p = s.levels;
+            row("level_max", "eq3", bounds::uniform_max_mean(n, m, a));
+            row("level_max_approx", "eq4", bounds::uniform_max_mean_approx(n, m));
+            row("level_max_homogeneous", "eq5", bounds::homogeneous_uniform_max_mean(n));
+            row("mean_approx", "eq7", bounds::synchronous_uniform_mean_approx(n, m, p));
+          }
+          row("level_max", "quadrature", bounds::expected_max(s.laws));
+          const auto closed = closed_form(s, model.is_paper_uniform(), a);
+          // The zero-communication mean, and Eq. 11's bounds at C built on it.
+          row("mean", closed->method + "+eq11", closed->value, comm_bounds(s, model.is_paper_uniform(), a, comm, 0));
+          break;
         }
-        row("level_max", "quadrature", bounds::expected_max(s.laws));
-        row("mean", "quadrature", bounds::synchronous_mean(s.laws, s.levels));
-      } else if (const auto closed = closed_form(s, false, a)) {
-        row("mean", closed->method, closed->value);
-      } else {
-        throw InputError("bounds", std::string("no closed form for ") + s.name + " at zero communication",
-                         "simulate it instead");
+        case structures::StructureKind::asynchronous: {
+          const auto closed = closed_form(s, false, a);
+          row("mean", closed->method, closed->value);  // C does not touch it (Wilson 5.1)
+          break;
+        }
+        case structures::StructureKind::nearest_neighbor: {
+          // E(nn) has no closed form (Wilson 4.1): simulated at C = 0 with the Tables 1-2 rule.
+          sampling.validate();
+          engine::RunOptions run;
+          run.seed = sampling.seed;
+          run.reps = sampling.reps;
+          run.threads = sampling.threads;
+          const auto e = engine::run(engine::compile(s), run);
+          row("mean", "simulated+eq12", e.mean, comm_bounds(s, false, a, comm, e.mean));
+          break;
+        }
+        case structures::StructureKind::master_slave: {
+          const auto b = comm_bounds(s, false, a, comm, 0);
+          row("mean", 0 < s.fast_count && s.fast_count < s.width ? "eq13+eq17" : "eq13", std::nan(""), b);
+          break;
+        }
+        case structures::StructureKind::custom: break;
       }
     }
     std::cout << out.str();
@@ -218,11 +248,14 @@ struct Bounds {
 struct Table {
   std::string which;
   SamplingOptions sampling;
+  std::uint64_t master_slave_reps = 0;
   std::string out_path;
 
   void add_to(CLI::App& app) {
-    app.add_option("table", which, "1 | 2 | all (the tables hetstruct regenerates)")->required();
+    app.add_option("table", which, "1..8 | all (Wilson's Tables 1-8)")->required();
     sampling.add_to(app);
+    app.add_option("--ms-reps", master_slave_reps, "Replications for the master-slave Tables 5 and 8 (default: --reps)")
+        ->group("Sampling");
     app.add_option("--out,-o", out_path, "Write the CSV to this file (atomically) instead of stdout")->group("Output");
   }
 
@@ -246,6 +279,7 @@ struct Table {
     run.reps = sampling.reps;
     run.seed = sampling.seed;
     run.threads = sampling.threads;
+    run.master_slave_reps = master_slave_reps;
 
     Progress progress("table " + which);
     const auto t0 = std::chrono::steady_clock::now();
@@ -253,35 +287,42 @@ struct Table {
     const double elapsed = seconds_since(t0);
 
     std::ostringstream out;
-    out << "table,law,a,comm,structure,n,m,paper,mean,stderr,deviation_pct,flag,ci_low,ci_high,reps,seed\n";
-    const CellResult* worst = nullptr;
-    std::size_t within = 0, checked = 0, flagged = 0;
+    out << "table,law,a,comm,structure,n,m,paper,mean,stderr,deviation_pct,flag,lower,upper,ci_low,ci_high,reps,seed\n";
     for (const auto& r : results) {
       const auto& c = r.cell;
       out << c.table << ',' << c.law << ',' << c.a << ',' << full(c.comm) << ',' << c.structure << ',' << c.n << ','
           << c.m << ',' << full(c.paper) << ',' << full(r.estimate.mean) << ',' << full(r.estimate.stderr_) << ','
-          << full(r.deviation_pct) << ',' << r.flag << ',' << full(r.estimate.ci_low) << ','
+          << full(r.deviation_pct) << ',' << r.flag << ',' << (r.bounds ? full(r.bounds->lower) : "") << ','
+          << (r.bounds ? full(r.bounds->upper) : "") << ',' << full(r.estimate.ci_low) << ','
           << full(r.estimate.ci_high) << ',' << r.estimate.reps << ',' << sampling.seed << '\n';
-      if (!r.flag.empty()) { ++flagged; continue; }
-      ++checked;
-      if (std::abs(r.deviation_pct) <= 0.5) ++within;
-      if (!worst || std::abs(r.deviation_pct) > std::abs(worst->deviation_pct)) worst = &r;
     }
     if (out_path.empty()) std::cout << out.str();
     else write_file_atomically(out_path, out.str());
 
     std::ostringstream summary;
-    summary << "hetstruct table " << which << ": " << results.size() << " cells, " << sampling.reps
-            << " replications each, seed " << sampling.seed << ", " << fixed(elapsed, 1) << " s\n";
-    summary << "  " << within << " of " << checked << " cells within 0.5% of the paper";
-    if (flagged) summary << " (" << flagged << " flagged cell(s), where the paper contradicts itself, not counted)";
-    summary << "\n";
-    if (worst) {
+    summary << "hetstruct table " << which << ": " << results.size() << " cells, seed " << sampling.seed << ", "
+            << fixed(elapsed, 1) << " s\n";
+    for (const int t : tables) {
+      const CellResult* worst = nullptr;
+      std::size_t within = 0, checked = 0, flagged = 0;
+      double sum_abs = 0.0;
+      for (const auto& r : results) {
+        if (r.cell.table != t) continue;
+        if (!r.flag.empty()) { ++flagged; continue; }
+        ++checked;
+        sum_abs += std::abs(r.deviation_pct);
+        if (std::abs(r.deviation_pct) <= 0.5) ++within;
+        if (!worst || std::abs(r.deviation_pct) > std::abs(worst->deviation_pct)) worst = &r;
+      }
+      if (!worst) continue;
       const auto& c = worst->cell;
-      summary << "  worst: table " << c.table << ' ' << c.law << " a=" << c.a << ' ' << c.structure << " (" << c.n
-              << ',' << c.m << "): paper " << full(c.paper) << ", simulated " << fixed(worst->estimate.mean, 2)
-              << " +- " << fixed(worst->estimate.stderr_, 2) << " (" << (worst->deviation_pct >= 0 ? "+" : "")
-              << fixed(worst->deviation_pct, 3) << "%)\n";
+      summary << "  table " << t << ": " << within << " of " << checked << " cells within 0.5% of the paper, mean |dev| "
+              << fixed(sum_abs / checked, 3) << "%";
+      if (flagged) summary << ", " << flagged << " flagged (the paper contradicts itself)";
+      summary << "; worst " << c.law << " a=" << c.a << " C=" << full(c.comm) << ' ' << c.structure << " (" << c.n << ','
+              << c.m << "): paper " << full(c.paper) << ", simulated " << fixed(worst->estimate.mean, 2) << " +- "
+              << fixed(worst->estimate.stderr_, 2) << " (" << (worst->deviation_pct >= 0 ? "+" : "")
+              << fixed(worst->deviation_pct, 3) << "%, " << worst->estimate.reps << " reps)\n";
     }
     std::cerr << summary.str();
     return 0;

@@ -126,3 +126,20 @@ std::optional<ClosedForm> closed_form(const structures::Structure& s, bool paper
 }
 
 }  // namespace hetstruct::cli
+
+namespace hetstruct::cli {
+
+std::optional<bounds::Bounds> comm_bounds(const structures::Structure& s, bool paper_uniform, double scale,
+                                          double comm, double nn_zero_comm_mean) {
+  switch (s.kind) {
+    case structures::StructureKind::synchronous:
+      return bounds::synchronous_bounds(closed_form(s, paper_uniform, scale)->value, s.width, s.levels, comm);
+    case structures::StructureKind::nearest_neighbor:
+      return bounds::neighbor_bounds(nn_zero_comm_mean, s.width, s.levels, comm);
+    case structures::StructureKind::master_slave:
+      return bounds::master_slave_bounds(s.laws, s.fast_count, s.levels, comm);
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace hetstruct::cli

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "bounds/communication_bounds.h"
 #include "engine/plan.h"
 #include "structures/structure.h"
 
@@ -53,5 +54,11 @@ struct ClosedForm {
 // synchronous (Eq. 6 for Wilson's uniform setting, quadrature for any laws), asynchronous
 // (exact for normal laws, the normal approximation otherwise). None for nn, ms and DAGs.
 std::optional<ClosedForm> closed_form(const structures::Structure& s, bool paper_uniform, double scale);
+
+// Wilson's Section 5 bounds at communication cost `comm` (Eq. 11 sync, Eq. 12 nn, Eq. 13/17 ms),
+// each on its zero-communication expectation: the closed form for sync, `nn_zero_comm_mean` (a
+// simulation: E(nn) has no closed form) for nn, the laws for ms. None for async and DAGs.
+std::optional<bounds::Bounds> comm_bounds(const structures::Structure& s, bool paper_uniform, double scale,
+                                          double comm, double nn_zero_comm_mean);
 
 }  // namespace hetstruct::cli

@@ -6,6 +6,9 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
+#include "bounds/communication_bounds.h"
 #include "engine/monte_carlo.h"
 
 namespace hetstruct::cli {
@@ -22,7 +25,7 @@ struct PaperCell {
 
 std::vector<PaperCell> wilson_cells();
 
-// Tables whose cells hetstruct regenerates (the others need communication costs).
+// Tables whose cells hetstruct regenerates.
 std::vector<int> supported_tables();
 
 // For every cell, "inconsistent" where the paper contradicts itself, else empty. A homogeneous
@@ -37,6 +40,7 @@ struct CellResult {
   // "inconsistent" (see contradiction_flags), "contradicts_eq6" (a synchronous uniform cell
   // farther from the paper's own Eq. 6 than its rounding and Monte Carlo error allow), or empty.
   std::string flag;
+  std::optional<bounds::Bounds> bounds;  // Wilson's Section 5 bounds (none for async)
 };
 
 struct TableRun {
@@ -44,6 +48,9 @@ struct TableRun {
   std::uint64_t seed = 1;
   int threads = 0;
   int levels = 1000;  // p, the paper's 1000 tasks per processor
+  // Replications for the master-slave tables (5, 8), whose event simulation is the slowest;
+  // 0: the same as reps.
+  std::uint64_t master_slave_reps = 0;
 };
 
 // Simulates the cells of the given tables. Cells that are the same configuration (an (n,0) cell
