@@ -14,6 +14,7 @@
 #include <oneapi/tbb/info.h>
 
 #include "bounds/closed_forms.h"
+#include "cli/figures.h"
 #include "cli/model.h"
 #include "cli/output.h"
 #include "cli/wilson_tables.h"
@@ -329,6 +330,47 @@ struct Table {
   }
 };
 
+// ---- figure ----------------------------------------------------------------------------------
+
+struct Figure {
+  std::string which;
+  SamplingOptions sampling;
+  FigureRun run;
+  std::string out_dir = "results";
+
+  void add_to(CLI::App& app) {
+    app.add_option("figure", which, "5..10 | all (Wilson's Figures 5-10)")->required();
+    app.add_option("--law", run.law, "uniform | normal | a law")->capture_default_str()->group("Model");
+    app.add_option("--a", run.scale, "Scale of the fast processors' law")->capture_default_str()->group("Model");
+    app.add_option("--levels,-p", run.levels, "Tasks per processor (p)")->capture_default_str()->group("Model");
+    sampling.add_to(app);
+    app.add_option("--out-dir", out_dir, "Folder for figureN.csv, .gp, .svg and .png")->capture_default_str()->group("Output");
+  }
+
+  int execute() {
+    sampling.validate();
+    run.sampling.seed = sampling.seed;
+    run.sampling.reps = sampling.reps;
+    run.sampling.threads = sampling.threads;
+    std::vector<int> numbers;
+    if (which == "all") numbers = {5, 6, 7, 8, 9, 10};
+    else numbers = {static_cast<int>(parse_count("figure", which, 1000))};
+    std::vector<FigureSpec> specs;
+    for (const int n : numbers) specs.push_back(wilson_figure(n));  // validate all before any work
+    for (const auto& spec : specs) {
+      const auto t0 = std::chrono::steady_clock::now();
+      Progress progress("figure " + std::to_string(spec.number));
+      const std::string base = out_dir + "/figure" + std::to_string(spec.number);
+      write_file_atomically(base + ".csv", figure_csv(spec, run, [&](std::size_t d, std::size_t t) { progress.update(d, t); }));
+      write_file_atomically(base + ".gp", gnuplot_script(spec, run, base + ".csv", base + ".svg", base + ".png"));
+      run_gnuplot(base + ".gp");
+      std::cerr << "hetstruct figure " << spec.number << ": wrote " << base << ".csv, .gp, .svg, .png ("
+                << fixed(seconds_since(t0), 1) << " s)\n";
+    }
+    return 0;
+  }
+};
+
 constexpr const char* overview = R"(hetstruct: Monte Carlo analysis of parallel algorithmic structures on heterogeneous processors.
 
 Structures (Wilson, Figure 1): async (asynchronous), sync (synchronous), nn (nearest-neighbor),
@@ -341,7 +383,9 @@ Examples:
   hetstruct simulate --structure sync --n 8 --m 3 --a 1/2 --law uniform --reps 10000
   hetstruct simulate --graph pipeline.dot --reps 1000 --format csv
   hetstruct bounds --structure sync --n 16 --m 8 --a 4/5
+  hetstruct simulate --structure nn --n 8 --m 3 --law normal --comm 0.1
   hetstruct table all --reps 10000 --out tables.csv
+  hetstruct figure 5 --reps 2000 --out-dir results
 )";
 
 }  // namespace
@@ -361,20 +405,24 @@ int run(int argc, char** argv) {
   bounds.add_to(*bounds_cmd);
   auto* table_cmd = app.add_subcommand("table", "Regenerate Wilson's tables as tidy CSV, against the paper's values");
   table.add_to(*table_cmd);
+  Figure figure;
+  auto* figure_cmd = app.add_subcommand("figure", "Regenerate Wilson's Figures 5-10: CSV, gnuplot script, SVG and PNG");
+  figure.add_to(*figure_cmd);
 
   try {
     app.parse(argc, argv);
     if (sim_cmd->parsed()) return simulate.execute();
     if (bounds_cmd->parsed()) return bounds.execute();
     if (table_cmd->parsed()) return table.execute();
+    if (figure_cmd->parsed()) return figure.execute();
   } catch (const CLI::Success& e) {
     return app.exit(e);  // --help, --version: text on stdout, status 0
   } catch (const CLI::ParseError& e) {
     // With no command recognised, CLI11 only says one is required: name what was given instead.
-    const bool no_command = !sim_cmd->parsed() && !bounds_cmd->parsed() && !table_cmd->parsed();
+    const bool no_command = app.get_subcommands().empty();
     if (no_command && argc > 1)
       std::cerr << "hetstruct: unknown command or option '" << argv[1]
-                << "' (commands: simulate, bounds, table; see hetstruct --help)\n";
+                << "' (commands: simulate, bounds, table, figure; see hetstruct --help)\n";
     else
       std::cerr << "hetstruct: " << e.what() << " (see hetstruct --help)\n";
     return 2;
