@@ -113,16 +113,19 @@ struct Simulate {
     const std::string law = custom ? "" : (model.law == "uniform" || model.law == "normal") ? model.law : s.laws.back().to_string();
     const std::string fast_law = custom || s.fast_count == 0 ? "" : s.laws.front().to_string();
     const std::string m = custom ? "" : std::to_string(s.fast_count);
+    const double comm = zero_comm ? 0.0 : plan.comm.comm_cost;
+    const std::string protocol = zero_comm ? "" : plan.protocol;
+    const std::string policy = !zero_comm && plan.structure == "ms" ? plan.comm.policy : "";
 
     std::ostringstream out;
     if (format == "csv") {
       out << "structure,law,fast_law,n,m,a,levels,reps,seed,mean,stderr,ci_low,ci_high,min,max,closed_form,"
-             "closed_form_method,z\n";
+             "closed_form_method,z,comm,protocol,policy\n";
       out << csv_field(s.name) << ',' << csv_field(law) << ',' << csv_field(fast_law) << ',' << s.width << ',' << m
           << ',' << full(a) << ',' << s.levels << ',' << e.reps << ',' << sampling.seed << ',' << full(e.mean) << ','
           << full(e.stderr_) << ',' << full(e.ci_low) << ',' << full(e.ci_high) << ',' << full(e.min) << ','
           << full(e.max) << ',' << (closed ? full(closed->value) : "") << ',' << (closed ? closed->method : "")
-          << ',' << full(z) << '\n';
+          << ',' << full(z) << ',' << full(comm) << ',' << protocol << ',' << policy << '\n';
     } else if (format == "json") {
       auto num = [](double x) { return std::isnan(x) ? std::string("null") : full(x); };
       out << "{\"structure\":" << json_string(s.name) << ",\"law\":" << json_string(law)
@@ -132,7 +135,8 @@ struct Simulate {
           << ",\"ci_high\":" << num(e.ci_high) << ",\"min\":" << num(e.min) << ",\"max\":" << num(e.max)
           << ",\"closed_form\":" << (closed ? num(closed->value) : "null")
           << ",\"closed_form_method\":" << (closed ? json_string(closed->method) : "null") << ",\"z\":" << num(z)
-          << "}\n";
+          << ",\"comm\":" << num(comm) << ",\"protocol\":" << json_string(protocol)
+          << ",\"policy\":" << json_string(policy) << "}\n";
     } else {
       out << "structure   " << s.name << " (" << engine::to_string(plan.kind) << " plan), width " << s.width
           << ", levels " << s.levels << "\n";
@@ -330,6 +334,60 @@ struct Table {
   }
 };
 
+// ---- policies --------------------------------------------------------------------------------
+
+// Morin's three ways to use heterogeneous processors, on one master-slave structure: dealing to
+// whichever slave is idle (overpartitioning), an equal static split (the ostrich approach) and a
+// speed-proportional static split (HCGM). Same seed, so the differences are paired.
+struct Policies {
+  ModelOptions model;
+  SamplingOptions sampling;
+
+  void add_to(CLI::App& app) {
+    model.add_to(app, false);
+    sampling.add_to(app);
+  }
+
+  int execute() {
+    sampling.validate();
+    if (!model.structure.empty() && model.structure != "ms")
+      throw InputError("--structure", "dealing policies apply to the master-slave structure (ms) only");
+    if (!model.policy.empty()) throw InputError("--policy", "policies compares every policy; leave --policy out");
+    const structures::Structure s = model.build(structures::StructureKind::master_slave);
+    engine::RunOptions run;
+    run.seed = sampling.seed;
+    run.reps = sampling.reps;
+    run.threads = sampling.threads;
+    const struct { const char* policy; const char* approach; } policies[] = {
+        {"dynamic", "overpartitioning"}, {"equal", "ostrich"}, {"proportional", "hcgm"}};
+    std::vector<engine::Plan> plans;
+    for (const auto& p : policies) {
+      ModelOptions with = model;
+      with.policy = p.policy;
+      plans.push_back(engine::compile(s, with.compile_options()));
+    }
+    const auto b = comm_bounds(s, false, model.scale_value(), model.comm_value(), 0.0);
+    std::ostringstream out;
+    out << "structure,law,fast_law,n,m,a,levels,comm,protocol,policy,approach,reps,seed,mean,stderr,ci_low,ci_high,"
+           "minus_dynamic,minus_dynamic_stderr,lower,upper\n";
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+      Progress progress(std::string("policy ") + policies[i].policy);
+      run.progress = [&](std::uint64_t d, std::uint64_t t) { progress.update(d, t); };
+      const auto e = engine::run(plans[i], run);
+      const auto d = i == 0 ? engine::Estimate{} : engine::run_difference(plans[i], plans[0], run);
+      out << "ms," << csv_field(model.law) << ',' << csv_field(s.fast_count ? s.laws.front().to_string() : "") << ','
+          << s.width << ',' << s.fast_count << ',' << full(model.scale_value()) << ',' << s.levels << ','
+          << full(plans[i].comm.comm_cost) << ',' << plans[i].protocol << ',' << policies[i].policy << ','
+          << policies[i].approach << ',' << e.reps << ',' << sampling.seed << ',' << full(e.mean) << ','
+          << full(e.stderr_) << ',' << full(e.ci_low) << ',' << full(e.ci_high) << ','
+          << (i == 0 ? "0" : full(d.mean)) << ',' << (i == 0 ? "0" : full(d.stderr_)) << ','
+          << (b ? full(b->lower) : "") << ',' << (b ? full(b->upper) : "") << '\n';
+    }
+    std::cout << out.str();
+    return 0;
+  }
+};
+
 // ---- figure ----------------------------------------------------------------------------------
 
 struct Figure {
@@ -386,6 +444,7 @@ Examples:
   hetstruct simulate --structure nn --n 8 --m 3 --law normal --comm 0.1
   hetstruct table all --reps 10000 --out tables.csv
   hetstruct figure 5 --reps 2000 --out-dir results
+  hetstruct policies --n 8 --m 3 --a 1/2 --law normal --comm 0.025
 )";
 
 }  // namespace
@@ -405,6 +464,11 @@ int run(int argc, char** argv) {
   bounds.add_to(*bounds_cmd);
   auto* table_cmd = app.add_subcommand("table", "Regenerate Wilson's tables as tidy CSV, against the paper's values");
   table.add_to(*table_cmd);
+  Policies policies;
+  auto* policies_cmd = app.add_subcommand(
+      "policies", "Master-slave dealing policies side by side: dynamic (overpartitioning), equal (ostrich), "
+                  "proportional (HCGM), with paired differences");
+  policies.add_to(*policies_cmd);
   Figure figure;
   auto* figure_cmd = app.add_subcommand("figure", "Regenerate Wilson's Figures 5-10: CSV, gnuplot script, SVG and PNG");
   figure.add_to(*figure_cmd);
@@ -415,6 +479,7 @@ int run(int argc, char** argv) {
     if (bounds_cmd->parsed()) return bounds.execute();
     if (table_cmd->parsed()) return table.execute();
     if (figure_cmd->parsed()) return figure.execute();
+    if (policies_cmd->parsed()) return policies.execute();
   } catch (const CLI::Success& e) {
     return app.exit(e);  // --help, --version: text on stdout, status 0
   } catch (const CLI::ParseError& e) {
@@ -422,7 +487,7 @@ int run(int argc, char** argv) {
     const bool no_command = app.get_subcommands().empty();
     if (no_command && argc > 1)
       std::cerr << "hetstruct: unknown command or option '" << argv[1]
-                << "' (commands: simulate, bounds, table, figure; see hetstruct --help)\n";
+                << "' (commands: simulate, bounds, table, figure, policies; see hetstruct --help)\n";
     else
       std::cerr << "hetstruct: " << e.what() << " (see hetstruct --help)\n";
     return 2;
