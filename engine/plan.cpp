@@ -110,6 +110,8 @@ namespace {
 bool needs_protocol(const structures::Structure& s, const CompileOptions& options) {
   if (options.comm_cost < 0.0 || !std::isfinite(options.comm_cost))
     throw InputError("--comm", "the communication cost must be a finite number >= 0");
+  if (!options.policy.empty() && s.kind != StructureKind::master_slave)
+    throw InputError("--policy", "dealing policies apply to the master-slave structure (ms) only");
   const bool asked = options.comm_cost > 0.0 || !options.protocol.empty() || !options.policy.empty();
   if (!asked) return false;
   switch (s.kind) {
@@ -117,7 +119,7 @@ bool needs_protocol(const structures::Structure& s, const CompileOptions& option
     case StructureKind::nearest_neighbor:
     case StructureKind::master_slave: return true;
     case StructureKind::asynchronous:
-      if (!options.protocol.empty() || !options.policy.empty())
+      if (!options.protocol.empty())
         throw InputError("--protocol", "the asynchronous structure has no communication protocol");
       return false;
     case StructureKind::custom:
