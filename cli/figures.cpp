@@ -47,13 +47,7 @@ const char* long_name(const std::string& structure) {
 
 std::string figure_csv(const FigureSpec& spec, const FigureRun& run,
                        const std::function<void(std::size_t, std::size_t)>& progress) {
-  ModelOptions model;
-  model.structure = spec.structure;
-  model.width = spec.n;
-  model.fast_count = spec.m;
-  model.scale = run.scale;
-  model.law = run.law;
-  model.levels = run.levels;
+  ModelOptions model = ModelOptions::wilson(spec.structure, spec.n, spec.m, run.scale, run.law, run.levels);
   const structures::Structure s = model.build();
   const double a = model.scale_value();
 

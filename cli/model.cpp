@@ -1,11 +1,25 @@
 #include "cli/model.h"
 
 #include "bounds/closed_forms.h"
+#include "cli/output.h"
 #include "distributions/input_error.h"
 
 namespace hetstruct::cli {
 
 using distributions::Law;
+
+ModelOptions ModelOptions::wilson(std::string structure, int n, int m, std::string scale, std::string law,
+                                  int levels, double comm) {
+  ModelOptions model;
+  model.structure = std::move(structure);
+  model.width = n;
+  model.fast_count = m;
+  model.scale = std::move(scale);
+  model.law = std::move(law);
+  model.levels = levels;
+  model.comm = full(comm);
+  return model;
+}
 
 void ModelOptions::add_to(CLI::App& app, bool structure_required) {
   auto* model = "Model";

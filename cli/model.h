@@ -27,6 +27,10 @@ struct ModelOptions {
   std::string protocol;        // communication protocol; empty: the structure's default
   std::string policy;          // master-slave dealing policy; empty: dynamic
 
+  // Wilson's (n, m) model of a structure: n - m processors draw `law`, m draw `scale` * `law`.
+  static ModelOptions wilson(std::string structure, int n, int m, std::string scale, std::string law, int levels,
+                             double comm = 0.0);
+
   // Registers the options on a subcommand.
   void add_to(CLI::App& app, bool structure_required);
 

@@ -57,15 +57,7 @@ std::vector<std::string> contradiction_flags(const std::vector<PaperCell>& cells
 namespace {
 
 ModelOptions model_of(const PaperCell& c, double comm, int levels) {
-  ModelOptions model;
-  model.structure = c.structure;
-  model.width = c.n;
-  model.fast_count = c.m;
-  model.scale = c.a;
-  model.law = c.law;
-  model.levels = levels;
-  model.comm = full(comm);
-  return model;
+  return ModelOptions::wilson(c.structure, c.n, c.m, c.a, c.law, levels, comm);
 }
 
 // The paper says its synchronous uniform simulations agree with Eq. 6. A cell farther from Eq. 6

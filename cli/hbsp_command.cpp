@@ -1,0 +1,319 @@
+#include "cli/hbsp_command.h"
+
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <vector>
+
+#include "bounds/hbsp.h"
+#include "cli/figures.h"
+#include "cli/output.h"
+#include "distributions/input_error.h"
+#include "engine/hbsp_replay.h"
+
+namespace hetstruct::cli {
+
+extern const char hbsp_cluster_machine[];  // generated from bounds/data/hbsp-cluster-2001.txt
+
+namespace {
+
+namespace model = bounds::hbsp;
+namespace replay_engine = engine::hbsp;
+
+constexpr double kilobyte = 1024.0;  // the paper's KB: binary kilobytes (not stated; see README)
+
+std::uint64_t parse_count(const std::string& option, const std::string& text, std::uint64_t max) {
+  std::uint64_t value = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size())
+    throw InputError(option, "'" + text + "' is not a whole number >= 0");
+  if (value > max) throw InputError(option, text + " is more than the limit " + std::to_string(max));
+  return value;
+}
+
+// "1000" (items), or bytes with a unit: "4096B", "100KB", "2MB" (binary units) -> items.
+double parse_size(const std::string& text, double item_size, bool bytes_allowed) {
+  static const std::pair<const char*, double> units[] = {{"MB", kilobyte * kilobyte}, {"KB", kilobyte}, {"B", 1.0}};
+  for (const auto& [suffix, factor] : units) {
+    const std::string s = suffix;
+    if (text.size() > s.size() && text.compare(text.size() - s.size(), s.size(), s) == 0) {
+      if (!bytes_allowed) throw InputError("--n", "'" + text + "': matmul's n is the matrix order, give a number");
+      const double bytes = model::parse_number("--n", "n", text.substr(0, text.size() - s.size())) * factor;
+      return bytes / item_size;
+    }
+  }
+  return model::parse_number("--n", "n", text);
+}
+
+std::string processor_name(const model::Machine& m, int j) { return j < 0 ? "" : m.processors[j].name; }
+
+const char* const replay_header =
+    "program,p,form,trace,row,superstep,w,gh,L,cost,work_critical,comm_critical,reps,seed,stderr,ci_low,ci_high,"
+    "min,q05,q25,q50,q75,q95,max,closed_form,paper_form";
+
+// ---- predict ---------------------------------------------------------------------------------
+
+struct Prediction {
+  const char* figure;
+  model::Algorithm algorithm;
+  const char* title;
+};
+
+const Prediction predictions[] = {
+    {"4", model::Algorithm::scatter, "scatter"},
+    {"6", model::Algorithm::broadcast_two_phase, "two-phase broadcast"},
+};
+
+const char* const predict_header = "figure,operation,panel,ratio,accounting,p,n_kb,n_bytes,numerator,denominator,factor";
+
+std::vector<int> predicted_p(const model::Machine& m) {
+  std::vector<int> ps;
+  for (int p = 2; p <= m.size(); ++p)
+    if (m.latency_by_p.count(p) || m.latency_any) ps.push_back(p);
+  if (ps.empty()) throw InputError(m.source, "no L for any p >= 2", "add 'L p=P VALUE' lines");
+  return ps;
+}
+
+std::string predict_csv(const model::Machine& m, const Prediction& pr) {
+  std::ostringstream out;
+  out << predict_header << '\n';
+  model::AlgorithmParams a;
+  a.algorithm = pr.algorithm;
+  a.item_size = 1.0;  // n in bytes: g is per byte
+  const auto ps = predicted_p(m);
+  for (const char* panel : {"a", "b"}) {
+    for (const auto accounting : {model::Accounting::paper, model::Accounting::exact}) {
+      a.accounting = accounting;
+      for (const int p : ps) {
+        a.p = p;
+        for (int kb = 100; kb <= 1000; kb += 100) {
+          a.n = kb * kilobyte;
+          double num = 0.0, den = 0.0;
+          if (panel[0] == 'a') {  // T_s / T_f: slowest vs fastest root, c_j = 1/p
+            a.workload = model::Workload::equal;
+            a.root.kind = model::RootChoice::slowest;
+            num = model::closed_form(m, a);
+            a.root.kind = model::RootChoice::fastest;
+            den = model::closed_form(m, a);
+          } else {  // T_u / T_b: equal vs balanced shares, fastest root
+            a.root.kind = model::RootChoice::fastest;
+            a.workload = model::Workload::equal;
+            num = model::closed_form(m, a);
+            a.workload = model::Workload::balanced;
+            den = model::closed_form(m, a);
+          }
+          out << pr.figure << ',' << model::to_string(pr.algorithm) << ',' << panel << ','
+              << (panel[0] == 'a' ? "Ts/Tf" : "Tu/Tb") << ',' << model::to_string(accounting) << ',' << p << ','
+              << kb << ',' << full(a.n) << ',' << full(num) << ',' << full(den) << ',' << full(num / den) << '\n';
+        }
+      }
+    }
+  }
+  return out.str();
+}
+
+std::string predict_script(const model::Machine& m, const Prediction& pr, const std::string& csv,
+                           const std::string& svg, const std::string& png) {
+  // Columns of predict_header: 3 panel, 5 accounting, 6 p, 7 n_kb, 11 factor.
+  static const char* const colours[] = {"#1f4e79", "#c0392b", "#27ae60", "#8e44ad", "#d68910",
+                                        "#17a589", "#7f8c8d", "#2c3e50", "#e84393"};
+  const auto ps = predicted_p(m);
+  std::ostringstream g;
+  g << "# Figure " << pr.figure << " of the HBSP^1 paper (Williams & Parsons 2001), predicted by hetstruct.\n"
+    << "set datafile separator ','\n"
+    << "set xlabel 'problem size n (KB of integers)'\n"
+    << "set ylabel 'predicted improvement factor'\n"
+    << "set xrange [100:1000]\n"
+    << "set xtics 100,100,1000\n"
+    << "set grid\n"
+    << "set key top left box opaque spacing 1.1 font ',10'\n"
+    << "set multiplot layout 1,2 title \"Figure " << pr.figure << ": " << pr.title
+    << ", HBSP^1 model predictions on the paper's cluster (g = " << full(m.g)
+    << " us/byte, L from Table 4)\\n{/*0.8 solid: messages to self counted, as in the paper's closed forms;"
+    << " dashed: not counted, as in its implementation}\"\n";
+  for (const char* panel : {"a", "b"}) {
+    const bool a = panel[0] == 'a';
+    g << "set title \"(" << panel << ") " << (a ? "T_s/T_f: root slowest vs fastest, c_j = 1/p" : "T_u/T_b: equal (1/p) vs balanced (c_j) workload, root fastest")
+      << "\"\n";
+    g << "plot ";
+    for (std::size_t i = 0; i < ps.size(); ++i) {
+      const std::string colour = colours[i % 9];
+      for (const char* acc : {"paper", "exact"}) {
+        const bool paper = acc[0] == 'p';
+        g << (i || !paper ? ", \\\n     " : "") << "'" << csv << "' skip 1 using 7:((strcol(3) eq '" << panel
+          << "' && strcol(5) eq '" << acc << "' && $6 == " << ps[i] << ") ? $11 : 1/0) with linespoints lw 2 pt "
+          << (paper ? 7 : 6) << " ps 0.7 " << (paper ? "dt 1" : "dt 2") << " lc rgb '" << colour << "' "
+          << (paper ? "title 'p = " + std::to_string(ps[i]) + "'" : std::string("notitle"));
+      }
+    }
+    g << "\n";
+  }
+  g << "unset multiplot\n";
+  const std::string plot = g.str();
+  return "set terminal svg size 1200,520 dynamic enhanced font 'sans,12'\nset output '" + svg + "'\n" + plot +
+         "set terminal pngcairo size 1500,650 enhanced font 'sans,12'\nset output '" + png + "'\n" + plot;
+}
+
+}  // namespace
+
+void HbspCommand::add_to(CLI::App& app) {
+  hbsp_ = app.add_subcommand("hbsp", "Heterogeneous BSP: replay superstep programs, regenerate the HBSP^1 predictions");
+  hbsp_->require_subcommand(1);
+
+  replay_ = hbsp_->add_subcommand(
+      "replay", "Replay a superstep program (CSV or built-in algorithm) on a machine: per-superstep CSV and total");
+  replay_->add_option("--machine,-m", machine_path_, "Machine file (g, L, processors with r_j and speed)")
+      ->required()->group("Machine");
+  replay_->add_option("--p", p_, "Use the first p processors of the machine (default: all)")->group("Machine");
+  replay_->add_option("--form", form_, "Superstep cost: hbsp1 (w = max w_j), cj (w = max w_j/c_j), auto")
+      ->capture_default_str()->group("Machine");
+  auto* program = replay_->add_option("--program", program_path_, "Program CSV: superstep,processor,work,sent,received")
+                      ->group("Program");
+  auto* algorithm = replay_->add_option("--algorithm,-a", algorithm_,
+                                        "Built-in: scatter, broadcast1, broadcast2, prefix, matmul, samplesort")
+                        ->group("Program");
+  program->excludes(algorithm);
+  algorithm->excludes(program);
+  replay_->add_option("--n", n_text_, "Problem size: items (matmul: the matrix order), or bytes as 4096B, 100KB, 2MB")
+      ->capture_default_str()->group("Algorithm");
+  replay_->add_option("--item-size", item_size_, "Packets per item (bytes per integer on the paper's cluster: 4)")
+      ->capture_default_str()->group("Algorithm");
+  replay_->add_option("--root", root_, "fastest | slowest | a processor name or 0-based index")
+      ->capture_default_str()->group("Algorithm");
+  replay_->add_option("--workload", workload_, "balanced (P_j holds c_j*n) | equal (n/p)")
+      ->capture_default_str()->group("Algorithm");
+  replay_->add_option("--accounting", accounting_, "paper (messages to self count) | exact (they do not)")
+      ->capture_default_str()->group("Algorithm");
+  replay_->add_option("--oversampling", oversampling_, "Sample sort: keys sampled per processor")
+      ->capture_default_str()->group("Algorithm");
+  replay_->add_option("--trace", trace_path_, "r_j trace (step functions of superstep or time)")->group("Trace");
+  replay_->add_option("--reps,-r", reps_text_, "Monte Carlo replay: replications bootstrapping r_j from the trace")
+      ->group("Sampling");
+  replay_->add_option("--seed", seed_text_, "Seed: the same seed gives the same numbers on any thread count")
+      ->capture_default_str()->group("Sampling");
+  replay_->add_option("--threads,-t", threads_, "Worker threads (0: all cores)")->capture_default_str()->group("Sampling");
+
+  predict_ = hbsp_->add_subcommand(
+      "predict", "Regenerate the HBSP^1 paper's Figures 4 and 6 (predicted T_s/T_f, T_u/T_b): CSV, SVG, PNG");
+  predict_->add_option("--machine,-m", predict_machine_, "Machine file (default: the paper's cluster, embedded)");
+  predict_->add_option("--out-dir", out_dir_, "Folder for figure4/figure6 .csv, .gp, .svg, .png")->capture_default_str();
+}
+
+bool HbspCommand::parsed() const { return hbsp_ != nullptr && hbsp_->parsed(); }
+
+int HbspCommand::execute() {
+  if (replay_->parsed()) return replay();
+  if (predict_->parsed()) return predict();
+  throw InputError("hbsp", "give a command: replay or predict");
+}
+
+int HbspCommand::replay() {
+  const model::Machine m = model::load_machine(machine_path_);
+  const int p = p_ == 0 ? m.size() : p_;
+  m.check_p(p);
+  if (program_path_.empty() == algorithm_.empty())
+    throw InputError("hbsp replay", "give --program FILE or --algorithm NAME");
+
+  std::optional<model::AlgorithmParams> params;
+  replay_engine::Program program;
+  if (!algorithm_.empty()) {
+    model::AlgorithmParams a;
+    a.algorithm = model::parse_algorithm(algorithm_);
+    a.p = p;
+    a.item_size = item_size_;
+    if (!(item_size_ > 0.0)) throw InputError("--item-size", "must be > 0");
+    a.n = parse_size(n_text_, item_size_, a.algorithm != model::Algorithm::matrix_multiplication);
+    a.root = model::parse_root(m, p, root_);
+    a.workload = model::parse_workload(workload_);
+    a.accounting = model::parse_accounting(accounting_);
+    a.oversampling = oversampling_;
+    const bool computes = a.algorithm == model::Algorithm::prefix_sums ||
+                          a.algorithm == model::Algorithm::matrix_multiplication ||
+                          a.algorithm == model::Algorithm::sample_sort;
+    a.form = form_ == "auto" ? (computes ? model::CostForm::cj : model::CostForm::hbsp1) : model::parse_cost_form(form_);
+    program = replay_engine::generate(m, a);
+    params = a;
+  } else {
+    program = replay_engine::load_program(program_path_, m, p);
+  }
+  const model::CostForm form =
+      params ? params->form : (form_ == "auto" ? model::CostForm::hbsp1 : model::parse_cost_form(form_));
+
+  std::optional<replay_engine::Trace> trace;
+  if (!trace_path_.empty()) trace = replay_engine::load_trace(trace_path_, m);
+  const bool monte_carlo = !reps_text_.empty();
+  if (monte_carlo && !trace) throw InputError("--reps", "a Monte Carlo replay draws r_j from a trace: give --trace");
+
+  const std::string closed = params ? full(model::closed_form(m, *params)) : "";
+  const std::string paper = params ? full(model::paper_form(m, *params)) : "";
+  const std::string prefix = csv_field(program.name) + ',' + std::to_string(p) + ',' + model::to_string(form) + ',' +
+                             csv_field(trace ? trace->source : "") + ',';
+  std::ostringstream out;
+  out << replay_header << '\n';
+  if (!monte_carlo) {
+    const auto r = replay_engine::replay(m, program, form, trace ? &*trace : nullptr);
+    for (const auto& s : r.steps)
+      out << prefix << "superstep," << s.number << ',' << full(s.cost.w) << ',' << full(s.cost.gh) << ','
+          << full(s.cost.L) << ',' << full(s.cost.total) << ',' << csv_field(processor_name(m, s.cost.work_critical))
+          << ',' << csv_field(processor_name(m, s.cost.comm_critical)) << ",,,,,,,,,,,,,,\n";
+    out << prefix << "total,," << full(r.w) << ',' << full(r.gh) << ',' << full(r.L) << ',' << full(r.total)
+        << ",,,,,,,,,,,,,,," << closed << ',' << paper << '\n';
+  } else {
+    replay_engine::BootstrapOptions options;
+    options.reps = parse_count("--reps", reps_text_, replay_engine::max_bootstrap_reps);
+    options.seed = parse_count("--seed", seed_text_, std::numeric_limits<std::uint64_t>::max());
+    if (threads_ < 0) throw InputError("--threads", "must be 0 (all cores) or more");
+    options.threads = threads_;
+    Progress progress("hbsp replay " + program.name);
+    options.progress = [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
+    const auto b = replay_engine::monte_carlo_replay(m, program, form, *trace, options);
+    const auto fixed = replay_engine::replay(m, program, form);
+    const std::string sampling = std::to_string(b.total.reps) + ',' + std::to_string(options.seed) + ',';
+    for (std::size_t i = 0; i < b.steps.size(); ++i) {
+      const auto& s = b.steps[i];
+      out << prefix << "superstep," << s.number << ',' << full(s.w) << ',' << full(s.gh.mean) << ',' << full(s.L)
+          << ',' << full(s.cost.mean) << ',' << csv_field(processor_name(m, fixed.steps[i].cost.work_critical)) << ','
+          << csv_field(processor_name(m, s.modal_comm_critical)) << ',' << sampling << full(s.cost.stderr_) << ','
+          << full(s.cost.ci_low) << ',' << full(s.cost.ci_high) << ',' << full(s.cost.min) << ",,,,,,"
+          << full(s.cost.max) << ",,\n";
+    }
+    out << prefix << "total,," << full(b.w) << ',' << full(b.gh.mean) << ',' << full(b.L) << ',' << full(b.total.mean)
+        << ",,," << sampling << full(b.total.stderr_) << ',' << full(b.total.ci_low) << ',' << full(b.total.ci_high)
+        << ',' << full(b.total.min);
+    for (const double q : b.quantiles) out << ',' << full(q);
+    out << ',' << full(b.total.max) << ',' << closed << ',' << paper << '\n';
+  }
+  std::cout << out.str();
+  return 0;
+}
+
+int HbspCommand::predict() {
+  model::Machine m;
+  if (predict_machine_.empty()) {
+    std::istringstream in(hbsp_cluster_machine);
+    m = model::parse_machine(in, "bounds/data/hbsp-cluster-2001.txt (embedded)");
+  } else {
+    m = model::load_machine(predict_machine_);
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir_, ec);
+  if (ec) throw InputError(out_dir_, "cannot create the output folder: " + ec.message());
+  for (const auto& pr : predictions) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::string base = out_dir_ + "/figure" + pr.figure;
+    write_file_atomically(base + ".csv", predict_csv(m, pr));
+    write_file_atomically(base + ".gp", predict_script(m, pr, base + ".csv", base + ".svg", base + ".png"));
+    run_gnuplot(base + ".gp");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::cerr << "hetstruct hbsp predict: Figure " << pr.figure << " (" << pr.title << "): wrote " << base
+              << ".csv, .gp, .svg, .png (" << fixed(seconds, 1) << " s)\n";
+  }
+  return 0;
+}
+
+}  // namespace hetstruct::cli

@@ -1,0 +1,61 @@
+// `hetstruct hbsp`: Heterogeneous BSP programs replayed on a machine description, and the
+// predictions of the HBSP^1 paper (Williams & Parsons 2001, Figures 4 and 6).
+//
+//   hetstruct hbsp replay --machine M (--program P.csv | --algorithm NAME [--n N] [--item-size S]
+//                         [--root fastest|slowest|NAME|INDEX] [--workload balanced|equal]
+//                         [--accounting paper|exact] [--oversampling O]) [--p P] [--form auto|hbsp1|cj]
+//                         [--trace T] [--reps R [--seed S] [--threads T]]
+//     Tidy CSV on stdout: one row per superstep (w, g*h, L, cost, critical processors) and a total
+//     row; with --reps, a Monte Carlo replay bootstrapping each superstep's r_j from the trace.
+//   hetstruct hbsp predict [--machine M] [--out-dir DIR]
+//     T_s/T_f and T_u/T_b of scatter (Figure 4) and two-phase broadcast (Figure 6) for every p the
+//     machine gives an L for and n = 100..1000 KB: DIR/figure4.csv, .gp, .svg, .png and figure6.*.
+//     Default machine: the paper's cluster (bounds/data/hbsp-cluster-2001.txt, embedded).
+//
+// execute() throws InputError on bad input, like the other commands: call it inside cli::run's
+// try block, which prints one line and returns 2.
+#pragma once
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace hetstruct::cli {
+
+class HbspCommand {
+ public:
+  void add_to(CLI::App& app);
+  bool parsed() const;
+  int execute();
+
+ private:
+  int replay();
+  int predict();
+
+  CLI::App* hbsp_ = nullptr;
+  CLI::App* replay_ = nullptr;
+  CLI::App* predict_ = nullptr;
+
+  // replay
+  std::string machine_path_;
+  std::string program_path_;
+  std::string algorithm_;
+  std::string n_text_ = "1000";
+  double item_size_ = 1.0;
+  std::string root_ = "fastest";
+  std::string workload_ = "balanced";
+  std::string accounting_ = "paper";
+  double oversampling_ = 32.0;
+  int p_ = 0;  // 0: every processor of the machine
+  std::string form_ = "auto";
+  std::string trace_path_;
+  std::string reps_text_;
+  std::string seed_text_ = "1";
+  int threads_ = 0;
+
+  // predict
+  std::string predict_machine_;
+  std::string out_dir_ = "results/hbsp";
+};
+
+}  // namespace hetstruct::cli
