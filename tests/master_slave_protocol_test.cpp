@@ -1,0 +1,281 @@
+// Master-slave protocols and dealing policies (engine/protocols/master_slave.cpp): hand-computed
+// schedules with constant task times, the policies' task counts, the C = 0 reduction to the task
+// pool, negative task times, determinism across threads, and the fit to Table 8.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "distributions/input_error.h"
+#include "engine/communication.h"
+#include "engine/monte_carlo.h"
+#include "engine/plan.h"
+#include "structures/structure.h"
+
+using namespace hetstruct;
+using distributions::Law;
+
+namespace {
+
+// Processors 0..fast-1 always take `fast_time`, the others `slow_time`.
+structures::Structure constant_ms(int width, int fast, double slow_time, double fast_time, int levels) {
+  return structures::master_slave(
+      structures::Processors{width, fast, Law::constant(slow_time), Law::constant(fast_time)}, levels);
+}
+
+// Set field by field (CompileOptions grows; designated initializers would warn of the rest).
+engine::CompileOptions with_comm(double comm, const std::string& protocol, const std::string& policy = {}) {
+  engine::CompileOptions options;
+  options.comm_cost = comm;
+  options.protocol = protocol;
+  options.policy = policy;
+  return options;
+}
+
+double makespan(const structures::Structure& s, double comm, const std::string& protocol,
+                const std::string& policy = {}) {
+  const auto plan = engine::compile(s, with_comm(comm, protocol, policy));
+  engine::Workspace ws(plan);
+  return engine::evaluate(plan, 1, 0, ws);
+}
+
+constexpr double tight = 1e-12;
+
+}  // namespace
+
+TEST_CASE("master-slave protocol names: master-computes is the default", "[ms-protocol]") {
+  const auto names = engine::master_slave_protocol_names();
+  REQUIRE(names.front() == "master-computes");
+  for (const char* name : {"master-idle", "master-free-own", "master-computes-slow-master"})
+    REQUIRE(std::find(names.begin(), names.end(), name) != names.end());
+  const auto s = constant_ms(3, 1, 1.0, 0.5, 2);
+  const auto plan = engine::compile(s, with_comm(0.1, ""));
+  REQUIRE(plan.kind == engine::PlanKind::protocol);
+  REQUIRE(plan.protocol == "master-computes");
+  REQUIRE(plan.comm.policy == "dynamic");
+}
+
+TEST_CASE("unknown protocols and policies are input errors at compile time", "[ms-protocol]") {
+  const auto s = constant_ms(3, 1, 1.0, 0.5, 2);
+  REQUIRE_THROWS_AS(engine::compile(s, with_comm(0.1, "no-such-protocol")), InputError);
+  try {
+    engine::compile(s, with_comm(0.1, "master-computes", "round-robin"));
+    FAIL("an unknown policy was accepted");
+  } catch (const InputError& e) {
+    REQUIRE(e.where() == "--policy");
+  }
+  // Also at C = 0, where naming a policy takes the protocol path.
+  REQUIRE_THROWS_AS(engine::compile(s, with_comm(0.0, "", "round-robin")), InputError);
+  // A master that never computes needs a slave; a speed split needs positive mean times.
+  REQUIRE_THROWS_AS(engine::compile(constant_ms(1, 0, 1.0, 1.0, 2), with_comm(0.1, "master-idle")), InputError);
+  REQUIRE_THROWS_AS(engine::compile(constant_ms(2, 1, 1.0, -0.5, 2), with_comm(0.1, "master-computes", "proportional")),
+                    InputError);
+}
+
+// Hand-computed schedules use C = 1/8 and dyadic task times, so that every sum is exact and the
+// ties the rules break are exact ties (with C = 0.1, 1.3 + 1 and 1.1 + 1.2 differ in the last bit).
+constexpr double c = 0.125;
+
+TEST_CASE("master-computes on hand-computed schedules", "[ms-protocol]") {
+  SECTION("n = 2, m = 0, p = 2: pre-emption and the joined self-return/self-send block") {
+    // Master 0 and slave 1 both take 1; 4 tasks.
+    //   [0, .125] send to 1; slave 1 computes [.125, 1.125].
+    //   [.125, .25] self-send; own task from .25, would end at 1.25.
+    //   1.125: slave 1 ready, the own task is pre-empted: [1.125, 1.375] receive + send; own end
+    //          1.5; slave 1 computes [1.375, 2.375].
+    //   1.5: own result: [1.5, 1.75] self-return + self-send (last task); own ends at 2.75.
+    //   2.375: slave 1: [2.375, 2.5] receive only (pool empty); own end moves to 2.875.
+    //   makespan = max(2.875, 2.375) = 2.875.
+    REQUIRE(makespan(constant_ms(2, 0, 1.0, 1.0, 2), c, "master-computes") == Approx(2.875).margin(tight));
+  }
+  SECTION("n = 2, m = 1, p = 2: a fast master") {
+    // Master 0 takes 0.5, slave 1 takes 1.
+    //   [0, .125] send to 1; slave 1 computes [.125, 1.125].  [.125, .25] self-send; own [.25, .75].
+    //   .75: [.75, 1] self-return + self-send; own from 1, would end at 1.5.
+    //   1.125: [1.125, 1.375] receive + send (last task); own end 1.75; slave 1 computes
+    //          [1.375, 2.375].
+    //   1.75: self-return.   makespan = max(1.75, 2.375) = 2.375.
+    REQUIRE(makespan(constant_ms(2, 1, 1.0, 0.5, 2), c, "master-computes") == Approx(2.375).margin(tight));
+  }
+  SECTION("n = 3, m = 1, p = 2: first come, first served, and a slave that waits") {
+    // Master 0 takes 0.5, slaves 1 and 2 take 1; 6 tasks.
+    //   [0, .125] send to 1 (computes [.125, 1.125]); [.125, .25] send to 2 (computes [.25, 1.25]).
+    //   [.25, .375] self-send; own [.375, .875].
+    //   .875: [.875, 1.125] self-return + self-send; own from 1.125, would end at 1.625.
+    //   1.125: slave 1: [1.125, 1.375] (own end 1.875); slave 1 computes [1.375, 2.375].
+    //   1.25: slave 2 is ready but the master is busy until 1.375: [1.375, 1.625] (last task;
+    //         own end 2.125); slave 2 computes [1.625, 2.625].
+    //   2.125: self-return.   makespan = max(2.125, 2.375, 2.625) = 2.625.
+    REQUIRE(makespan(constant_ms(3, 1, 1.0, 0.5, 2), c, "master-computes") == Approx(2.625).margin(tight));
+  }
+}
+
+TEST_CASE("the other master-slave protocols on hand-computed schedules", "[ms-protocol]") {
+  SECTION("master-idle: the master only deals") {
+    // n = 2, p = 2, both take 1: slave 1 takes all 4 tasks, each after a block:
+    //   [0, .125] send, computes [.125, 1.125], [1.125, 1.375], [1.375, 2.375], [2.375, 2.625],
+    //   [2.625, 3.625], [3.625, 3.875], [3.875, 4.875].   makespan 4.875.
+    REQUIRE(makespan(constant_ms(2, 0, 1.0, 1.0, 2), c, "master-idle") == Approx(4.875).margin(tight));
+  }
+  SECTION("master-free-own: own tasks cost no communication") {
+    // n = 2, p = 2, both take 1.
+    //   [0, .125] send to 1 (computes [.125, 1.125]); free self-send at .125, own [.125, 1.125].
+    //   1.125: the own result and slave 1 tie: the master (index 0) first: free self-return +
+    //          self-send, own from 1.125; then slave 1: [1.125, 1.375] (last task), which
+    //          pre-empts the own task: it ends at 2.375; slave 1 computes [1.375, 2.375].
+    //   makespan 2.375.
+    REQUIRE(makespan(constant_ms(2, 0, 1.0, 1.0, 2), c, "master-free-own") == Approx(2.375).margin(tight));
+  }
+  SECTION("master-computes-slow-master: the master is processor n-1") {
+    // n = 2, m = 1: processor 0 (fast, 0.5) is the slave, processor 1 (slow, 1) the master.
+    //   [0, .125] send to 0 (computes [.125, .625]); [.125, .25] self-send, own would end at 1.25.
+    //   .625: [.625, .875] (own end 1.5); the slave computes [.875, 1.375].
+    //   1.375: [1.375, 1.625] (last task; own end 1.75); the slave computes [1.625, 2.125].
+    //   1.75: self-return.   makespan = max(1.75, 2.125) = 2.125.
+    REQUIRE(makespan(constant_ms(2, 1, 1.0, 0.5, 2), c, "master-computes-slow-master") ==
+            Approx(2.125).margin(tight));
+  }
+}
+
+TEST_CASE("dealing policies: quotas and hand-computed makespans", "[ms-protocol]") {
+  SECTION("at C = 0 a static policy is each processor's quota back to back") {
+    // n = 3, m = 1 (master 0 takes 0.5, slaves take 1).
+    // p = 4, 12 tasks. equal: 4 each -> max(2, 4) = 4. proportional: speeds 2:1:1 -> 6, 3, 3
+    // -> max(3, 3) = 3. dynamic (the pool): 3.
+    const auto s4 = constant_ms(3, 1, 1.0, 0.5, 4);
+    REQUIRE(makespan(s4, 0.0, "master-computes", "equal") == Approx(4.0).margin(tight));
+    REQUIRE(makespan(s4, 0.0, "master-computes", "proportional") == Approx(3.0).margin(tight));
+    REQUIRE(makespan(s4, 0.0, "master-computes", "dynamic") == Approx(3.0).margin(tight));
+    // p = 3, 9 tasks: shares 4.5, 2.25, 2.25 -> floors 4, 2, 2 and the one remaining task to the
+    // largest fraction (processor 0) -> 5, 2, 2 -> max(2.5, 2) = 2.5. equal: 3 each -> 3.
+    const auto s3 = constant_ms(3, 1, 1.0, 0.5, 3);
+    REQUIRE(makespan(s3, 0.0, "master-computes", "proportional") == Approx(2.5).margin(tight));
+    REQUIRE(makespan(s3, 0.0, "master-computes", "equal") == Approx(3.0).margin(tight));
+  }
+  SECTION("master-idle splits among the slaves only") {
+    // n = 3, m = 2: master 0 (fast, idle), slave 1 fast (0.5), slave 2 slow (1); p = 2, 6 tasks.
+    // proportional 4, 2 -> max(2, 2) = 2; equal 3, 3 -> max(1.5, 3) = 3 (at C = 0).
+    const auto s = constant_ms(3, 2, 1.0, 0.5, 2);
+    REQUIRE(makespan(s, 0.0, "master-idle", "proportional") == Approx(2.0).margin(tight));
+    REQUIRE(makespan(s, 0.0, "master-idle", "equal") == Approx(3.0).margin(tight));
+    // n = 4, p = 1: 4 tasks among 3 slaves: 2, 1, 1 (the remainder to the lowest index). All take
+    // 1: sends [0, .125], [.125, .25], [.25, .375]; slave 1 computes [.125, 1.125], gets its
+    // second task in [1.125, 1.375] and computes [1.375, 2.375]: makespan 2.375 (slaves 2 and 3
+    // end at 1.25 and 1.375).
+    REQUIRE(makespan(constant_ms(4, 0, 1.0, 1.0, 1), c, "master-idle", "equal") == Approx(2.375).margin(tight));
+  }
+  SECTION("with C > 0: a spent quota stops the slave after its last result is received") {
+    // n = 2, m = 1 (master 0 takes 0.5, slave 1 takes 1), p = 3: 6 tasks.
+    const auto s = constant_ms(2, 1, 1.0, 0.5, 3);
+    // equal: 3 and 3.
+    //   [0, .125] send to 1 (computes [.125, 1.125]); [.125, .25] self-send; own [.25, .75].
+    //   .75: [.75, 1] return + send (own 2); own would end at 1.5.
+    //   1.125: [1.125, 1.375] (slave 2; own end 1.75); slave computes [1.375, 2.375].
+    //   1.75: [1.75, 2] (own 3, the master's quota is spent); own would end at 2.5.
+    //   2.375: [2.375, 2.625] (slave 3; own end 2.75); slave computes [2.625, 3.625].
+    //   2.75: self-return.   makespan = max(2.75, 3.625) = 3.625 (dynamic gives the same here).
+    REQUIRE(makespan(s, c, "master-computes", "equal") == Approx(3.625).margin(tight));
+    REQUIRE(makespan(s, c, "master-computes", "dynamic") == Approx(3.625).margin(tight));
+    // proportional: speeds 2:1, shares 4 and 2.
+    //   As above up to 1.75: [1.75, 2] (own 3); own would end at 2.5.
+    //   2.375: [2.375, 2.5] receive only: the slave's quota (2) is spent, it stops; own end 2.625.
+    //   2.625: [2.625, 2.875] (own 4); own [2.875, 3.375].
+    //   makespan = max(3.375, 2.375) = 3.375.
+    REQUIRE(makespan(s, c, "master-computes", "proportional") == Approx(3.375).margin(tight));
+  }
+}
+
+TEST_CASE("negative task times: a receipt right after its own send waits only for the task", "[ms-protocol]") {
+  SECTION("a slave") {
+    // master-computes-slow-master, n = 2, m = 1: processor 0 (fast) is the slave and takes
+    // -1/16; processor 1 is the master; p = 2.
+    //   [0, .125] send; the task ends at .0625, before the send did. The receipt follows the send
+    //   of the same task, so it starts at .0625: [.0625, .3125]; the task ends at .25.
+    //   Likewise [.25, .5], ends .4375; [.4375, .6875], ends .625 (the 4th task: the master never
+    //   took one, a slave was always waiting). makespan .625 (it would be .8125 if each block
+    //   waited for the end of the previous one).
+    REQUIRE(makespan(constant_ms(2, 1, 1.0, -0.0625, 2), c, "master-computes-slow-master") ==
+            Approx(0.625).margin(tight));
+  }
+  SECTION("the master's own task") {
+    // master-computes, n = 2, m = 1: the master takes -0.25, slave 1 takes 1; p = 2.
+    //   [0, .125] send to 1 (computes [.125, 1.125]); [.125, .25] self-send; the own task ends at 0.
+    //   The self-return follows the self-send: [0, .25] return + send, own ends at 0; again
+    //   [0, .25] (the 4th task), own ends at 0; [0, .125] self-return.
+    //   makespan = max(0, 1.125) = 1.125.
+    REQUIRE(makespan(constant_ms(2, 1, 1.0, -0.25, 2), c, "master-computes") == Approx(1.125).margin(tight));
+  }
+  SECTION("normal laws at C > 0 give finite makespans near the mean work") {
+    const auto s = structures::master_slave(structures::heterogeneous(4, 1, 0.5, Law::paper_normal()), 200);
+    const auto plan = engine::compile(s, with_comm(0.05, "master-computes"));
+    engine::Workspace ws(plan);
+    for (std::uint64_t rep = 0; rep < 20; ++rep) {
+      const double t = engine::evaluate(plan, 3, rep, ws);
+      REQUIRE(std::isfinite(t));
+      REQUIRE(t > 100.0);
+      REQUIRE(t < 400.0);
+    }
+  }
+}
+
+TEST_CASE("at C = 0 master-computes with dynamic dealing is the task pool, bit for bit", "[ms-protocol]") {
+  // Each task starts at its processor's ready time, in order of ready time, lowest index first:
+  // the same additions as evaluate_task_pool, negative normal times included.
+  for (const auto& law : {Law::paper_uniform(), Law::paper_normal()}) {
+    INFO(law.to_string());
+    const auto s = structures::master_slave(structures::heterogeneous(5, 2, 0.5, law), 50);
+    const auto pool = engine::compile(s);
+    REQUIRE(pool.kind == engine::PlanKind::task_pool);
+    engine::Workspace pool_ws(pool);
+    for (const char* protocol : {"master-computes", "master-free-own"}) {
+      INFO(protocol);
+      const auto plan = engine::compile(s, with_comm(0.0, protocol));
+      REQUIRE(plan.kind == engine::PlanKind::protocol);
+      engine::Workspace ws(plan);
+      for (std::uint64_t rep = 0; rep < 200; ++rep)
+        REQUIRE(engine::evaluate(plan, 9, rep, ws) == engine::evaluate(pool, 9, rep, pool_ws));
+    }
+  }
+  // The one documented difference: the pool serves processor 0 first at time 0, the protocol the
+  // slaves first, which matters only if the pool runs out before every processor has a task.
+  // Master 0 takes -0.25, slave 1 takes 1, p = 2: the pool gives processor 0 all 4 tasks (its
+  // idle time keeps falling): makespan max(-1, 0) = 0; the protocol sends slave 1 its task first:
+  // makespan max(-0.75, 1) = 1.
+  const auto corner = constant_ms(2, 1, 1.0, -0.25, 2);
+  const auto pool = engine::compile(corner);
+  engine::Workspace pool_ws(pool);
+  REQUIRE(engine::evaluate(pool, 1, 0, pool_ws) == Approx(0.0).margin(tight));
+  REQUIRE(makespan(corner, 0.0, "master-computes") == Approx(1.0).margin(tight));
+}
+
+TEST_CASE("master-slave protocols give bit-identical results on 1 and 2 threads", "[ms-protocol]") {
+  const auto s = structures::master_slave(structures::heterogeneous(5, 2, 0.5, Law::paper_normal()), 60);
+  for (const auto& name : engine::master_slave_protocol_names())
+    for (const char* policy : {"dynamic", "equal", "proportional"}) {
+      INFO(name << " " << policy);
+      const auto plan = engine::compile(s, with_comm(0.05, name, policy));
+      engine::RunOptions options;
+      options.seed = 11;
+      options.reps = 200;  // 4 blocks: both threads get some
+      options.threads = 1;
+      const auto one = engine::run(plan, options);
+      options.threads = 2;
+      const auto two = engine::run(plan, options);
+      REQUIRE(one.mean == two.mean);
+      REQUIRE(one.stderr_ == two.stderr_);
+      REQUIRE(one.min == two.min);
+      REQUIRE(one.max == two.max);
+    }
+}
+
+TEST_CASE("master-computes reproduces Table 8: (8,3), a = 1/2, uniform, C = 0.05", "[ms-protocol]") {
+  // The paper's value is 809 (10,000 replications); 300 replications give about +-0.1.
+  const auto s = structures::master_slave(structures::heterogeneous(8, 3, 0.5, Law::paper_uniform()), 1000);
+  engine::RunOptions options;
+  options.seed = 1;
+  options.reps = 300;
+  const auto estimate = engine::run(engine::compile(s, with_comm(0.05, "")), options);
+  REQUIRE(estimate.mean == Approx(809.0).epsilon(0.01));
+}
