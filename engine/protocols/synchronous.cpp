@@ -1,6 +1,31 @@
 // Synchronous structure with communication (Wilson 5.1, Figure 2; wilson-semantics.md).
+//
+// Every protocol here runs the p levels one after another: a level starts when the previous one
+// ends (the first at 0) and each processor draws one task time per level, times.next(processor),
+// whatever its position in the level. Times are algebraic: task times may be negative (untruncated
+// normals) and nothing is clipped, at 0 or at the level's start.
+//
+// At C = 0 every protocol reduces to the zero-communication recurrence (the sum over levels of the
+// max of the level's task times) BIT FOR BIT: each level's end comes out as max_j fl(L + X_j),
+// which equals fl(L + max_j X_j) because rounding is monotone, and adding C = 0 changes nothing.
+// tests/sync_protocol_test.cpp checks this against the zero-communication plan for every name.
+//
+// Protocols (synchronous_protocol_names() lists them, the default first):
+//   initiator-collector                 random order per level, pre-emptible collector (default)
+//   initiator-collector-slow-first      the same, slow processors first (fixed order)
+//   initiator-collector-fast-first      the same, fast processors first (the paper's stated order)
+//   initiator-collector-blocking        the same, collector not pre-emptible
+//   initiator-collector-always-release  the same, the release is always sent
+//   coordinator                         Eq. 11's upper bound, (n+1)C + max X per level
+//   coordinator-fcfs                    coordinator collecting completions first come first served
+//   coordinator-slow-first              coordinator initiating the slow processors first (the
+//                                       same level times: the order cannot matter to it)
 #include <algorithm>
 #include <limits>
+#include <numeric>
+#include <vector>
+
+#include <boost/random/uniform_int_distribution.hpp>
 
 #include "distributions/input_error.h"
 #include "engine/communication.h"
@@ -9,25 +34,233 @@ namespace hetstruct::engine {
 
 namespace {
 
+constexpr double minus_infinity = -std::numeric_limits<double>::infinity();
+
+// The initiation orders a protocol may use: position j of a level is processor order[j].
+enum class Order {
+  random,      // a fresh uniformly random permutation every level, from the protocol stream
+  fast_first,  // processors 0, 1, ..., n-1: the m fast ones (0..m-1) first, as the paper states
+  slow_first,  // processors m, ..., n-1, then 0, ..., m-1: the slow ones first
+};
+
+void fixed_order(Order order, const CommSetup& setup, std::vector<int>& positions) {
+  const int n = setup.width;
+  const int m = std::clamp(setup.fast_count, 0, n);
+  positions.resize(n);
+  if (order == Order::slow_first) {
+    for (int j = 0; j < n - m; ++j) positions[j] = m + j;
+    for (int j = 0; j < m; ++j) positions[n - m + j] = j;
+  } else {
+    std::iota(positions.begin(), positions.end(), 0);
+  }
+}
+
+// A uniformly random permutation of 0..n-1 by Fisher-Yates, drawn from the protocol's stream with
+// Boost's uniform_int_distribution (std::shuffle's algorithm, hence its draws, is implementation-
+// defined; this one is the same everywhere). It starts from the identity each time, so a level's
+// order depends on the stream alone, never on what the object computed before.
+void random_order(ProcessorStream& stream, std::vector<int>& positions) {
+  const int n = static_cast<int>(positions.size());
+  std::iota(positions.begin(), positions.end(), 0);
+  for (int i = n - 1; i > 0; --i) {
+    boost::random::uniform_int_distribution<int> pick(0, i);
+    std::swap(positions[i], positions[pick(stream)]);
+  }
+}
+
+// ---- Initiator and collector --------------------------------------------------------------------
+//
+// wilson-semantics.md, "Synchronous, C > 0", reading 2 (the closest fit to Tables 3 and 6 found).
+// Every processor has one half-duplex port; a message takes C and occupies both ends; a processor
+// that computes does not communicate, except the pre-emptible collector. Per level, with L the
+// level's start and X_j the task time of the processor at position j:
+//
+// - Order. Positions 0..n-1 are a fresh random permutation of the processors (or a fixed order in
+//   the -slow-first / -fast-first variants). Position 0 is the initiator, position 1 the collector.
+// - Initiation. The initiator sends the initiations to positions 1, 2, ..., n-1 one after another:
+//   position j receives during [L + (j-1)C, L + jC] and starts its task at L + jC. The initiator
+//   then computes its own task from L + (n-1)C. Nobody else can be talking to a receiver then (the
+//   collector only receives completions, and none can exist before its sender was initiated), so
+//   these times are exact.
+// - Completions. Every position but the collector sends one completion message (C) to the
+//   collector as soon as its task ends: ready at r_j = L + jC + X_j (j >= 2) and, for the
+//   initiator, r_0 = L + (n-1)C + X_0. Its own port is then free: it received its initiation
+//   before computing, and the initiator's initiations all went out before its task began. The
+//   initiator's completion is therefore an ordinary message, sent at the algebraic end of its
+//   task, competing with the others.
+// - The collector's port is the only contended one. It is scheduled greedily: the next receipt is
+//   the pending message with the earliest possible start max(r_j, t) (t: the port is free again),
+//   lower position first among equals, so every message already waiting at t ties and the lowest
+//   position (the initiator first) wins; among messages not yet sent, the one ready first, lower
+//   position on equal ready times. The receipt occupies [s, s + C].
+// - Pre-emption (default). The collector computes from L + C to E = L + C + X_1 but its task is
+//   pre-emptible: a receipt that starts while it computes (s < E, with E its current end) is taken
+//   at once and moves E back by C. Its own completion is free (no message). Its port is never
+//   blocked by its computation. The receipt of its initiation, [L, L+C], is not made a constraint on
+//   its port: with nonnegative task times no completion can be ready before L + 2C (or L + C for
+//   the initiator at n = 2), so it never binds; with negative times leaving it out keeps the
+//   reading algebraic (no clipping at the level's start) and exact at C = 0.
+// - Blocking variant (initiator-collector-blocking). The collector's port is busy until its task
+//   ends: receipts start at max(r_j, t) with t starting at E, and E never moves.
+// - End of the level. The collection is complete at T = max(end of the last receipt, E). If the
+//   last completion came from the initiator, the level ends at T (the initiator knows it was
+//   last); otherwise the collector sends one release (C) to the initiator, whose port is free
+//   (its completion was received earlier), and the level ends at T + C. The collector's own
+//   (free) completion counts: it comes at E, so when E is later than the end of the last receipt
+//   the last completion is the collector's and the release is sent even if the last MESSAGE was
+//   the initiator's. This is the reading the note's fit numbers come from: counting only messages
+//   (never releasing after an initiator-last receipt, whatever E) gives a mean deviation of 1.2%
+//   instead of 0.8% and -3% at (3,0), C = .25 (the blocking collector is the same either way, as
+//   its task ends before its first receipt). The -always-release variant always sends it.
+// - Small widths. n = 1: there is nobody to talk to; the level is the task alone, L + X_0 (no
+//   message, at any C). n = 2: the initiator initiates the collector [L, L+C] and computes from
+//   L + C; its completion is the only message. If the initiator's task is the longer it arrives
+//   after the collector's task ended and the level takes 2C + X_0; if the collector's is the
+//   longer, a pre-emptible collector takes the message while computing, ends its own task last and
+//   releases the initiator: 3C + X_1 (a blocking collector: 2C + max X either way).
+// - Bounds (Eq. 11). For n >= 2 and nonnegative times a level takes at least 2C + max X (the
+//   paper's lower bound). It can exceed the upper bound (n+1)C + max X: with equal task times x,
+//   position j's completion is ready at jC + x, the initiator's and position n-1's together at
+//   (n-1)C + x, the collector receives them one by one until (n+1)C + x and then releases the
+//   initiator: (n+2)C + x.
+//
+// At C = 0: every start is L, r_j = fl(L + X_j), E = fl(L + X_1), shifts and the release add 0,
+// and T is the max of them, so the level ends at fl(L + max X) exactly (the receipt order plays no
+// part in the max). Exact bit for bit, negative times included.
+class InitiatorCollector final : public Protocol {
+ public:
+  struct Rules {
+    Order order = Order::random;
+    bool preemptible = true;      // the collector's task gives way to receipts
+    bool always_release = false;  // send the release even when the initiator was the last
+  };
+
+  InitiatorCollector(const CommSetup& setup, Rules rules)
+      : setup_(setup), rules_(rules), positions_(setup.width), task_(setup.width), ready_(setup.width),
+        by_ready_(setup.width), waiting_(setup.width) {
+    if (rules_.order != Order::random) fixed_order(rules_.order, setup_, positions_);
+  }
+
+  double run(TaskTimes& times) override {
+    const int n = setup_.width;
+    const double c = setup_.comm_cost;
+    double level_start = 0.0;
+    if (n == 1) {
+      for (int k = 0; k < setup_.levels; ++k) level_start += times.next(0);
+      return level_start;
+    }
+    for (int k = 0; k < setup_.levels; ++k) {
+      if (rules_.order == Order::random) random_order(times.protocol_stream(), positions_);
+      for (int j = 0; j < n; ++j) task_[j] = times.next(positions_[j]);
+      const double level_end = collect(level_start, c);
+      level_start = level_end;
+    }
+    return level_start;
+  }
+
+ private:
+  // One level from its start L; task_ holds the positions' task times. Returns the level's end.
+  double collect(double level_start, double c) {
+    const int n = setup_.width;
+    // Ready times of the completion messages, by position (position 1, the collector, sends none).
+    ready_[0] = (level_start + c * (n - 1)) + task_[0];
+    for (int j = 2; j < n; ++j) ready_[j] = (level_start + c * j) + task_[j];
+    double collector_end = (level_start + c) + task_[1];
+
+    // Messages in order of ready time (lower position on ties): the order they become available.
+    int pending = 0;
+    by_ready_[pending++] = 0;
+    for (int j = 2; j < n; ++j) by_ready_[pending++] = j;
+    std::sort(by_ready_.begin(), by_ready_.begin() + pending,
+              [this](int a, int b) { return ready_[a] != ready_[b] ? ready_[a] < ready_[b] : a < b; });
+
+    // Greedy receipts. waiting_[0..waiting) is a min-heap of positions whose message is ready at
+    // the port's free time t: they all could start at t, and the lowest position goes first.
+    const auto lower_first = [](int a, int b) { return a > b; };
+    double port_free = rules_.preemptible ? minus_infinity : collector_end;
+    int next = 0, waiting = 0, last = -1;
+    for (int received = 0; received < pending; ++received) {
+      while (next < pending && ready_[by_ready_[next]] <= port_free) {
+        waiting_[waiting++] = by_ready_[next++];
+        std::push_heap(waiting_.begin(), waiting_.begin() + waiting, lower_first);
+      }
+      double start;
+      if (waiting > 0) {
+        std::pop_heap(waiting_.begin(), waiting_.begin() + waiting, lower_first);
+        last = waiting_[--waiting];
+        start = port_free;
+      } else {
+        // Nothing waits: the next message to be ready goes (lowest position among equal ready
+        // times, which by_ready_ puts first).
+        last = by_ready_[next++];
+        start = ready_[last];
+      }
+      if (rules_.preemptible && start < collector_end) collector_end += c;
+      port_free = start + c;
+    }
+    // The collector's own completion counts among the completions: when its task ends after the
+    // last receipt, its own is the last one, not the initiator's (a receipt ending exactly at E is
+    // taken as the later one; that tie has measure zero for C > 0).
+    const double collected = std::max(port_free, collector_end);
+    const bool initiator_last = last == 0 && port_free >= collector_end;
+    const bool release = rules_.always_release || !initiator_last;
+    return release ? collected + c : collected;
+  }
+
+  CommSetup setup_;
+  Rules rules_;
+  std::vector<int> positions_;  // position j -> processor
+  std::vector<double> task_;    // position j -> its task time this level
+  std::vector<double> ready_;   // position j -> when its completion message is ready
+  std::vector<int> by_ready_;   // positions sending a completion, by ready time
+  std::vector<int> waiting_;    // heap of positions whose message waits for the collector
+};
+
+// ---- Coordinator --------------------------------------------------------------------------------
+//
 // coordinator: the paper's stated policy and its upper bound (Eq. 11). Per level, a coordinator
 // sends the n initiations one at a time in processor order (fast processors first, as they are
 // processors 0..m-1), so the j-th initiated task starts C*j after the level starts; completions
 // are received one at a time in initiation order:
 //   d_1 = s_1 + X_1 + C,  d_j = max(d_{j-1}, s_j + X_j) + C,  the level ends at d_n.
-// Per level this is exactly (n+1)C + max X. At C = 0 it is the zero-communication recurrence
-// (sum over levels of the level's max), bit for bit.
+// Per level this is exactly (n+1)C + max X: d_n = max_j (s_j + X_j + (n-j+1)C) and s_j = L + jC.
+// The coordinator is not a one-port processor here: it may receive a completion while initiations
+// are still going out (the formula of Eq. 11).
+//
+// coordinator-slow-first: the same with the slow processors initiated first. By the identity above
+// the level time does not depend on the order, so it equals coordinator up to rounding (the max is
+// taken over other sums); it is kept because it was asked for and shows exactly that.
+//
+// coordinator-fcfs: the same initiations (fast first), but the coordinator takes the completions
+// first come first served, in the order the tasks finish (f_j = s_j + X_j; lower position on
+// ties), each taking C, one at a time: d = max(d, f_(i)) + C over the sorted f. This is the best a
+// single collecting port can do with these start times (receiving in order of readiness minimises
+// the last receipt), so it lies between 2C + max X and coordinator; the note measures the paper's
+// excess over it.
+//
+// At C = 0 all three are max_j fl(L + X_j) = fl(L + max X): exact bit for bit.
 class Coordinator final : public Protocol {
  public:
-  explicit Coordinator(const CommSetup& setup) : setup_(setup) {}
+  Coordinator(const CommSetup& setup, Order order, bool first_come_first_served)
+      : setup_(setup), fcfs_(first_come_first_served), positions_(setup.width), finish_(setup.width) {
+    fixed_order(order, setup_, positions_);
+  }
 
   double run(TaskTimes& times) override {
+    const int n = setup_.width;
     const double c = setup_.comm_cost;
     double level_start = 0.0;
     for (int k = 0; k < setup_.levels; ++k) {
-      double done = -std::numeric_limits<double>::infinity();  // algebraic: never clipped
-      for (int j = 0; j < setup_.width; ++j) {
-        const double started = level_start + c * (j + 1);
-        done = std::max(done, started + times.next(j)) + c;
+      double done = minus_infinity;  // algebraic: never clipped
+      if (!fcfs_) {
+        for (int j = 0; j < n; ++j) {
+          const double started = level_start + c * (j + 1);
+          done = std::max(done, started + times.next(positions_[j])) + c;
+        }
+      } else {
+        for (int j = 0; j < n; ++j) finish_[j] = (level_start + c * (j + 1)) + times.next(positions_[j]);
+        std::sort(finish_.begin(), finish_.end());
+        for (int j = 0; j < n; ++j) done = std::max(done, finish_[j]) + c;
       }
       level_start = done;
     }
@@ -36,14 +269,33 @@ class Coordinator final : public Protocol {
 
  private:
   CommSetup setup_;
+  bool fcfs_;
+  std::vector<int> positions_;   // position j -> processor
+  std::vector<double> finish_;   // fcfs: this level's finish times
 };
 
 }  // namespace
 
-std::vector<std::string> synchronous_protocol_names() { return {"coordinator"}; }
+std::vector<std::string> synchronous_protocol_names() {
+  return {"initiator-collector",          "initiator-collector-slow-first", "initiator-collector-fast-first",
+          "initiator-collector-blocking", "initiator-collector-always-release",
+          "coordinator",                  "coordinator-fcfs",               "coordinator-slow-first"};
+}
 
 std::unique_ptr<Protocol> make_synchronous_protocol(const std::string& name, const CommSetup& setup) {
-  if (name == "coordinator") return std::make_unique<Coordinator>(setup);
+  using Rules = InitiatorCollector::Rules;
+  if (name == "initiator-collector") return std::make_unique<InitiatorCollector>(setup, Rules{});
+  if (name == "initiator-collector-slow-first")
+    return std::make_unique<InitiatorCollector>(setup, Rules{.order = Order::slow_first});
+  if (name == "initiator-collector-fast-first")
+    return std::make_unique<InitiatorCollector>(setup, Rules{.order = Order::fast_first});
+  if (name == "initiator-collector-blocking")
+    return std::make_unique<InitiatorCollector>(setup, Rules{.preemptible = false});
+  if (name == "initiator-collector-always-release")
+    return std::make_unique<InitiatorCollector>(setup, Rules{.always_release = true});
+  if (name == "coordinator") return std::make_unique<Coordinator>(setup, Order::fast_first, false);
+  if (name == "coordinator-fcfs") return std::make_unique<Coordinator>(setup, Order::fast_first, true);
+  if (name == "coordinator-slow-first") return std::make_unique<Coordinator>(setup, Order::slow_first, false);
   throw InputError("--protocol", "unknown synchronous protocol '" + name + "'");
 }
 
