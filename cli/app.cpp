@@ -15,6 +15,7 @@
 
 #include "bounds/closed_forms.h"
 #include "cli/figures.h"
+#include "cli/hbsp_command.h"
 #include "cli/model.h"
 #include "cli/output.h"
 #include "cli/wilson_tables.h"
@@ -469,6 +470,8 @@ int run(int argc, char** argv) {
       "policies", "Master-slave dealing policies side by side: dynamic (overpartitioning), equal (ostrich), "
                   "proportional (HCGM), with paired differences");
   policies.add_to(*policies_cmd);
+  HbspCommand hbsp;
+  hbsp.add_to(app);
   Figure figure;
   auto* figure_cmd = app.add_subcommand("figure", "Regenerate Wilson's Figures 5-10: CSV, gnuplot script, SVG and PNG");
   figure.add_to(*figure_cmd);
@@ -480,6 +483,7 @@ int run(int argc, char** argv) {
     if (table_cmd->parsed()) return table.execute();
     if (figure_cmd->parsed()) return figure.execute();
     if (policies_cmd->parsed()) return policies.execute();
+    if (hbsp.parsed()) return hbsp.execute();
   } catch (const CLI::Success& e) {
     return app.exit(e);  // --help, --version: text on stdout, status 0
   } catch (const CLI::ParseError& e) {
@@ -487,7 +491,7 @@ int run(int argc, char** argv) {
     const bool no_command = app.get_subcommands().empty();
     if (no_command && argc > 1)
       std::cerr << "hetstruct: unknown command or option '" << argv[1]
-                << "' (commands: simulate, bounds, table, figure, policies; see hetstruct --help)\n";
+                << "' (commands: simulate, bounds, table, figure, policies, hbsp; see hetstruct --help)\n";
     else
       std::cerr << "hetstruct: " << e.what() << " (see hetstruct --help)\n";
     return 2;

@@ -83,7 +83,7 @@ std::vector<CellResult> regenerate(const std::vector<int>& tables, const TableRu
   std::vector<CellResult> results;
   for (std::size_t i = 0; i < all.size(); ++i)
     if (std::find(tables.begin(), tables.end(), all[i].table) != tables.end())
-      results.push_back({all[i], {}, 0.0, flags[i]});
+      results.push_back({all[i], {}, 0.0, flags[i], std::nullopt});
 
   // One simulation per distinct configuration: a homogeneous cell does not depend on a.
   using Config = std::tuple<std::string, std::string, int, int, std::string, double>;

@@ -39,7 +39,9 @@ void set_counters(benchmark::State& state) {
 void engine_plan(benchmark::State& state, structures::Structure (*build)(const structures::Processors&, int),
                  bool normal, bool generic) {
   const auto s = build(processors(normal), levels);
-  const auto plan = engine::compile(s, {generic});
+  engine::CompileOptions options;
+  options.generic = generic;
+  const auto plan = engine::compile(s, options);
   engine::Workspace ws(plan);
   std::uint64_t rep = 0;
   for (auto _ : state) benchmark::DoNotOptimize(engine::evaluate(plan, seed, rep++, ws));
