@@ -34,13 +34,57 @@ std::vector<PaperCell> wilson_cells() {
 
 std::vector<int> supported_tables() { return {1, 2, 3, 4, 5, 6, 7, 8}; }
 
-std::vector<std::string> contradiction_flags(const std::vector<PaperCell>& cells) {
-  using Group = std::tuple<int, std::string, double, std::string, int>;  // table, law, comm, structure, n
-  std::map<Group, std::vector<std::size_t>> groups;
+namespace {
+
+// Homogeneous (n,0) cells of one table that differ only in a, skipping cells already flagged.
+std::map<std::tuple<int, double, std::string, int>, std::vector<std::size_t>> homogeneous_groups(
+    const std::vector<PaperCell>& cells, const std::vector<std::string>& flags) {
+  std::map<std::tuple<int, double, std::string, int>, std::vector<std::size_t>> groups;
   for (std::size_t i = 0; i < cells.size(); ++i)
-    if (cells[i].m == 0) groups[{cells[i].table, cells[i].law, cells[i].comm, cells[i].structure, cells[i].n}].push_back(i);
+    if (cells[i].m == 0 && flags[i].empty()) groups[{cells[i].table, cells[i].comm, cells[i].structure, cells[i].n}].push_back(i);
+  return groups;
+}
+
+// Whether the (n,0) cells of the row agree with the same table's other rows (other a).
+bool row_agrees_with_its_table(const std::vector<PaperCell>& cells, const std::vector<std::size_t>& row) {
+  for (const auto i : row) {
+    if (cells[i].m != 0) continue;
+    for (const auto& o : cells)
+      if (o.table == cells[i].table && o.structure == cells[i].structure && o.comm == cells[i].comm && o.n == cells[i].n &&
+          o.m == 0 && o.a != cells[i].a && o.paper != cells[i].paper)
+        return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::string> contradiction_flags(const std::vector<PaperCell>& cells) {
   std::vector<std::string> flags(cells.size());
-  for (const auto& [group, members] : groups) {
+  // A row printed twice: the same structure, a and C in the uniform and the normal table, every
+  // value equal. Two laws giving nine identical means is a copy; the copy is the row whose (n,0)
+  // cells disagree with the rest of its own table (both rows, if that does not tell).
+  using RowKey = std::tuple<int, std::string, std::string, double>;  // table, structure, a, comm
+  std::map<RowKey, std::vector<std::size_t>> rows;
+  for (std::size_t i = 0; i < cells.size(); ++i) rows[{cells[i].table, cells[i].structure, cells[i].a, cells[i].comm}].push_back(i);
+  auto values = [&](const std::vector<std::size_t>& row) {
+    std::vector<double> v;
+    for (const auto i : row) v.push_back(cells[i].paper);
+    return v;
+  };
+  for (const auto& [key, row] : rows)
+    for (const auto& [other_key, other] : rows) {
+      if (std::get<0>(other_key) == std::get<0>(key) || std::get<1>(other_key) != std::get<1>(key) ||
+          std::get<2>(other_key) != std::get<2>(key) || std::get<3>(other_key) != std::get<3>(key) ||
+          cells[row[0]].law == cells[other[0]].law || values(row) != values(other))
+        continue;
+      const bool this_fits = row_agrees_with_its_table(cells, row), other_fits = row_agrees_with_its_table(cells, other);
+      if (this_fits && !other_fits) continue;  // the other row is the copy
+      for (const auto i : row) flags[i] = "copy_of_table_" + std::to_string(std::get<0>(other_key));
+    }
+  // Then the (n,0) cells that differ only in a must agree: flag those off the strict majority of
+  // their group, or all of them if there is none.
+  for (const auto& [group, members] : homogeneous_groups(cells, flags)) {
     std::map<double, std::size_t> votes;
     for (const auto i : members) ++votes[cells[i].paper];
     if (votes.size() < 2) continue;

@@ -1,4 +1,5 @@
 // Wilson's Tables 1 and 2 regenerated at reduced replications, against the paper.
+#include <algorithm>
 #include <cmath>
 
 #include <catch2/catch.hpp>
@@ -28,20 +29,22 @@ TEST_CASE("cells the paper contradicts itself on are flagged", "[tables]") {
       flagged.push_back(std::to_string(c.table) + " " + c.structure + " " + c.a + " " + std::to_string(c.comm) + " (" +
                         std::to_string(c.n) + "," + std::to_string(c.m) + ") " + std::to_string(int(c.paper)));
     }
-  // wilson-semantics.md lists these: Table 2 synch (3,0) a=4/5 reads 745 against 744 twice; in
-  // Tables 5 and 6 two rows disagree and neither has a majority, so both are flagged. The rule
-  // also finds Table 5 ms (3,0) at C=.10, 904 against 905, which the note does not list.
-  REQUIRE(flagged == std::vector<std::string>{
-                         "2 synch 4/5 0.000000 (3,0) 745",
-                         "5 ms 1/2 0.100000 (3,0) 904",
-                         "5 ms 1/2 0.100000 (4,0) 972",
-                         "5 ms 1/2 0.100000 (5,0) 1061",
-                         "5 ms 4/5 0.100000 (3,0) 905",
-                         "5 ms 4/5 0.100000 (4,0) 977",
-                         "5 ms 4/5 0.100000 (5,0) 1070",
-                         "6 synch 1/2 0.025000 (5,0) 974",
-                         "6 synch 4/5 0.025000 (5,0) 1014",
-                     });
+  // Table 2 synch (3,0) a=4/5 reads 745 against 744 twice. Table 5's a=4/5, C=.10 row is
+  // Table 8's uniform row value for value (its a=1/2 row, 972 and 1061, is the normal one: the
+  // simulation gives 972.2 and 1060.7). Table 6 (5,0) at C=.025 reads 974 and 1014 in its two rows
+  // with no majority, so both are flagged.
+  std::vector<std::string> expected = {"2 synch 4/5 0.000000 (3,0) 745"};
+  const int row[][3] = {{3, 0, 905}, {4, 1, 965}, {4, 0, 977}, {5, 1, 1067}, {5, 0, 1070},
+                        {8, 3, 1600}, {8, 0, 1600}, {16, 8, 3198}, {16, 0, 3199}};
+  for (const auto& r : row)
+    expected.push_back("5 ms 4/5 0.100000 (" + std::to_string(r[0]) + "," + std::to_string(r[1]) + ") " +
+                       std::to_string(r[2]));
+  expected.push_back("6 synch 1/2 0.025000 (5,0) 974");
+  expected.push_back("6 synch 4/5 0.025000 (5,0) 1014");
+  REQUIRE(flagged == expected);
+  REQUIRE(flags[std::find_if(cells.begin(), cells.end(), [](const auto& c) {
+                   return c.table == 5 && c.a == "4/5" && c.comm == 0.1 && c.n == 3;
+                 }) - cells.begin()] == "copy_of_table_8");
 }
 
 TEST_CASE("Tables 1 and 2 at 400 replications agree with the paper", "[tables]") {
