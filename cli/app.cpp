@@ -3,6 +3,7 @@
 #include "cli/app.h"
 
 #include <charconv>
+#include <algorithm>
 #include <chrono>
 #include <limits>
 #include <cmath>
@@ -14,6 +15,7 @@
 #include <oneapi/tbb/info.h>
 
 #include "bounds/closed_forms.h"
+#include "bounds/heterogeneity.h"
 #include "cli/figures.h"
 #include "cli/hbsp_command.h"
 #include "cli/model.h"
@@ -79,16 +81,38 @@ std::string describe_laws(const structures::Structure& s) {
 
 // ---- simulate --------------------------------------------------------------------------------
 
+// Each processor's mean task time: its law's mean; for a DAG, the mean over its tasks' laws.
+std::vector<double> mean_task_times(const structures::Structure& s) {
+  if (s.kind != structures::StructureKind::custom) {
+    std::vector<double> m;
+    for (const auto& law : s.laws) m.push_back(law.mean());
+    return m;
+  }
+  std::vector<double> sum(s.width, 0.0), count(s.width, 0.0);
+  for (const auto v : boost::make_iterator_range(boost::vertices(s.graph))) {
+    const auto& t = s.graph[v];
+    if (t.kind != structures::TaskKind::compute || t.law < 0) continue;
+    sum[t.processor] += s.laws[t.law].mean();
+    count[t.processor] += 1.0;
+  }
+  for (int j = 0; j < s.width; ++j) sum[j] = count[j] > 0 ? sum[j] / count[j] : std::nan("");
+  return sum;
+}
+
 struct Simulate {
   ModelOptions model;
   SamplingOptions sampling;
   std::string format = "text";
+  bool metrics = false;
 
   void add_to(CLI::App& app) {
     model.add_to(app, true);
     sampling.add_to(app);
     app.add_option("--format,-f", format, "text | csv | json")
         ->check(CLI::IsMember({"text", "csv", "json"}))->capture_default_str()->group("Output");
+    app.add_flag("--metrics", metrics,
+                 "Zhang-Yan measures: power weights, heterogeneity H, parallelism degree, speedup, efficiency")
+        ->group("Output");
   }
 
   int execute() {
@@ -107,8 +131,17 @@ struct Simulate {
     run.threads = sampling.threads;
     run.progress = [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
     const auto t0 = std::chrono::steady_clock::now();
-    const engine::Estimate e = engine::run(plan, run);
+    std::vector<double> weights;
+    std::optional<engine::MetricsRun> measured;
+    if (metrics) {
+      weights = bounds::power_weights(mean_task_times(s));
+      measured = engine::run_with_metrics(plan, run, weights);
+    }
+    const engine::Estimate e = measured ? measured->makespan : engine::run(plan, run);
     const double elapsed = seconds_since(t0);
+    const double h = metrics ? bounds::heterogeneity(weights) : std::nan("");
+    std::string weight_list;
+    for (const double w : weights) weight_list += (weight_list.empty() ? "" : ";") + full(w);
 
     const double z = closed && e.has_error() ? (e.mean - closed->value) / e.stderr_ : std::nan("");
     const std::string law = custom ? "" : (model.law == "uniform" || model.law == "normal") ? model.law : s.laws.back().to_string();
@@ -121,12 +154,22 @@ struct Simulate {
     std::ostringstream out;
     if (format == "csv") {
       out << "structure,law,fast_law,n,m,a,levels,reps,seed,mean,stderr,ci_low,ci_high,min,max,closed_form,"
-             "closed_form_method,z,comm,protocol,policy\n";
+             "closed_form_method,z,comm,protocol,policy"
+          << (metrics ? ",power_weights,heterogeneity,p_deg,p_deg_stderr,speedup,speedup_stderr,speedup_property,efficiency"
+                      : "")
+          << '\n';
       out << csv_field(s.name) << ',' << csv_field(law) << ',' << csv_field(fast_law) << ',' << s.width << ',' << m
           << ',' << full(a) << ',' << s.levels << ',' << e.reps << ',' << sampling.seed << ',' << full(e.mean) << ','
           << full(e.stderr_) << ',' << full(e.ci_low) << ',' << full(e.ci_high) << ',' << full(e.min) << ','
           << full(e.max) << ',' << (closed ? full(closed->value) : "") << ',' << (closed ? closed->method : "")
-          << ',' << full(z) << ',' << full(comm) << ',' << protocol << ',' << policy << '\n';
+          << ',' << full(z) << ',' << full(comm) << ',' << protocol << ',' << policy;
+      if (measured)
+        out << ',' << weight_list << ',' << full(h) << ',' << full(measured->parallelism_degree.mean) << ','
+            << full(measured->parallelism_degree.stderr_) << ',' << full(measured->speedup.mean) << ','
+            << full(measured->speedup.stderr_) << ','
+            << full(bounds::property_speedup(measured->parallelism_degree.mean, h)) << ','
+            << full(bounds::efficiency(measured->speedup.mean, weights));
+      out << '\n';
     } else if (format == "json") {
       auto num = [](double x) { return std::isnan(x) ? std::string("null") : full(x); };
       out << "{\"structure\":" << json_string(s.name) << ",\"law\":" << json_string(law)
@@ -137,7 +180,15 @@ struct Simulate {
           << ",\"closed_form\":" << (closed ? num(closed->value) : "null")
           << ",\"closed_form_method\":" << (closed ? json_string(closed->method) : "null") << ",\"z\":" << num(z)
           << ",\"comm\":" << num(comm) << ",\"protocol\":" << json_string(protocol)
-          << ",\"policy\":" << json_string(policy) << "}\n";
+          << ",\"policy\":" << json_string(policy);
+      if (measured)
+        out << ",\"power_weights\":[" << [&] { std::string l = weight_list; std::replace(l.begin(), l.end(), ';', ','); return l; }()
+            << "],\"heterogeneity\":" << num(h) << ",\"p_deg\":" << num(measured->parallelism_degree.mean)
+            << ",\"p_deg_stderr\":" << num(measured->parallelism_degree.stderr_)
+            << ",\"speedup\":" << num(measured->speedup.mean) << ",\"speedup_stderr\":" << num(measured->speedup.stderr_)
+            << ",\"speedup_property\":" << num(bounds::property_speedup(measured->parallelism_degree.mean, h))
+            << ",\"efficiency\":" << num(bounds::efficiency(measured->speedup.mean, weights));
+      out << "}\n";
     } else {
       out << "structure   " << s.name << " (" << engine::to_string(plan.kind) << " plan), width " << s.width
           << ", levels " << s.levels << "\n";
@@ -162,6 +213,14 @@ struct Simulate {
         out << "\n";
       } else {
         out << "closed form none for this structure\n";
+      }
+      if (measured) {
+        out << "power      W = " << weight_list << "  heterogeneity H = " << fixed(h, 4) << "\n";
+        out << "parallel   P_deg " << fixed(measured->parallelism_degree.mean, 4) << " +- "
+            << fixed(measured->parallelism_degree.stderr_, 4) << "  speedup SP " << fixed(measured->speedup.mean, 4)
+            << " +- " << fixed(measured->speedup.stderr_, 4) << " (P_deg(1-H) = "
+            << fixed(bounds::property_speedup(measured->parallelism_degree.mean, h), 4) << ")  efficiency "
+            << fixed(bounds::efficiency(measured->speedup.mean, weights), 4) << "\n";
       }
     }
     std::cout << out.str();

@@ -22,9 +22,15 @@ namespace hetstruct::engine {
 // numbers across protocols and against C = 0).
 class TaskTimes {
  public:
-  TaskTimes(const distributions::Sampler* samplers, ProcessorStream* streams, ProcessorStream& protocol_stream)
-      : samplers_(samplers), streams_(streams), protocol_stream_(protocol_stream) {}
-  double next(int processor) { return samplers_[processor](streams_[processor]); }
+  // `busy`, when given, gets each drawn time added to its processor's slot (busy times).
+  TaskTimes(const distributions::Sampler* samplers, ProcessorStream* streams, ProcessorStream& protocol_stream,
+            double* busy = nullptr)
+      : samplers_(samplers), streams_(streams), protocol_stream_(protocol_stream), busy_(busy) {}
+  double next(int processor) {
+    const double x = samplers_[processor](streams_[processor]);
+    if (busy_) busy_[processor] += x;
+    return x;
+  }
   // Randomness that belongs to the protocol itself (a random initiation order, say): a stream of
   // its own, distinct from every processor's, so it never shifts the task times.
   ProcessorStream& protocol_stream() { return protocol_stream_; }
@@ -33,6 +39,7 @@ class TaskTimes {
   const distributions::Sampler* samplers_;
   ProcessorStream* streams_;
   ProcessorStream& protocol_stream_;
+  double* busy_;
 };
 
 // What every protocol knows of its structure. Processors 0..fast_count-1 are the fast ones.

@@ -36,14 +36,15 @@ Estimate summarize(const Accumulator& acc, double confidence) {
 
 namespace {
 
-// Runs options.reps replications of `value(replication, state)` in fixed blocks on oneTBB and
-// merges the blocks in order. `make_state` builds one thread's buffers.
-template <class MakeState, class Value>
-Estimate run_replications(const RunOptions& options, MakeState make_state, Value value) {
+// Runs options.reps replications in fixed blocks on oneTBB: `add(block, replication, state)`
+// folds one replication into its block's statistics (a Block: default-constructible, with
+// merge()); the blocks are merged in order. `make_state` builds one thread's buffers.
+template <class Block, class MakeState, class Add>
+Block run_blocks(const RunOptions& options, MakeState make_state, Add add) {
   if (options.reps == 0) throw InputError("--reps", "the number of replications must be at least 1");
   if (options.threads < 0) throw InputError("--threads", "the thread count must be 0 (all cores) or more");
   const std::uint64_t blocks = options.reps / block_size + (options.reps % block_size != 0);  // no overflow
-  std::vector<Accumulator> per_block(blocks);
+  std::vector<Block> per_block(blocks);
   tbb::enumerable_thread_specific<decltype(make_state())> states(make_state);
   std::atomic<std::uint64_t> done{0};
 
@@ -52,9 +53,9 @@ Estimate run_replications(const RunOptions& options, MakeState make_state, Value
     for (std::uint64_t b = range.begin(); b != range.end(); ++b) {
       const std::uint64_t first = b * block_size;
       const std::uint64_t last = std::min(first + block_size, options.reps);
-      Accumulator acc;
-      for (std::uint64_t r = first; r < last; ++r) acc.add(value(r, state));
-      per_block[b] = acc;
+      Block block;
+      for (std::uint64_t r = first; r < last; ++r) add(block, r, state);
+      per_block[b] = block;
       const std::uint64_t now = done.fetch_add(last - first) + (last - first);
       if (options.progress) options.progress(now, options.reps);
     }
@@ -63,12 +64,47 @@ Estimate run_replications(const RunOptions& options, MakeState make_state, Value
   tbb::task_arena arena(threads);
   arena.execute([&] { tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, blocks, 1), body); });
 
-  Accumulator total;
-  for (const auto& acc : per_block) total.merge(acc);
-  return summarize(total);
+  Block total;
+  for (const auto& block : per_block) total.merge(block);
+  return total;
 }
 
+// One value per replication.
+template <class MakeState, class Value>
+Estimate run_replications(const RunOptions& options, MakeState make_state, Value value) {
+  return summarize(run_blocks<Accumulator>(
+      options, make_state, [&](Accumulator& acc, std::uint64_t r, auto& state) { acc.add(value(r, state)); }));
+}
+
+struct MetricsBlock {
+  Accumulator makespan, parallelism_degree, speedup;
+  void merge(const MetricsBlock& o) {
+    makespan.merge(o.makespan);
+    parallelism_degree.merge(o.parallelism_degree);
+    speedup.merge(o.speedup);
+  }
+};
+
 }  // namespace
+
+MetricsRun run_with_metrics(const Plan& plan, const RunOptions& options, const std::vector<double>& power_weights) {
+  if (power_weights.size() != static_cast<std::size_t>(plan.width))
+    throw InputError("--metrics", "one power weight per processor is needed");
+  const auto total = run_blocks<MetricsBlock>(
+      options, [&] { return Workspace(plan); },
+      [&](MetricsBlock& block, std::uint64_t r, Workspace& ws) {
+        const double makespan = evaluate_busy(plan, options.seed, r, ws);
+        double busy = 0.0, on_fastest = 0.0;
+        for (int j = 0; j < plan.width; ++j) {
+          busy += ws.busy[j];
+          on_fastest += power_weights[j] * ws.busy[j];
+        }
+        block.makespan.add(makespan);
+        block.parallelism_degree.add(busy / makespan);
+        block.speedup.add(on_fastest / makespan);
+      });
+  return {summarize(total.makespan), summarize(total.parallelism_degree), summarize(total.speedup)};
+}
 
 Estimate run(const Plan& plan, const RunOptions& options) {
   return run_replications(

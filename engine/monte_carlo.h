@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "engine/plan.h"
 #include "engine/statistics.h"
@@ -30,5 +31,14 @@ Estimate run(const Plan& plan, const RunOptions& options);
 // the same streams (common random numbers), so the standard error is the paired one, usually far
 // smaller than that of two independent estimates.
 Estimate run_difference(const Plan& a, const Plan& b, const RunOptions& options);
+
+// Zhang and Yan's measured quantities, replication by replication, beside the makespan T:
+// the parallelism degree P_deg = sum_j B_j / T (Eq. 5, B_j processor j's busy time) and the
+// speedup SP = sum_j W_j B_j / T (Definition 1: the same work done on the fastest processor,
+// where a task of time x on processor j takes W_j x, over T).
+struct MetricsRun {
+  Estimate makespan, parallelism_degree, speedup;
+};
+MetricsRun run_with_metrics(const Plan& plan, const RunOptions& options, const std::vector<double>& power_weights);
 
 }  // namespace hetstruct::engine

@@ -168,7 +168,8 @@ Workspace::Workspace(const Plan& plan)
     : streams(plan.width),
       first(plan.kind == PlanKind::dag ? plan.task_sampler.size() : plan.width),
       second(plan.width),
-      processors(plan.width) {
+      processors(plan.width),
+      busy(plan.width) {
   if (plan.kind == PlanKind::protocol) protocol = make_protocol(plan.structure, plan.protocol, plan.comm);
 }
 
@@ -278,12 +279,16 @@ double propagate(const Plan& plan, double* finish, Duration duration) {
   return makespan;
 }
 
-double evaluate_dag(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+double evaluate_dag(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws, double* busy = nullptr) {
   reset_streams(plan, seed, rep, ws);
   return propagate(plan, ws.first.data(), [&](std::size_t t) {
-    return plan.samplers[plan.task_sampler[t]](ws.streams[plan.task_processor[t]]);
+    const int p = plan.task_processor[t];
+    const double x = plan.samplers[plan.task_sampler[t]](ws.streams[p]);
+    if (busy) busy[p] += x;
+    return x;
   });
 }
+
 
 }  // namespace
 
@@ -305,14 +310,33 @@ double evaluate_regular(const Plan& plan, const Draw* draws, std::uint64_t seed,
 
 }  // namespace
 
+namespace {
+
+double evaluate_protocol(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws, double* busy) {
+  reset_streams(plan, seed, rep, ws);
+  ws.protocol_stream.reset(seed, rep, 0, ProcessorStream::protocol);
+  TaskTimes times(plan.samplers.data(), ws.streams.data(), ws.protocol_stream, busy);
+  return ws.protocol->run(times);
+}
+
+}  // namespace
+
+double evaluate_busy(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+  std::fill(ws.busy.begin(), ws.busy.end(), 0.0);
+  if (plan.kind == PlanKind::dag) return evaluate_dag(plan, seed, rep, ws, ws.busy.data());
+  if (plan.kind == PlanKind::protocol) return evaluate_protocol(plan, seed, rep, ws, ws.busy.data());
+  // The Sampler draws the same variates as the monomorphic leaf draws.
+  auto& draws = ws.busy_draws;
+  if (draws.size() != ws.busy.size() || draws.front().busy != ws.busy.data()) {  // first use, or moved
+    draws.clear();
+    for (int i = 0; i < plan.width; ++i) draws.push_back({&plan.samplers[i], &ws.busy[i]});
+  }
+  return evaluate_regular(plan, draws.data(), seed, rep, ws);
+}
+
 double evaluate(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
   if (plan.kind == PlanKind::dag) return evaluate_dag(plan, seed, rep, ws);
-  if (plan.kind == PlanKind::protocol) {
-    reset_streams(plan, seed, rep, ws);
-    ws.protocol_stream.reset(seed, rep, 0, ProcessorStream::protocol);
-    TaskTimes times(plan.samplers.data(), ws.streams.data(), ws.protocol_stream);
-    return ws.protocol->run(times);
-  }
+  if (plan.kind == PlanKind::protocol) return evaluate_protocol(plan, seed, rep, ws, nullptr);
   if (!plan.uniform_draws.empty()) return evaluate_regular(plan, plan.uniform_draws.data(), seed, rep, ws);
   if (!plan.normal_draws.empty()) return evaluate_regular(plan, plan.normal_draws.data(), seed, rep, ws);
   return evaluate_regular(plan, plan.samplers.data(), seed, rep, ws);

@@ -69,6 +69,18 @@ struct CompileOptions {
 // Throws InputError where a structure cannot be compiled as asked (a task pool has no fixed DAG).
 Plan compile(const structures::Structure& structure, CompileOptions options = {});
 
+// A processor's draw that also adds its value to the processor's busy time.
+struct BusyDraw {
+  const distributions::Sampler* draw;
+  double* busy;
+  template <class Engine>
+  double operator()(Engine& eng) const {
+    const double x = (*draw)(eng);
+    *busy += x;
+    return x;
+  }
+};
+
 // Per-thread buffers sized once for a plan.
 class Workspace {
  public:
@@ -78,10 +90,16 @@ class Workspace {
   std::vector<int> processors;        // the task pool's heap of idle processors
   std::unique_ptr<Protocol> protocol; // protocol plans: the protocol with its own buffers
   ProcessorStream protocol_stream;
+  std::vector<double> busy;            // evaluate_busy: each processor's total task time
+  std::vector<BusyDraw> busy_draws;    // evaluate_busy on regular plans
 };
 
 // The makespan of replication `replication` under `seed`.
 double evaluate(const Plan& plan, std::uint64_t seed, std::uint64_t replication, Workspace& ws);
+
+// The same replication as evaluate() (the same bits), also adding up each processor's task times
+// into ws.busy (its active computing time, Zhang and Yan's T_j^act). Slower: for --metrics only.
+double evaluate_busy(const Plan& plan, std::uint64_t seed, std::uint64_t replication, Workspace& ws);
 
 // Generic plan with given task times (indexed in topological order; zero-time tasks ignored):
 // the longest path. For tests against Boost.Graph.
