@@ -1,5 +1,7 @@
 #include "cli/hbsp_command.h"
 
+#include "bounds/heterogeneity.h"
+
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -191,6 +193,9 @@ void HbspCommand::add_to(CLI::App& app) {
       ->capture_default_str()->group("Algorithm");
   replay_->add_option("--oversampling", oversampling_, "Sample sort: keys sampled per processor")
       ->capture_default_str()->group("Algorithm");
+  replay_->add_flag("--metrics", metrics_,
+                    "Zhang-Yan measures on the total row: power weights, H, P_deg, speedup, efficiency")
+      ->group("Output");
   replay_->add_option("--trace", trace_path_, "r_j trace (step functions of superstep or time)")->group("Trace");
   replay_->add_option("--reps,-r", reps_text_, "Monte Carlo replay: replications bootstrapping r_j from the trace")
       ->group("Sampling");
@@ -212,7 +217,38 @@ int HbspCommand::execute() {
   throw InputError("hbsp", "give a command: replay or predict");
 }
 
+namespace {
+
+// Zhang and Yan's measures of one replay, as CSV fields: a processor's busy time is its work as
+// time (the cj form gives work in the slowest processor's time: it takes w_j / c_j), its power
+// weight its speed over the fastest's.
+std::string replay_metrics(const model::Machine& m, const replay_engine::Program& program, model::CostForm form,
+                           double total) {
+  const int p = program.p;
+  std::vector<double> busy(p, 0.0), mean_time(p);
+  for (const auto& step : program.steps)
+    for (int j = 0; j < p; ++j)
+      busy[j] += form == model::CostForm::cj ? step.work[j] / m.relative_speed(j, p) : step.work[j];
+  for (int j = 0; j < p; ++j) mean_time[j] = 1.0 / m.processors[j].speed;
+  const auto w = bounds::power_weights(mean_time);
+  double sum = 0.0, on_fastest = 0.0;
+  for (int j = 0; j < p; ++j) {
+    sum += busy[j];
+    on_fastest += w[j] * busy[j];
+  }
+  if (!(total > 0.0)) throw InputError("--metrics", "the replay takes no time");
+  std::string weights;
+  for (const double x : w) weights += (weights.empty() ? "" : ";") + full(x);
+  const double h = bounds::heterogeneity(w), p_deg = sum / total, speedup = on_fastest / total;
+  return ',' + weights + ',' + full(h) + ',' + full(p_deg) + ',' + full(speedup) + ',' +
+         full(bounds::property_speedup(p_deg, h)) + ',' + full(bounds::efficiency(speedup, w));
+}
+
+}  // namespace
+
 int HbspCommand::replay() {
+  if (metrics_ && !reps_text_.empty())
+    throw InputError("--metrics", "the measures come from one replay: leave out --reps");
   const model::Machine m = model::load_machine(machine_path_);
   const int p = p_ == 0 ? m.size() : p_;
   m.check_p(p);
@@ -254,7 +290,8 @@ int HbspCommand::replay() {
   const std::string prefix = csv_field(program.name) + ',' + std::to_string(p) + ',' + model::to_string(form) + ',' +
                              csv_field(trace ? trace->source : "") + ',';
   std::ostringstream out;
-  out << replay_header << '\n';
+  out << replay_header << (metrics_ ? ",power_weights,heterogeneity,p_deg,speedup,speedup_property,efficiency" : "")
+      << '\n';
   if (!monte_carlo) {
     const auto r = replay_engine::replay(m, program, form, trace ? &*trace : nullptr);
     for (const auto& s : r.steps)
@@ -262,7 +299,9 @@ int HbspCommand::replay() {
           << full(s.cost.L) << ',' << full(s.cost.total) << ',' << csv_field(processor_name(m, s.cost.work_critical))
           << ',' << csv_field(processor_name(m, s.cost.comm_critical)) << ",,,,,,,,,,,,,,\n";
     out << prefix << "total,," << full(r.w) << ',' << full(r.gh) << ',' << full(r.L) << ',' << full(r.total)
-        << ",,,,,,,,,,,,,,," << closed << ',' << paper << '\n';
+        << ",,,,,,,,,,,,,,," << closed << ',' << paper;
+    if (metrics_) out << replay_metrics(m, program, form, r.total);
+    out << '\n';
   } else {
     replay_engine::BootstrapOptions options;
     options.reps = parse_count("--reps", reps_text_, replay_engine::max_bootstrap_reps);

@@ -49,6 +49,7 @@ class HbspCommand {
   int p_ = 0;  // 0: every processor of the machine
   std::string form_ = "auto";
   std::string trace_path_;
+  bool metrics_ = false;
   std::string reps_text_;
   std::string seed_text_ = "1";
   int threads_ = 0;
