@@ -32,15 +32,6 @@ namespace hetstruct::cli {
 
 namespace {
 
-// A count in plain decimal digits: CLI11 would read "-1" as 2^64-1 for an unsigned option.
-std::uint64_t parse_count(const std::string& option, const std::string& text, std::uint64_t max) {
-  std::uint64_t value = 0;
-  const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size())
-    throw InputError(option, "'" + text + "' is not a whole number >= 0");
-  if (value > max) throw InputError(option, text + " is more than the limit " + std::to_string(max));
-  return value;
-}
 
 struct SamplingOptions {
   std::string reps_text = "10000";

@@ -29,14 +29,6 @@ namespace replay_engine = engine::hbsp;
 
 constexpr double kilobyte = 1024.0;  // the paper's KB: binary kilobytes (not stated; see README)
 
-std::uint64_t parse_count(const std::string& option, const std::string& text, std::uint64_t max) {
-  std::uint64_t value = 0;
-  const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size())
-    throw InputError(option, "'" + text + "' is not a whole number >= 0");
-  if (value > max) throw InputError(option, text + " is more than the limit " + std::to_string(max));
-  return value;
-}
 
 // "1000" (items), or bytes with a unit: "4096B", "100KB", "2MB" (binary units) -> items.
 double parse_size(const std::string& text, double item_size, bool bytes_allowed) {

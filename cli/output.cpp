@@ -41,6 +41,15 @@ std::string json_string(const std::string& s) {
   return q + "\"";
 }
 
+std::uint64_t parse_count(const std::string& option, const std::string& text, std::uint64_t max) {
+  std::uint64_t value = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size())
+    throw InputError(option, "'" + text + "' is not a whole number >= 0");
+  if (value > max) throw InputError(option, text + " is more than the limit " + std::to_string(max));
+  return value;
+}
+
 void write_file_atomically(const std::string& path, const std::string& content) {
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   {

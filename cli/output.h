@@ -18,6 +18,10 @@ std::string fixed(double x, int decimals);
 std::string csv_field(const std::string& s);
 std::string json_string(const std::string& s);
 
+// A count in plain decimal digits, at most `max`: CLI11 would read "-1" as 2^64-1 for an
+// unsigned option. Throws InputError naming `option`.
+std::uint64_t parse_count(const std::string& option, const std::string& text, std::uint64_t max);
+
 // Writes `content` to `path` through a temporary file and a rename, so a reader never sees a
 // half-written file. Throws InputError when the file cannot be written.
 void write_file_atomically(const std::string& path, const std::string& content);
