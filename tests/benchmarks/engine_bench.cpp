@@ -132,4 +132,27 @@ BENCHMARK_CAPTURE(reference_normal, ms, 3);
 BENCHMARK_CAPTURE(engine_plan, sync_uniform_generic_dag, structures::synchronous, false, true);
 BENCHMARK_CAPTURE(engine_plan, nn_uniform_generic_dag, nn, false, true);
 
+// Communication protocols (Wilson Section 5) at C = 0.1, one replication per iteration.
+void protocol_plan(benchmark::State& state, structures::Structure (*build)(const structures::Processors&, int),
+                   int n, int m) {
+  const auto s = build(structures::heterogeneous(n, m, scale, distributions::Law::paper_normal()), levels);
+  engine::CompileOptions options;
+  options.comm_cost = 0.1;
+  const auto plan = engine::compile(s, options);
+  engine::Workspace ws(plan);
+  std::uint64_t rep = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(engine::evaluate(plan, seed, rep++, ws));
+  const double tasks = static_cast<double>(n) * levels;
+  state.counters["time_per_task"] =
+      benchmark::Counter(tasks, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["reps_per_second"] = benchmark::Counter(1, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+BENCHMARK_CAPTURE(protocol_plan, sync_initiator_collector_8_3, structures::synchronous, 8, 3);
+BENCHMARK_CAPTURE(protocol_plan, nn_default_8_3, nn, 8, 3);
+BENCHMARK_CAPTURE(protocol_plan, ms_master_computes_8_3, structures::master_slave, 8, 3);
+BENCHMARK_CAPTURE(protocol_plan, sync_initiator_collector_16_8, structures::synchronous, 16, 8);
+BENCHMARK_CAPTURE(protocol_plan, nn_default_16_8, nn, 16, 8);
+BENCHMARK_CAPTURE(protocol_plan, ms_master_computes_16_8, structures::master_slave, 16, 8);
+
 BENCHMARK_MAIN();
