@@ -195,9 +195,7 @@ class MasterSlave final : public Protocol {
       }
       if (ready_.empty()) break;  // static quotas: nobody left who may take the remaining tasks
       // The first slave in line: receive its result (if any), send its next task (if any).
-      std::pop_heap(ready_.begin(), ready_.end(), later);
-      const auto [ready, j] = ready_.back();
-      ready_.pop_back();
+      const auto [ready, j] = ready_.front();
       const double start = last_sent == j ? ready : std::max(free_at, ready);
       double block = has_result_[j] ? c : 0.0;
       const bool more = has_task(j);
@@ -212,8 +210,10 @@ class MasterSlave final : public Protocol {
         const double end = free_at + times.next(j);
         last_end_[j] = end;
         has_result_[j] = 1;
-        ready_.push_back({end, j});
-        std::push_heap(ready_.begin(), ready_.end(), later);
+        replace_first({end, j});
+      } else {
+        std::pop_heap(ready_.begin(), ready_.end(), later);
+        ready_.pop_back();
       }
     }
     // Results still on their way change no task's end: the makespan is the latest last task.
@@ -233,6 +233,22 @@ class MasterSlave final : public Protocol {
   static bool later(const Ready& a, const Ready& b) {
     return a.ready != b.ready ? a.ready > b.ready : a.processor > b.processor;
   }
+  // Puts `e` in place of the first slave in line and restores the heap: one sift-down where a pop
+  // and a push would take two. (later() is a total order, so the line is the same either way.)
+  void replace_first(Ready e) {
+    const std::size_t n = ready_.size();
+    std::size_t i = 0;
+    for (;;) {
+      std::size_t child = 2 * i + 1;
+      if (child >= n) break;
+      if (child + 1 < n && later(ready_[child], ready_[child + 1])) ++child;  // the earlier child
+      if (!later(e, ready_[child])) break;
+      ready_[i] = ready_[child];
+      i = child;
+    }
+    ready_[i] = e;
+  }
+
   bool own_first(double own_end, const Ready& slave) const {
     return own_end != slave.ready ? own_end < slave.ready : roles_.master < slave.processor;
   }
