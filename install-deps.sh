@@ -5,7 +5,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libboost-graph-dev libboost-random-dev libboost-math-dev
   libtbb-dev catch2 libcli11-dev librandom123-dev libbenchmark-dev
-  gnuplot-nox
+  gnuplot-nox libopenmpi-dev openmpi-bin
 )
 missing=()
 for p in "${packages[@]}"; do

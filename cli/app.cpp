@@ -19,6 +19,8 @@
 #include "cli/figures.h"
 #include "cli/hbsp_command.h"
 #include "cli/model.h"
+#include "cli/plot.h"
+#include "cli/sweep.h"
 #include "cli/output.h"
 #include "cli/wilson_tables.h"
 #include "distributions/input_error.h"
@@ -496,6 +498,8 @@ Examples:
   hetstruct table all --reps 10000 --out tables.csv
   hetstruct figure 5 --reps 2000 --out-dir results
   hetstruct policies --n 8 --m 3 --a 1/2 --law normal --comm 0.025
+  hetstruct sweep -s sync,nn,ms --n 8 --m 3 --comm 0:0.25:0.025 --compare-to m=0 --out s.csv
+  hetstruct plot s.csv --x comm --series structure
 )";
 
 }  // namespace
@@ -522,6 +526,10 @@ int run(int argc, char** argv) {
   policies.add_to(*policies_cmd);
   HbspCommand hbsp;
   hbsp.add_to(app);
+  SweepCommand sweep;
+  sweep.add_to(app);
+  PlotCommand plot;
+  plot.add_to(app);
   Figure figure;
   auto* figure_cmd = app.add_subcommand("figure", "Regenerate Wilson's Figures 5-10: CSV, gnuplot script, SVG and PNG");
   figure.add_to(*figure_cmd);
@@ -534,6 +542,8 @@ int run(int argc, char** argv) {
     if (figure_cmd->parsed()) return figure.execute();
     if (policies_cmd->parsed()) return policies.execute();
     if (hbsp.parsed()) return hbsp.execute();
+    if (sweep.parsed()) return sweep.execute();
+    if (plot.parsed()) return plot.execute();
   } catch (const CLI::Success& e) {
     return app.exit(e);  // --help, --version: text on stdout, status 0
   } catch (const CLI::ParseError& e) {
@@ -541,7 +551,7 @@ int run(int argc, char** argv) {
     const bool no_command = app.get_subcommands().empty();
     if (no_command && argc > 1)
       std::cerr << "hetstruct: unknown command or option '" << argv[1]
-                << "' (commands: simulate, bounds, table, figure, policies, hbsp; see hetstruct --help)\n";
+                << "' (commands: simulate, bounds, table, figure, policies, sweep, plot, hbsp; see hetstruct --help)\n";
     else
       std::cerr << "hetstruct: " << e.what() << " (see hetstruct --help)\n";
     return 2;

@@ -1,0 +1,268 @@
+#include "cli/plot.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "cli/figures.h"
+#include "cli/output.h"
+#include "cli/sweep.h"
+#include "distributions/input_error.h"
+
+namespace hetstruct::cli {
+
+namespace {
+
+bool to_number(const std::string& s, double& v) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  v = std::strtod(s.c_str(), &end);
+  return end == s.c_str() + s.size() && std::isfinite(v);
+}
+
+std::string quote(const std::string& s) {  // a gnuplot single-quoted string
+  std::string q = "'";
+  for (const char c : s) q += c == '\'' ? std::string("''") : std::string(1, c);
+  return q + "'";
+}
+
+struct Table {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  int column(const std::string& name, const char* option) const {
+    const auto it = std::find(header.begin(), header.end(), name);
+    if (it == header.end()) {
+      std::string names;
+      for (const auto& h : header) names += (names.empty() ? "" : ", ") + h;
+      throw InputError(option, "no column '" + name + "' in the CSV", "columns: " + names);
+    }
+    return static_cast<int>(it - header.begin());
+  }
+  int find(const std::string& name) const {
+    const auto it = std::find(header.begin(), header.end(), name);
+    return it == header.end() ? -1 : static_cast<int>(it - header.begin());
+  }
+};
+
+Table parse_table(const std::string& path, const std::string& text) {
+  Table t;
+  std::istringstream in(text);
+  std::string line;
+  std::size_t lineno = 0;
+  std::vector<std::string> fields;
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (line.empty() || line == "\r") continue;
+    if (!parse_csv_line(line, fields)) throw InputError(path + ":" + std::to_string(lineno), "unterminated quote");
+    if (t.header.empty()) {
+      t.header = fields;
+      continue;
+    }
+    if (fields.size() != t.header.size())
+      throw InputError(path + ":" + std::to_string(lineno), std::to_string(fields.size()) + " fields, the header has " +
+                                                                std::to_string(t.header.size()));
+    t.rows.push_back(fields);
+  }
+  if (t.header.empty()) throw InputError(path, "empty CSV");
+  return t;
+}
+
+const char* palette[] = {"#1f4e79", "#c0392b", "#27ae60", "#8e44ad", "#d35400", "#16a085", "#7f8c8d", "#2c3e50",
+                         "#e67e22", "#2980b9"};
+
+struct Point {
+  double x, y, lo, hi;
+  bool bars;
+  std::size_t row;
+};
+
+}  // namespace
+
+std::string plot_script(const PlotCommand& o, const std::string& csv_text, const std::string& svg,
+                        const std::string& png) {
+  const Table t = parse_table(o.csv_path, csv_text);
+  const int xc = t.column(o.x, "--x"), yc = t.column(o.y, "--y");
+  const int sc = o.series.empty() ? -1 : t.column(o.series, "--series");
+  const int fc = o.facet.empty() ? -1 : t.column(o.facet, "--facet");
+  const int ec = t.find("estimator"), lo_c = t.find("ci_low"), hi_c = t.find("ci_high");
+  std::vector<std::pair<int, std::string>> filters;
+  for (const auto& w : o.where) {
+    const auto eq = w.find('=');
+    if (eq == std::string::npos) throw InputError("--where", "'" + w + "' is not COLUMN=VALUE");
+    filters.emplace_back(t.column(w.substr(0, eq), "--where"), w.substr(eq + 1));
+  }
+  std::set<std::string> wanted;
+  for (const auto& e : o.estimators) {
+    for (const auto& item : split_list("--estimator", e)) wanted.insert(item);
+  }
+  if (!wanted.empty() && ec < 0) throw InputError("--estimator", "the CSV has no estimator column");
+
+  auto matches = [](const std::string& field, const std::string& value) {
+    double a = 0, b = 0;
+    return field == value || (to_number(field, a) && to_number(value, b) && a == b);
+  };
+
+  // facet -> (series label -> points), in order of first appearance.
+  std::vector<std::string> facets;
+  std::map<std::string, std::vector<std::string>> series_order;
+  std::map<std::string, std::map<std::string, std::vector<Point>>> data;
+  std::map<std::string, std::string> series_value, series_estimator;
+  std::vector<std::string> values_seen;  // series values, for colours
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    const auto& row = t.rows[r];
+    bool keep = true;
+    for (const auto& [c, v] : filters) keep = keep && matches(row[c], v);
+    const std::string estimator = ec >= 0 ? row[ec] : "";
+    if (!wanted.empty() && !wanted.count(estimator)) keep = false;
+    if (!keep) continue;
+    double x = 0, y = 0;
+    if (!to_number(row[xc], x))
+      throw InputError("--x", "column '" + o.x + "' is not numeric (row " + std::to_string(r + 2) + ": '" + row[xc] + "')");
+    if (row[yc].empty()) continue;  // an undefined value
+    if (!to_number(row[yc], y))
+      throw InputError("--y", "column '" + o.y + "' is not numeric (row " + std::to_string(r + 2) + ": '" + row[yc] + "')");
+    const std::string facet = fc >= 0 ? row[fc] : "";
+    const std::string value = sc >= 0 ? row[sc] : "";
+    const std::string label = (sc >= 0 ? o.series + "=" + value : std::string()) +
+                              (estimator.empty() ? "" : (sc >= 0 ? " " : "") + estimator);
+    if (std::find(facets.begin(), facets.end(), facet) == facets.end()) facets.push_back(facet);
+    auto& order = series_order[facet];
+    if (std::find(order.begin(), order.end(), label) == order.end()) order.push_back(label);
+    if (std::find(values_seen.begin(), values_seen.end(), value) == values_seen.end()) values_seen.push_back(value);
+    series_value[label] = value;
+    series_estimator[label] = estimator;
+    Point p{x, y, 0, 0, false, r};
+    if (o.y == "value" && lo_c >= 0 && hi_c >= 0 && to_number(row[lo_c], p.lo) && to_number(row[hi_c], p.hi)) p.bars = true;
+    data[facet][label].push_back(p);
+  }
+  if (facets.empty()) throw InputError("plot", "no row to plot (check --where and --estimator)");
+
+  // One point per x in a series: otherwise the plot would zigzag between configurations.
+  for (auto& [facet, by_label] : data) {
+    for (auto& [label, points] : by_label) {
+      std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.x < b.x; });
+      for (std::size_t i = 1; i < points.size(); ++i) {
+        if (points[i].x != points[i - 1].x) continue;
+        std::string differ;
+        const auto& r1 = t.rows[points[i - 1].row];
+        const auto& r2 = t.rows[points[i].row];
+        for (std::size_t c = 0; c < t.header.size(); ++c) {
+          if (static_cast<int>(c) == yc || r1[c] == r2[c]) continue;
+          const auto& h = t.header[c];
+          if (h == "value" || h == "stderr" || h == "ci_low" || h == "ci_high" || h == "method") continue;
+          differ += (differ.empty() ? "" : ", ") + h;
+        }
+        throw InputError("plot", "series '" + (label.empty() ? std::string("(all)") : label) + "' has several rows at " +
+                                     o.x + " = " + t.rows[points[i].row][xc] +
+                                     (differ.empty() ? std::string() : " (they differ in " + differ + ")"),
+                         "split them with --series or --facet, or keep one with --where");
+      }
+    }
+  }
+
+  const std::size_t nf = facets.size();
+  const std::size_t cols = static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(nf))));
+  const std::size_t rows = (nf + cols - 1) / cols;
+  std::ostringstream g;
+  g << "# hetstruct plot " << o.csv_path << ": " << o.y << " against " << o.x
+    << (o.series.empty() ? "" : ", series " + o.series) << (o.facet.empty() ? "" : ", facets " + o.facet) << "\n"
+    << "# The data is inline (one datablock per series and facet).\n";
+  int block = 0;
+  std::map<std::pair<std::string, std::string>, int> block_of;
+  for (const auto& facet : facets) {
+    for (const auto& label : series_order[facet]) {
+      const int b = ++block;
+      block_of[{facet, label}] = b;
+      g << "$s" << b << " << EOD\n";
+      for (const auto& p : data[facet][label]) {
+        g << full(p.x) << ' ' << full(p.y);
+        if (p.bars) g << ' ' << full(p.lo) << ' ' << full(p.hi);
+        g << '\n';
+      }
+      g << "EOD\n";
+    }
+  }
+  g << "set datafile missing NaN\nset grid\nset key outside right top box opaque noenhanced\n"
+    << "set xlabel " << quote(o.x) << " noenhanced\nset ylabel " << quote(o.y) << " noenhanced\n";
+  const std::string overall = o.title.empty() ? o.csv_path : o.title;
+  if (nf > 1)
+    g << "set multiplot layout " << rows << "," << cols << " title " << quote(overall) << " noenhanced\n";
+  for (const auto& facet : facets) {
+    if (nf > 1) g << "set title " << quote(o.facet + " = " + facet) << " noenhanced\n";
+    else g << "set title " << quote(overall) << " noenhanced\n";
+    g << "plot ";
+    bool first = true;
+    for (const auto& label : series_order[facet]) {
+      const auto& pts = data[facet][label];
+      const bool bars = std::all_of(pts.begin(), pts.end(), [](const Point& p) { return p.bars; });
+      const std::string& est = series_estimator[label];
+      const std::size_t colour =
+          static_cast<std::size_t>(std::find(values_seen.begin(), values_seen.end(), series_value[label]) - values_seen.begin());
+      const char* lc = palette[colour % (sizeof palette / sizeof *palette)];
+      std::string style;
+      if (est == "closed_form") style = "with lines lw 2";
+      else if (est == "lower_bound") style = "with lines lw 1.5 dt 3";
+      else if (est == "upper_bound") style = "with lines lw 1.5 dt 2";
+      else if (bars) style = o.points ? "using 1:2:3:4 with yerrorbars pt 7 ps 0.6" : "using 1:2:3:4 with yerrorlines lw 1.5 pt 7 ps 0.6";
+      else style = o.points ? "with points pt 7 ps 0.6" : "with linespoints lw 1.5 pt 7 ps 0.6";
+      if (est == "difference") style += " dt 4";
+      if (style.rfind("using", 0) != 0) style = "using 1:2 " + style;
+      g << (first ? "" : ", \\\n     ") << "$s" << block_of[{facet, label}] << ' ' << style << " lc rgb '" << lc
+        << "' title " << quote(label.empty() ? o.y : label) << " noenhanced";
+      first = false;
+    }
+    g << "\n";
+  }
+  if (nf > 1) g << "unset multiplot\n";
+  const std::string plot = g.str();
+  const std::size_t w = 800 + 350 * (cols - 1), h = 560 + 380 * (rows - 1);
+  std::ostringstream script;
+  script << "set terminal svg size " << w << "," << h << " dynamic enhanced font 'sans,12'\nset output " << quote(svg)
+         << "\n"
+         << plot << "set terminal pngcairo size " << (w * 5 / 4) << "," << (h * 5 / 4)
+         << " enhanced font 'sans,12'\nset output " << quote(png) << "\n";
+  // replot does not replay a multiplot: draw again.
+  const auto datablocks_end = plot.find("set datafile missing");
+  script << plot.substr(datablocks_end) << "unset output\n";
+  return script.str();
+}
+
+void PlotCommand::add_to(CLI::App& app) {
+  app_ = app.add_subcommand("plot", "Plot any sweep CSV to SVG and PNG through gnuplot (writes the .gp script too)");
+  app_->add_option("csv", csv_path, "The CSV (one header row), e.g. from hetstruct sweep")->required();
+  app_->add_option("--x,-x", x, "Column on the x axis (numeric)")->required();
+  app_->add_option("--y,-y", y, "Column on the y axis")->capture_default_str();
+  app_->add_option("--series", series, "Column whose values split the series");
+  app_->add_option("--facet", facet, "Column whose values split the plot into panels");
+  app_->add_option("--where", where, "Keep only rows with COLUMN=VALUE (repeatable)");
+  app_->add_option("--estimator,-e", estimators, "Estimators to draw (default all): mc,closed_form,lower_bound,...");
+  app_->add_flag("--points", points, "Monte Carlo estimates as points with error bars, not joined by lines");
+  app_->add_option("--title", title, "Plot title (default: the CSV's name)");
+  app_->add_option("--out,-o", out_base, "Output base name: BASE.gp, BASE.svg, BASE.png (default: the CSV's name)");
+}
+
+bool PlotCommand::parsed() const { return app_ != nullptr && app_->parsed(); }
+
+int PlotCommand::execute() {
+  std::ifstream in(csv_path, std::ios::binary);
+  if (!in) throw InputError(csv_path, "cannot read the CSV");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  std::string base = out_base;
+  if (base.empty()) {
+    base = csv_path;
+    if (base.size() > 4 && base.compare(base.size() - 4, 4, ".csv") == 0) base.resize(base.size() - 4);
+  }
+  const std::string script = plot_script(*this, buffer.str(), base + ".svg", base + ".png");
+  write_file_atomically(base + ".gp", script);
+  if (run_gnuplot) cli::run_gnuplot(base + ".gp");
+  std::cerr << "hetstruct plot: wrote " << base << ".gp, .svg, .png\n";
+  return 0;
+}
+
+}  // namespace hetstruct::cli
