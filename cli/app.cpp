@@ -412,7 +412,7 @@ struct Policies {
     run.reps = sampling.reps;
     run.threads = sampling.threads;
     const struct { const char* policy; const char* approach; } policies[] = {
-        {"dynamic", "overpartitioning"}, {"equal", "ostrich"}, {"proportional", "hcgm"}};
+        {"dynamic", "overpartitioning"}, {"equal", "ostrich"}, {"proportional", "hcgm"}, {"balanced", "wilson_eq15"}};
     std::vector<engine::Plan> plans;
     for (const auto& p : policies) {
       ModelOptions with = model;
@@ -522,7 +522,7 @@ int run(int argc, char** argv) {
   Policies policies;
   auto* policies_cmd = app.add_subcommand(
       "policies", "Master-slave dealing policies side by side: dynamic (overpartitioning), equal (ostrich), "
-                  "proportional (HCGM), with paired differences");
+                  "proportional (HCGM), balanced (Wilson's Eq. 15), with paired differences");
   policies.add_to(*policies_cmd);
   HbspCommand hbsp;
   hbsp.add_to(app);

@@ -42,7 +42,7 @@ void ModelOptions::add_to(CLI::App& app, bool structure_required) {
       ->capture_default_str()->group(model);
   app.add_option("--protocol", protocol, "Communication protocol of sync, nn or ms (default: the reading that best fits the paper)")
       ->group(model);
-  app.add_option("--policy", policy, "Master-slave dealing: dynamic | equal | proportional")->group(model);
+  app.add_option("--policy", policy, "Master-slave dealing: dynamic | equal | proportional | balanced")->group(model);
   app.add_option("--exchange", exchange, "Nearest-neighbour rule: sequential (Wilson's tables) | plain (max of neighbours)")
       ->capture_default_str()->group(model);
 }

@@ -4,6 +4,7 @@
 #include "bounds/closed_forms.h"
 #include "bounds/communication_bounds.h"
 #include "engine/monte_carlo.h"
+#include <utility>
 #include "structures/structure.h"
 
 using namespace hetstruct;
@@ -80,5 +81,24 @@ TEST_CASE("communication-bound master-slave cells equal np 2C up to the last tas
     const auto e = simulate(ms, c, 50);
     INFO("(" << n << "," << m << "): " << e.mean << " against " << serial);
     CHECK(serial - e.mean == Approx(3.0).margin(0.5));
+  }
+}
+
+TEST_CASE("balanced quotas weigh each task's 2C, proportional ones do not", "[protocol-bounds]") {
+  // Two processors of constant task times 1 (the master) and 2, 12 tasks, C = 1. proportional:
+  // shares 12 (1 : 1/2) = 8 and 4, busy 8*1 + 4*2 = 16. balanced (Eq. 15): weights 1/(1+2) and
+  // 1/(2+2), shares 6.86 and 5.14, quotas 7 and 5, busy 7*1 + 5*2 = 17. With constant times the
+  // busy total is exact: P_deg times the makespan.
+  structures::Processors procs{2, 1, Law::constant(2.0), Law::constant(1.0)};
+  const auto s = structures::master_slave(procs, 6);
+  engine::RunOptions options;
+  options.reps = 2;
+  for (const auto& [policy, busy] : {std::pair{"proportional", 16.0}, std::pair{"balanced", 17.0}}) {
+    engine::CompileOptions c;
+    c.comm_cost = 1.0;
+    c.policy = policy;
+    const auto m = engine::run_with_metrics(engine::compile(s, c), options, {1.0, 0.5});
+    INFO(policy);
+    REQUIRE(m.parallelism_degree.mean * m.makespan.mean == Approx(busy).epsilon(1e-12));
   }
 }

@@ -52,8 +52,10 @@
 //   Wilson's Eq. 14-16 x and y up to their rounding): processor i's exact share is T*s_i/sum(s);
 //   each gets the floor of its share and the remaining tasks go one each to the largest
 //   fractional parts, lowest index first on ties (the largest-remainder rule), so the quotas add
-//   up to T. Note that Wilson's Eq. 15 balances on mean + 2C per task; this split, like HCGM,
-//   ignores communication.
+//   up to T. Like HCGM, this split ignores communication.
+// - balanced: the same split with s_i = 1/(mean_task_time[i] + 2C): Wilson's Eq. 15 balances each
+//   task's computation plus its two communications, so for two speeds this is Eq. 14-16's x and y
+//   at any C, up to the rounding (largest remainder here, where Eq. 16 takes ceilings).
 // Under a static policy a served slave's next task comes from its own quota; once the quota is
 // spent the slave stops (its last result is still received: C). The master's own tasks come from
 // its own quota too.
@@ -70,14 +72,15 @@ namespace hetstruct::engine {
 
 namespace {
 
-enum class Policy { dynamic, equal, proportional };
+enum class Policy { dynamic, equal, proportional, balanced };
 
 Policy parse_policy(const std::string& name) {
   if (name == "dynamic" || name.empty()) return Policy::dynamic;
   if (name == "equal") return Policy::equal;
   if (name == "proportional") return Policy::proportional;
+  if (name == "balanced") return Policy::balanced;
   throw InputError("--policy", "unknown master-slave dealing policy '" + name + "'",
-                   "choose dynamic, equal or proportional");
+                   "choose dynamic, equal, proportional or balanced");
 }
 
 // The parts of the rules that differ between the protocols of the family.
@@ -87,14 +90,17 @@ struct Roles {
   bool own_tasks_communicate = true;  // does each own task cost the master a self-send and a self-return of C?
 };
 
-// Static quotas (equal, proportional) of `tasks` among the processors with computes[i].
+// Static quotas (equal, proportional, balanced) of `tasks` among the processors with computes[i].
 std::vector<std::int64_t> static_quotas(Policy policy, const CommSetup& setup, const std::vector<bool>& computes,
                                         std::int64_t tasks) {
   const int n = setup.width;
   std::vector<std::int64_t> quota(n, 0);
   std::vector<double> weight(n, 0.0);
   for (int i = 0; i < n; ++i)
-    if (computes[i]) weight[i] = policy == Policy::equal ? 1.0 : 1.0 / setup.mean_task_time.at(i);
+    if (computes[i])
+      weight[i] = policy == Policy::equal        ? 1.0
+                  : policy == Policy::balanced ? 1.0 / (setup.mean_task_time.at(i) + 2.0 * setup.comm_cost)
+                                               : 1.0 / setup.mean_task_time.at(i);
   if (policy == Policy::equal) {
     // Integer arithmetic: floor(T/K) each, the remainder to the lowest indices.
     const auto k = static_cast<std::int64_t>(std::count(computes.begin(), computes.end(), true));
@@ -332,7 +338,7 @@ std::unique_ptr<Protocol> make_master_slave_protocol(const std::string& name, co
   } else {
     throw InputError("--protocol", "unknown master-slave protocol '" + name + "'");
   }
-  if (policy == Policy::proportional) {
+  if (policy == Policy::proportional || policy == Policy::balanced) {
     if (static_cast<int>(setup.mean_task_time.size()) < setup.width)
       throw InputError("--policy", "proportional dealing needs every processor's mean task time");
     for (int i = 0; i < setup.width; ++i) {
