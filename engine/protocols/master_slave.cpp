@@ -237,7 +237,7 @@ class MasterSlave final : public Protocol {
   };
   // Heap order: earliest ready time first, lowest processor index on ties.
   static bool later(const Ready& a, const Ready& b) {
-    return a.ready != b.ready ? a.ready > b.ready : a.processor > b.processor;
+    return (a.ready > b.ready) | ((a.ready == b.ready) & (a.processor > b.processor));
   }
   // Puts `e` in place of the first slave in line and restores the heap: one sift-down where a pop
   // and a push would take two. (later() is a total order, so the line is the same either way.)
@@ -247,7 +247,8 @@ class MasterSlave final : public Protocol {
     for (;;) {
       std::size_t child = 2 * i + 1;
       if (child >= n) break;
-      if (child + 1 < n && later(ready_[child], ready_[child + 1])) ++child;  // the earlier child
+      // The earlier child, without a branch: the comparisons of random times do not predict.
+      child += static_cast<std::size_t>((child + 1 < n) & later(ready_[child], ready_[std::min(child + 1, n - 1)]));
       if (!later(e, ready_[child])) break;
       ready_[i] = ready_[child];
       i = child;
