@@ -235,6 +235,18 @@ Machine parse_machine(std::istream& in, const std::string& source) {
     if (p > m.size())
       throw InputError(source, "an L for p = " + std::to_string(p) + " but only " + std::to_string(m.size()) + " processors");
   if (!speed_field.empty()) m.speed_field = speed_field;
+  // Only ratios of speeds matter, but shares divide by their sum and relative speeds by the
+  // smallest: index=1e308 twice sums to inf (every share 0), 1e-300 beside 1e300 gives an infinite
+  // relative speed. Both must stay finite and non-zero for every p.
+  double sum = 0.0, lo = m.processors[0].speed, hi = lo;
+  for (const auto& proc : m.processors) {
+    sum += proc.speed;
+    lo = std::min(lo, proc.speed);
+    hi = std::max(hi, proc.speed);
+  }
+  if (!std::isfinite(sum) || !std::isfinite(hi / lo) || !(lo / sum > 0.0))
+    throw InputError(source, "the processors' speeds (" + m.speed_field + "=) overflow: their sum or their ratios are out of range",
+                     "only ratios matter: scale them to lie between about 1e-100 and 1e100");
   return m;
 }
 

@@ -131,13 +131,24 @@ void require_finite(double x, const char* what) {
   if (!std::isfinite(x)) throw InputError("law", std::string(what) + " must be a finite number");
 }
 
+// Values near overflow: finite parameters can still give a law whose mean, variance or support
+// overflows (u(0,1e200) has variance 1e400/12), and every number computed from it would be inf or
+// NaN. Refused where the text is still known.
+Law require_finite_moments(Law law) {
+  const auto [lo, hi] = law.support();
+  if (!std::isfinite(law.mean()) || !std::isfinite(law.variance()) || !std::isfinite(lo) || !std::isfinite(hi))
+    throw InputError("law", "values too large: the law's mean, variance or range overflows a double",
+                     "keep task times and their spread well below 1e150");
+  return law;
+}
+
 }  // namespace
 
 Law Law::uniform(double lo, double hi) {
   require_finite(lo, "u(lo,hi): lo");
   require_finite(hi, "u(lo,hi): hi");
   if (!(lo < hi)) throw InputError("law", "u(lo,hi) needs lo < hi, got u(" + format_number(lo) + "," + format_number(hi) + ")");
-  return Law({{1.0, {LeafKind::uniform, lo, hi}}});
+  return require_finite_moments(Law({{1.0, {LeafKind::uniform, lo, hi}}}));
 }
 
 Law Law::normal(double mean, double variance) {
@@ -146,7 +157,7 @@ Law Law::normal(double mean, double variance) {
   if (!(variance > 0.0))
     throw InputError("law", "n(mean,variance) needs a variance > 0, got " + format_number(variance),
                      "the second argument is the variance, as in the paper; use c(x) for a constant");
-  return Law({{1.0, {LeafKind::normal, mean, variance}}});
+  return require_finite_moments(Law({{1.0, {LeafKind::normal, mean, variance}}}));
 }
 
 Law Law::truncated_normal(double mean, double variance) {
@@ -157,7 +168,7 @@ Law Law::truncated_normal(double mean, double variance) {
                                 ") has almost no mass at or above 0",
                      "raise the mean or the variance");
   base.components_[0].leaf.kind = LeafKind::truncated_normal;
-  return base;
+  return require_finite_moments(base);
 }
 
 Law Law::constant(double value) {
@@ -170,8 +181,14 @@ Law Law::scaled(double factor, const Law& base) {
   if (!(factor > 0.0))
     throw InputError("law", "a scale factor must be > 0, got " + format_number(factor));
   Law out = base;
-  for (auto& c : out.components_) c.leaf.scale *= factor;
-  return out;
+  for (auto& c : out.components_) {
+    c.leaf.scale *= factor;
+    // Nested factors multiply: 1e-200*(1e-200*X) underflows to 0 (an overflow is caught below).
+    if (!std::isfinite(c.leaf.scale) || !(c.leaf.scale > 0.0))
+      throw InputError("law", "the scale factors multiply to " + format_number(c.leaf.scale) + ", out of range",
+                       "nested factors multiply: keep their product within the range of a double");
+  }
+  return require_finite_moments(out);
 }
 
 Law Law::mixture(const std::vector<std::pair<double, Law>>& weighted) {
@@ -187,7 +204,7 @@ Law Law::mixture(const std::vector<std::pair<double, Law>>& weighted) {
   if (std::abs(total - 1.0) > 1e-9)
     throw InputError("law", "mixture weights must add up to 1, they add up to " + format_number(total),
                      "e.g. mix(0.3:u(0,1),0.7:n(0.5,1/12))");
-  return Law(std::move(flat));
+  return require_finite_moments(Law(std::move(flat)));
 }
 
 double Law::mean() const {
@@ -293,6 +310,10 @@ class LawParser {
       "laws look like u(0,1), n(0.5,1/12), tn(1,1/4), c(1), 0.5*u(0,1), "
       "mix(0.3:u(0,1),0.7:n(0.5,1/12))";
 
+  // Laws nest ('(', 'a*', 'mix(') by recursion: a bound keeps a pathological text (thousands of
+  // parentheses) from overflowing the stack.
+  static constexpr int max_depth = 100;
+
   [[noreturn]] void fail(const std::string& problem, const std::string& hint = syntax_hint) const {
     throw InputError("law '" + text_ + "'", problem + " at position " + std::to_string(pos_), hint);
   }
@@ -341,6 +362,7 @@ class LawParser {
       const double d = parse_decimal();
       if (d == 0.0) { pos_ = start; fail("division by zero"); }
       x /= d;
+      if (!std::isfinite(x)) { pos_ = start; fail("number out of range"); }  // 4/1e-308
     }
     return x;
   }
@@ -349,6 +371,12 @@ class LawParser {
   Law parse_law() {
     skip_space();
     const std::size_t start = pos_;
+    if (depth_ >= max_depth) fail("laws nested more than " + std::to_string(max_depth) + " deep", "simplify the law");
+    ++depth_;
+    struct Leave {
+      int& depth;
+      ~Leave() { --depth; }
+    } leave{depth_};
     if (starts_number()) {
       const double factor = parse_number();
       expect('*');
@@ -407,6 +435,7 @@ class LawParser {
 
   const std::string& text_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "distributions/input_error.h"
 #include "engine/monte_carlo.h"
 #include "engine/streams.h"
+#include "engine/tsan.h"
 
 namespace hetstruct::engine::hbsp {
 
@@ -457,6 +458,7 @@ BootstrapReplay monte_carlo_replay(const model::Machine& m, const Program& progr
     const std::uint64_t wave_blocks = std::min(wave, blocks - first_block);
     std::vector<BlockStats> stats(wave_blocks);
     auto body = [&](const tbb::blocked_range<std::uint64_t>& range) {
+      tsan_acquire(&stats);  // the caller's writes happen before every body (engine/tsan.h)
       std::vector<ProcessorStream> streams(static_cast<std::size_t>(p));
       std::vector<double> r(static_cast<std::size_t>(p));
       for (std::uint64_t b = range.begin(); b != range.end(); ++b) {
@@ -487,8 +489,11 @@ BootstrapReplay monte_carlo_replay(const model::Machine& m, const Program& progr
         const std::uint64_t now = done.fetch_add(last - first) + (last - first);
         if (options.progress) options.progress(now, options.reps);
       }
+      tsan_release(&done);  // and every body before the caller's code after the loop
     };
+    tsan_release(&stats);
     arena.execute([&] { tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, wave_blocks, 1), body); });
+    tsan_acquire(&done);
     for (const auto& bs : stats) {
       all.total.merge(bs.total);
       all.gh.merge(bs.gh);

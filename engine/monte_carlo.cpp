@@ -1,4 +1,5 @@
 #include "engine/monte_carlo.h"
+#include "engine/tsan.h"
 
 #include <atomic>
 #include <cmath>
@@ -49,6 +50,7 @@ Block run_blocks(const RunOptions& options, MakeState make_state, Add add) {
   std::atomic<std::uint64_t> done{0};
 
   auto body = [&](const tbb::blocked_range<std::uint64_t>& range) {
+    tsan_acquire(&per_block);  // the caller's writes happen before every body
     auto& state = states.local();
     for (std::uint64_t b = range.begin(); b != range.end(); ++b) {
       const std::uint64_t first = b * block_size;
@@ -59,10 +61,13 @@ Block run_blocks(const RunOptions& options, MakeState make_state, Add add) {
       const std::uint64_t now = done.fetch_add(last - first) + (last - first);
       if (options.progress) options.progress(now, options.reps);
     }
+    tsan_release(&done);  // and every body before the caller's code after the loop
   };
   const int threads = options.threads > 0 ? options.threads : tbb::this_task_arena::max_concurrency();
   tbb::task_arena arena(threads);
+  tsan_release(&per_block);
   arena.execute([&] { tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, blocks, 1), body); });
+  tsan_acquire(&done);
 
   Block total;
   for (const auto& block : per_block) total.merge(block);

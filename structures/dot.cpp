@@ -41,6 +41,68 @@ int parse_processor(const std::string& where, const std::string& text) {
   return static_cast<int>(value);
 }
 
+// boost::read_graphviz parses nested subgraphs ('{' ... '}') by recursion: a few thousand nested
+// braces overflow the stack, a crash rather than an error (Boost 1.74 sets no limit). The nesting
+// is measured first, skipping what Boost's tokenizer reads as text, where a brace is no brace:
+// "quoted strings" (with backslash escapes), <HTML strings> (nested tags), // and /* */
+// comments, and lines starting with '#'.
+constexpr int max_nesting = 100;
+
+void check_nesting(const std::string& text, const std::string& source) {
+  const std::size_t n = text.size();
+  int depth = 0, line = 1;
+  const auto skip_to = [&](std::size_t& i, auto done) {  // advance i to where done(i), counting lines
+    for (; i < n && !done(i); ++i)
+      if (text[i] == '\n') ++line;
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line;
+    } else if (c == '"') {
+      for (++i; i < n && text[i] != '"'; ++i) {
+        if (text[i] == '\\' && i + 1 < n) ++i;
+        if (text[i] == '\n') ++line;
+      }
+    } else if (c == '<') {  // tags and text up to the tag that closes the first one
+      int open = 0;
+      do {
+        skip_to(i, [&](std::size_t k) { return text[k] == '<'; });
+        if (i >= n) break;
+        const bool closing = i + 1 < n && text[i + 1] == '/';
+        char quote = 0;
+        skip_to(i, [&](std::size_t k) {  // to the tag's '>', quoted '>' aside
+          if (quote) quote = text[k] == quote ? 0 : quote;
+          else if (text[k] == '"' || text[k] == '\'') quote = text[k];
+          return !quote && text[k] == '>';
+        });
+        if (i >= n) break;
+        if (closing) --open;
+        else if (text[i - 1] != '/') ++open;  // <br/> opens nothing
+        ++i;
+      } while (open > 0);
+      --i;  // the loop's ++i
+    } else if (c == '/' && i + 1 < n && text[i + 1] == '/') {
+      skip_to(i, [&](std::size_t k) { return text[k] == '\n'; });
+      if (i < n) ++line;
+    } else if (c == '/' && i + 1 < n && text[i + 1] == '*') {
+      i += 2;
+      skip_to(i, [&](std::size_t k) { return text[k] == '*' && k + 1 < n && text[k + 1] == '/'; });
+      ++i;
+    } else if (c == '#' && (i == 0 || text[i - 1] == '\n')) {
+      skip_to(i, [&](std::size_t k) { return text[k] == '\n'; });
+      if (i < n) ++line;
+    } else if (c == '{') {
+      if (++depth > max_nesting)
+        throw InputError(source + ":" + std::to_string(line),
+                         "subgraphs nested more than " + std::to_string(max_nesting) + " deep",
+                         "flatten the '{ ... }' nesting");
+    } else if (c == '}') {
+      depth = std::max(depth - 1, 0);
+    }
+  }
+}
+
 // After Kahn's algorithm stops short, the vertices left (indegree > 0) each have a predecessor
 // that is left too. Walking back along such predecessors must repeat a vertex, and the walk from
 // it to its repetition is a cycle. (The first vertex left may only lie downstream of a cycle.)
@@ -99,6 +161,7 @@ std::vector<std::size_t> topological_order(const DotGraph& g, const std::string&
 Structure parse_dot(const std::string& text, const std::string& source) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw InputError(source, "the graph is empty", "write a digraph { ... } with one vertex per task");
+  check_nesting(text, source);
   DotGraph dot;
   boost::dynamic_properties dp(boost::ignore_other_properties);
   dp.property("node_id", boost::get(&DotVertex::id, dot));
