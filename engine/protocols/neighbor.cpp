@@ -246,36 +246,6 @@ class EventCommit final : public Protocol {
 // processor i < n-1 starts task k+1 at e(i,i+1), processor n-1 at e(n-2,n-1). No exchanges after
 // the last task. At C = 0 it is the sequential zero-communication recurrence, bit for bit. It is
 // 6-7% above Tables 4 and 7 (worst 7.2%, mean 2.8%): kept to compare against.
-class Sequential final : public Protocol {
- public:
-  explicit Sequential(const CommSetup& setup) : setup_(setup), start_(setup.width), finish_(setup.width) {}
-
-  double run(TaskTimes& times) override {
-    const int n = setup_.width;
-    const double exchange_cost = 2.0 * setup_.comm_cost;
-    std::fill(start_.begin(), start_.end(), 0.0);
-    for (int k = 0;; ++k) {
-      for (int i = 0; i < n; ++i) finish_[i] = start_[i] + times.next(i);
-      if (k + 1 == setup_.levels) break;
-      if (n == 1) {
-        start_[0] = finish_[0];
-        continue;
-      }
-      double exchange = finish_[0];
-      for (int i = 0; i + 1 < n; ++i) {
-        exchange = std::max(exchange, finish_[i + 1]) + exchange_cost;
-        start_[i] = exchange;
-      }
-      start_[n - 1] = exchange;
-    }
-    return *std::max_element(finish_.begin(), finish_.end());
-  }
-
- private:
-  CommSetup setup_;
-  std::vector<double> start_, finish_;
-};
-
 // plain: the plain recurrence (what Tables 4 and 7 tend to as C -> 0) with the paper's cost
 // statement charged literally (Section 5.1: "synchronization between neighbors requires two
 // communication units ... a processor synchronizing with two other processors spends four
@@ -289,9 +259,12 @@ class Sequential final : public Protocol {
 // it: event-commit may exchange with an early neighbour before the late one has finished). At
 // C = 0 it is the zero-communication plain recurrence, bit for bit. Tables 4 and 7: worst 3.1%,
 // mean 1.5% (too high at small C and large n).
-class Plain final : public Protocol {
+class LevelRule final : public Protocol {
  public:
-  explicit Plain(const CommSetup& setup) : setup_(setup), start_(setup.width), finish_(setup.width) {}
+  enum class Rule { sequential, plain };
+
+  LevelRule(const CommSetup& setup, Rule rule)
+      : setup_(setup), rule_(rule), start_(setup.width), finish_(setup.width) {}
 
   double run(TaskTimes& times) override {
     const int n = setup_.width;
@@ -300,9 +273,20 @@ class Plain final : public Protocol {
     for (int k = 0;; ++k) {
       for (int i = 0; i < n; ++i) finish_[i] = start_[i] + times.next(i);
       if (k + 1 == setup_.levels) break;
-      for (int i = 0; i < n; ++i) {
-        const int lo = std::max(i - 1, 0), hi = std::min(i + 1, n - 1);
-        start_[i] = std::max({finish_[lo], finish_[i], finish_[hi]}) + exchange_cost * (hi - lo);
+      if (rule_ == Rule::plain) {
+        for (int i = 0; i < n; ++i) {
+          const int lo = std::max(i - 1, 0), hi = std::min(i + 1, n - 1);
+          start_[i] = std::max({finish_[lo], finish_[i], finish_[hi]}) + exchange_cost * (hi - lo);
+        }
+      } else if (n == 1) {
+        start_[0] = finish_[0];
+      } else {
+        double exchange = finish_[0];
+        for (int i = 0; i + 1 < n; ++i) {
+          exchange = std::max(exchange, finish_[i + 1]) + exchange_cost;
+          start_[i] = exchange;
+        }
+        start_[n - 1] = exchange;
       }
     }
     return *std::max_element(finish_.begin(), finish_.end());
@@ -310,6 +294,7 @@ class Plain final : public Protocol {
 
  private:
   CommSetup setup_;
+  Rule rule_;
   std::vector<double> start_, finish_;
 };
 
@@ -322,8 +307,8 @@ std::vector<std::string> neighbor_protocol_names() {
 std::unique_ptr<Protocol> make_neighbor_protocol(const std::string& name, const CommSetup& setup) {
   if (name == "event-commit") return std::make_unique<EventCommit>(setup, EventCommit::Key::task_finish);
   if (name == "event-available") return std::make_unique<EventCommit>(setup, EventCommit::Key::availability);
-  if (name == "sequential") return std::make_unique<Sequential>(setup);
-  if (name == "plain") return std::make_unique<Plain>(setup);
+  if (name == "sequential") return std::make_unique<LevelRule>(setup, LevelRule::Rule::sequential);
+  if (name == "plain") return std::make_unique<LevelRule>(setup, LevelRule::Rule::plain);
   throw InputError("--protocol", "unknown nearest-neighbour protocol '" + name + "'");
 }
 
