@@ -2,13 +2,14 @@
 // progress to stderr; any bad input is one line on stderr and exit status 2.
 #include "cli/app.h"
 
-#include <charconv>
 #include <algorithm>
+#include <charconv>
 #include <chrono>
-#include <limits>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
@@ -24,6 +25,7 @@
 #include "cli/output.h"
 #include "cli/wilson_tables.h"
 #include "distributions/input_error.h"
+#include "engine/interrupt.h"
 #include "engine/monte_carlo.h"
 
 #ifndef HETSTRUCT_VERSION
@@ -505,6 +507,16 @@ Examples:
 }  // namespace
 
 int run(int argc, char** argv) {
+  // Ctrl-C raises the engine's flag: runs stop at the next replication and nothing half-done is
+  // written (every file is written whole, then renamed). A second Ctrl-C kills at once. SIGTERM
+  // (what mpirun forwards, what a batch system sends) stops the same way.
+  struct sigaction on_interrupt {};
+  on_interrupt.sa_handler = [](int) { engine::interrupt_flag().store(true, std::memory_order_relaxed); };
+  on_interrupt.sa_flags = SA_RESETHAND;
+  sigemptyset(&on_interrupt.sa_mask);
+  sigaction(SIGINT, &on_interrupt, nullptr);
+  sigaction(SIGTERM, &on_interrupt, nullptr);
+
   CLI::App app(overview, "hetstruct");
   app.set_version_flag("--version", std::string("hetstruct ") + HETSTRUCT_VERSION);
   app.require_subcommand(1);
@@ -558,6 +570,9 @@ int run(int argc, char** argv) {
   } catch (const InputError& e) {
     std::cerr << "hetstruct: " << e.what() << "\n";
     return 2;
+  } catch (const engine::Interrupted& e) {
+    std::cerr << "\nhetstruct: " << e.what() << "\n";
+    return 130;  // 128 + SIGINT, as a shell reports a process killed by Ctrl-C
   } catch (const std::exception& e) {
     std::cerr << "hetstruct: internal error: " << e.what() << "\n";
     return 1;

@@ -27,6 +27,7 @@
 
 #ifdef HETSTRUCT_MPI
 #include "cli/mpi_sweep.h"
+#include "engine/interrupt.h"
 #endif
 
 namespace hetstruct::cli {
@@ -736,7 +737,17 @@ int SweepCommand::execute() {
   for (const std::size_t k : mine) {
     const Config c = grid.at(indices[k]);
     const double w = Estimators::work(c, comparisons.size());
-    rows[k] = estimators.rows(c, [&](double f) { reporter.set(work_done + f * w, configs_done, indices.size()); });
+    try {
+      rows[k] = estimators.rows(c, [&](double f) { reporter.set(work_done + f * w, configs_done, indices.size()); });
+    } catch (const engine::Interrupted&) {
+      // Keep what is complete, so that --resume loses nothing but the configuration under way.
+      if (single_process && !out_path.empty() && configs_done > 0) {
+        write_file_atomically(out_path, assemble());
+        throw engine::Interrupted("interrupted; the " + std::to_string(configs_done) + " complete configurations are in " +
+                                  out_path + " (--resume continues)");
+      }
+      throw;
+    }
     work_done += w;
     ++configs_done;
     ++computed_configs;

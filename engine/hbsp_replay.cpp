@@ -17,6 +17,7 @@
 #include "distributions/input_error.h"
 #include "engine/monte_carlo.h"
 #include "engine/streams.h"
+#include "engine/interrupt.h"
 #include "engine/tsan.h"
 
 namespace hetstruct::engine::hbsp {
@@ -469,6 +470,7 @@ BootstrapReplay monte_carlo_replay(const model::Machine& m, const Program& progr
         const std::uint64_t first = (first_block + b) * block_size;
         const std::uint64_t last = std::min(first + block_size, options.reps);
         for (std::uint64_t rep = first; rep < last; ++rep) {
+          throw_if_interrupted();
           for (int j = 0; j < p; ++j) streams[j].reset(options.seed, rep, static_cast<std::uint64_t>(j));
           double total = 0.0, gh = 0.0;
           for (std::size_t i = 0; i < steps; ++i) {

@@ -1,6 +1,8 @@
 #include "engine/monte_carlo.h"
+#include "engine/interrupt.h"
 #include "engine/tsan.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <vector>
@@ -39,38 +41,46 @@ namespace {
 
 // Runs options.reps replications in fixed blocks on oneTBB: `add(block, replication, state)`
 // folds one replication into its block's statistics (a Block: default-constructible, with
-// merge()); the blocks are merged in order. `make_state` builds one thread's buffers.
+// merge()); the blocks are merged in order. `make_state` builds one thread's buffers. Blocks run
+// in waves so that memory stays bounded whatever the number of replications; the fold is the
+// same sequential one either way, so the wave size changes no bit of the result.
 template <class Block, class MakeState, class Add>
 Block run_blocks(const RunOptions& options, MakeState make_state, Add add) {
   if (options.reps == 0) throw InputError("--reps", "the number of replications must be at least 1");
   if (options.threads < 0) throw InputError("--threads", "the thread count must be 0 (all cores) or more");
   const std::uint64_t blocks = options.reps / block_size + (options.reps % block_size != 0);  // no overflow
-  std::vector<Block> per_block(blocks);
+  constexpr std::uint64_t wave = 1024;
+  std::vector<Block> per_block(std::min(blocks, wave));
   tbb::enumerable_thread_specific<decltype(make_state())> states(make_state);
   std::atomic<std::uint64_t> done{0};
-
-  auto body = [&](const tbb::blocked_range<std::uint64_t>& range) {
-    tsan_acquire(&per_block);  // the caller's writes happen before every body
-    auto& state = states.local();
-    for (std::uint64_t b = range.begin(); b != range.end(); ++b) {
-      const std::uint64_t first = b * block_size;
-      const std::uint64_t last = std::min(first + block_size, options.reps);
-      Block block;
-      for (std::uint64_t r = first; r < last; ++r) add(block, r, state);
-      per_block[b] = block;
-      const std::uint64_t now = done.fetch_add(last - first) + (last - first);
-      if (options.progress) options.progress(now, options.reps);
-    }
-    tsan_release(&done);  // and every body before the caller's code after the loop
-  };
   const int threads = options.threads > 0 ? options.threads : tbb::this_task_arena::max_concurrency();
   tbb::task_arena arena(threads);
-  tsan_release(&per_block);
-  arena.execute([&] { tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, blocks, 1), body); });
-  tsan_acquire(&done);
 
   Block total;
-  for (const auto& block : per_block) total.merge(block);
+  for (std::uint64_t first_block = 0; first_block < blocks; first_block += wave) {
+    const std::uint64_t wave_blocks = std::min(wave, blocks - first_block);
+    auto body = [&](const tbb::blocked_range<std::uint64_t>& range) {
+      tsan_acquire(&per_block);  // the caller's writes happen before every body
+      auto& state = states.local();
+      for (std::uint64_t b = range.begin(); b != range.end(); ++b) {
+        const std::uint64_t first = (first_block + b) * block_size;
+        const std::uint64_t last = std::min(first + block_size, options.reps);
+        Block block;
+        for (std::uint64_t r = first; r < last; ++r) {
+          throw_if_interrupted();
+          add(block, r, state);
+        }
+        per_block[b] = block;
+        const std::uint64_t now = done.fetch_add(last - first) + (last - first);
+        if (options.progress) options.progress(now, options.reps);
+      }
+      tsan_release(&done);  // and every body before the caller's code after the loop
+    };
+    tsan_release(&per_block);
+    arena.execute([&] { tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, wave_blocks, 1), body); });
+    tsan_acquire(&done);
+    for (std::uint64_t b = 0; b < wave_blocks; ++b) total.merge(per_block[b]);
+  }
   return total;
 }
 
