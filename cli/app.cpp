@@ -84,8 +84,8 @@ std::vector<double> mean_task_times(const structures::Structure& s) {
     return m;
   }
   std::vector<double> sum(s.width, 0.0), count(s.width, 0.0);
-  for (const auto v : boost::make_iterator_range(boost::vertices(s.graph))) {
-    const auto& t = s.graph[v];
+  for (const auto v : boost::make_iterator_range(boost::vertices(s.graph()))) {
+    const auto& t = s.graph()[v];
     if (t.kind != structures::TaskKind::compute || t.law < 0) continue;
     sum[t.processor] += s.laws[t.law].mean();
     count[t.processor] += 1.0;

@@ -55,7 +55,7 @@ std::vector<std::uint32_t> topological_order(const structures::PrecedenceGraph& 
 }
 
 void compile_generic(const structures::Structure& s, Plan& plan) {
-  const auto& g = s.graph;
+  const auto& g = s.graph();
   const auto order = topological_order(g);
   std::vector<std::uint32_t> position(order.size());
   for (std::uint32_t i = 0; i < order.size(); ++i) position[order[i]] = i;

@@ -1,4 +1,6 @@
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "distributions/input_error.h"
 #include "structures/structure.h"
@@ -45,54 +47,46 @@ void link(PrecedenceGraph& g, Vertex from, Vertex to) {
 
 // Adds the level's compute tasks, one per processor, and returns the first one's descriptor
 // (the others follow consecutively).
-Vertex add_level(Structure& s, int level) {
-  Vertex first = boost::num_vertices(s.graph);
-  for (int i = 0; i < s.width; ++i) boost::add_vertex(Task{TaskKind::compute, i, level, i}, s.graph);
+Vertex add_level(const Structure& s, PrecedenceGraph& g, int level) {
+  Vertex first = boost::num_vertices(g);
+  for (int i = 0; i < s.width; ++i) boost::add_vertex(Task{TaskKind::compute, i, level, i}, g);
   return first;
 }
 
-}  // namespace
-
-Structure asynchronous(const Processors& procs, int levels) {
-  Structure s = make_regular(StructureKind::asynchronous, procs, levels);
+void asynchronous_graph(const Structure& s, PrecedenceGraph& g) {
   Vertex prev = 0;
-  for (int k = 0; k < levels; ++k) {
-    const Vertex cur = add_level(s, k);
+  for (int k = 0; k < s.levels; ++k) {
+    const Vertex cur = add_level(s, g, k);
     if (k > 0)
-      for (int i = 0; i < s.width; ++i) link(s.graph, prev + i, cur + i);
+      for (int i = 0; i < s.width; ++i) link(g, prev + i, cur + i);
     prev = cur;
   }
-  return s;
 }
 
-Structure synchronous(const Processors& procs, int levels) {
-  Structure s = make_regular(StructureKind::synchronous, procs, levels);
+void synchronous_graph(const Structure& s, PrecedenceGraph& g) {
   // A zero-time barrier between levels stands for the all-to-all precedences of Figure 1c:
   // 2n edges per level instead of n^2, the same longest paths.
-  for (int k = 0; k < levels; ++k) {
-    const Vertex cur = add_level(s, k);
+  for (int k = 0; k < s.levels; ++k) {
+    const Vertex cur = add_level(s, g, k);
     if (k > 0) {
       const Vertex barrier = cur - 1;
-      for (int i = 0; i < s.width; ++i) link(s.graph, barrier, cur + i);
+      for (int i = 0; i < s.width; ++i) link(g, barrier, cur + i);
     }
-    if (k + 1 < levels) {
-      const Vertex barrier = boost::add_vertex(Task{TaskKind::barrier, -1, k, -1}, s.graph);
-      for (int i = 0; i < s.width; ++i) link(s.graph, cur + i, barrier);
+    if (k + 1 < s.levels) {
+      const Vertex barrier = boost::add_vertex(Task{TaskKind::barrier, -1, k, -1}, g);
+      for (int i = 0; i < s.width; ++i) link(g, cur + i, barrier);
     }
   }
-  return s;
 }
 
-Structure nearest_neighbor(const Processors& procs, int levels, NeighborExchange exchange) {
-  Structure s = make_regular(StructureKind::nearest_neighbor, procs, levels);
-  s.exchange = exchange;
+void nearest_neighbor_graph(const Structure& s, PrecedenceGraph& g) {
   const int n = s.width;
-  Vertex prev = add_level(s, 0);
-  for (int k = 1; k < levels; ++k) {
-    if (exchange == NeighborExchange::plain || n == 1) {
-      const Vertex cur = add_level(s, k);
+  Vertex prev = add_level(s, g, 0);
+  for (int k = 1; k < s.levels; ++k) {
+    if (s.exchange == NeighborExchange::plain || n == 1) {
+      const Vertex cur = add_level(s, g, k);
       for (int i = 0; i < n; ++i)
-        for (int j = std::max(0, i - 1); j <= std::min(n - 1, i + 1); ++j) link(s.graph, prev + j, cur + i);
+        for (int j = std::max(0, i - 1); j <= std::min(n - 1, i + 1); ++j) link(g, prev + j, cur + i);
       prev = cur;
       continue;
     }
@@ -100,30 +94,69 @@ Structure nearest_neighbor(const Processors& procs, int levels, NeighborExchange
     // processor i+1; processor i < n-1 resumes after e(i,i+1), processor n-1 after e(n-2,n-1).
     std::vector<Vertex> ex(n - 1);
     for (int i = 0; i + 1 < n; ++i) {
-      ex[i] = boost::add_vertex(Task{TaskKind::exchange, i, k - 1, -1}, s.graph);
-      link(s.graph, i == 0 ? prev : ex[i - 1], ex[i]);
-      link(s.graph, prev + i + 1, ex[i]);
+      ex[i] = boost::add_vertex(Task{TaskKind::exchange, i, k - 1, -1}, g);
+      link(g, i == 0 ? prev : ex[i - 1], ex[i]);
+      link(g, prev + i + 1, ex[i]);
     }
-    const Vertex cur = add_level(s, k);
-    for (int i = 0; i < n; ++i) link(s.graph, ex[std::min(i, n - 2)], cur + i);
+    const Vertex cur = add_level(s, g, k);
+    for (int i = 0; i < n; ++i) link(g, ex[std::min(i, n - 2)], cur + i);
     prev = cur;
   }
+}
+
+void master_slave_graph(const Structure& s, PrecedenceGraph& g) {
+  // Figure 1d: the master (processor 0) deals every task of the pool and collects every result.
+  const Vertex deal = boost::add_vertex(Task{TaskKind::barrier, 0, 0, -1}, g);
+  std::vector<Vertex> pool;
+  for (long long t = 0; t < static_cast<long long>(s.width) * s.levels; ++t)
+    pool.push_back(boost::add_vertex(Task{TaskKind::pooled, -1, static_cast<int>(t / s.width), -1}, g));
+  const Vertex collect = boost::add_vertex(Task{TaskKind::barrier, 0, s.levels - 1, -1}, g);
+  for (const Vertex t : pool) {
+    boost::add_edge(deal, t, Precedence{true}, g);
+    boost::add_edge(t, collect, Precedence{true}, g);
+  }
+}
+
+}  // namespace
+
+PrecedenceGraph regular_graph(const Structure& s) {
+  PrecedenceGraph g;
+  switch (s.kind) {
+    case StructureKind::asynchronous: asynchronous_graph(s, g); break;
+    case StructureKind::synchronous: synchronous_graph(s, g); break;
+    case StructureKind::nearest_neighbor: nearest_neighbor_graph(s, g); break;
+    case StructureKind::master_slave: master_slave_graph(s, g); break;
+    case StructureKind::custom: break;  // read, not built
+  }
+  return g;
+}
+
+const PrecedenceGraph& Structure::graph() const {
+  if (!graph_) graph_ = std::make_shared<PrecedenceGraph>(regular_graph(*this));
+  return *graph_;
+}
+
+PrecedenceGraph& Structure::custom_graph() {
+  if (!graph_) graph_ = std::make_shared<PrecedenceGraph>();
+  return *graph_;
+}
+
+Structure asynchronous(const Processors& procs, int levels) {
+  return make_regular(StructureKind::asynchronous, procs, levels);
+}
+
+Structure synchronous(const Processors& procs, int levels) {
+  return make_regular(StructureKind::synchronous, procs, levels);
+}
+
+Structure nearest_neighbor(const Processors& procs, int levels, NeighborExchange exchange) {
+  Structure s = make_regular(StructureKind::nearest_neighbor, procs, levels);
+  s.exchange = exchange;
   return s;
 }
 
 Structure master_slave(const Processors& procs, int levels) {
-  Structure s = make_regular(StructureKind::master_slave, procs, levels);
-  // Figure 1d: the master (processor 0) deals every task of the pool and collects every result.
-  const Vertex deal = boost::add_vertex(Task{TaskKind::barrier, 0, 0, -1}, s.graph);
-  std::vector<Vertex> pool;
-  for (int t = 0; t < s.width * levels; ++t)
-    pool.push_back(boost::add_vertex(Task{TaskKind::pooled, -1, t / s.width, -1}, s.graph));
-  const Vertex collect = boost::add_vertex(Task{TaskKind::barrier, 0, levels - 1, -1}, s.graph);
-  for (const Vertex t : pool) {
-    boost::add_edge(deal, t, Precedence{true}, s.graph);
-    boost::add_edge(t, collect, Precedence{true}, s.graph);
-  }
-  return s;
+  return make_regular(StructureKind::master_slave, procs, levels);
 }
 
 const char* to_string(StructureKind kind) {

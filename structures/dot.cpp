@@ -183,6 +183,7 @@ Structure parse_dot(const std::string& text, const std::string& source) {
   Structure s;
   s.kind = StructureKind::custom;
   s.name = "dag";
+  PrecedenceGraph& g = s.custom_graph();
   std::map<std::string, int> law_index;  // identical law texts share one law
   std::vector<Vertex> vertex_of(order.size());
   std::vector<int> depth(order.size(), 0);
@@ -203,29 +204,29 @@ Structure parse_dot(const std::string& text, const std::string& source) {
     }
     t.law = it->second;
     s.width = std::max(s.width, t.processor + 1);
-    vertex_of[v] = boost::add_vertex(t, s.graph);
+    vertex_of[v] = boost::add_vertex(t, g);
   }
   for (const auto e : boost::make_iterator_range(boost::edges(dot))) {
     const Vertex a = vertex_of[boost::source(e, dot)], b = vertex_of[boost::target(e, dot)];
-    boost::add_edge(a, b, Precedence{s.graph[a].processor != s.graph[b].processor}, s.graph);
+    boost::add_edge(a, b, Precedence{g[a].processor != g[b].processor}, g);
   }
   // A processor runs one task at a time: chain its tasks in topological order. Chain edges go
   // forward in that order, so the graph stays acyclic.
   std::vector<long> last_on(s.width, -1);
   for (const std::size_t v : order) {
-    const int p = s.graph[vertex_of[v]].processor;
-    if (last_on[p] >= 0 && !boost::edge(vertex_of[last_on[p]], vertex_of[v], s.graph).second)
-      boost::add_edge(vertex_of[last_on[p]], vertex_of[v], Precedence{false}, s.graph);
+    const int p = g[vertex_of[v]].processor;
+    if (last_on[p] >= 0 && !boost::edge(vertex_of[last_on[p]], vertex_of[v], g).second)
+      boost::add_edge(vertex_of[last_on[p]], vertex_of[v], Precedence{false}, g);
     last_on[p] = static_cast<long>(v);
   }
   // Levels: depth of each task in the graph (sources at 0).
   for (const std::size_t v : order)
-    for (const auto e : boost::make_iterator_range(boost::out_edges(vertex_of[v], s.graph))) {
-      const auto t = boost::target(e, s.graph);
+    for (const auto e : boost::make_iterator_range(boost::out_edges(vertex_of[v], g))) {
+      const auto t = boost::target(e, g);
       depth[t] = std::max(depth[t], depth[vertex_of[v]] + 1);
     }
   for (std::size_t v = 0; v < order.size(); ++v) {
-    s.graph[vertex_of[v]].level = depth[vertex_of[v]];
+    g[vertex_of[v]].level = depth[vertex_of[v]];
     s.levels = std::max(s.levels, depth[vertex_of[v]] + 1);
   }
   return s;

@@ -6,6 +6,7 @@
 // and is marked when it crosses processors (where a real machine would communicate).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -74,8 +75,20 @@ struct Structure {
   int levels = 0;            // tasks per processor (p); for a custom DAG the longest chain
   NeighborExchange exchange = NeighborExchange::sequential;
   std::vector<distributions::Law> laws;  // regular structures: laws[i] is processor i's law
-  PrecedenceGraph graph;
+
+  // The precedence graph. A regular structure is fully described by the fields above, so its
+  // graph is built on first use only: the engine's loop plans never need it, and 10^6 levels on
+  // 16 processors make a graph of several GB. The first call is not thread-safe.
+  const PrecedenceGraph& graph() const;
+  // A custom DAG's graph, filled in by its reader.
+  PrecedenceGraph& custom_graph();
+
+ private:
+  mutable std::shared_ptr<PrecedenceGraph> graph_;  // shared by copies: immutable once built
 };
+
+// The graph of a regular structure from its description (what Structure::graph() builds).
+PrecedenceGraph regular_graph(const Structure& s);
 
 // Wilson's Figure 1 structures. `levels` is p, the number of tasks per processor.
 Structure asynchronous(const Processors& procs, int levels);

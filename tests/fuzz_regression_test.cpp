@@ -124,7 +124,7 @@ TEST_CASE("fuzz finding: deeply nested DOT subgraphs are refused, not a stack ov
   subgraph s { subgraph t { a -> b; } }
 })dot";
   const auto s = parse_dot(text, "text.dot");
-  CHECK(boost::num_vertices(s.graph) == 2);
+  CHECK(boost::num_vertices(s.graph()) == 2);
   CHECK(s.levels == 2);
 }
 

@@ -81,7 +81,7 @@ double boost_longest_path(const PrecedenceGraph& g, const std::vector<double>& w
 
 // The generic plan is the graph in Kahn order: same samplers, processors, predecessors, sinks.
 void require_plan_matches_graph(const Plan& plan, const Structure& s, const std::vector<Vertex>& order) {
-  const auto& g = s.graph;
+  const auto& g = s.graph();
   REQUIRE(plan.kind == PlanKind::dag);
   REQUIRE(plan.task_sampler.size() == order.size());
   REQUIRE(plan.task_processor.size() == order.size());
@@ -112,19 +112,19 @@ void require_plan_matches_graph(const Plan& plan, const Structure& s, const std:
 void require_longest_paths_agree(const Structure& s, std::uint64_t seed) {
   CAPTURE(s.name, seed);
   const Plan plan = compile(s, generic_options());
-  const auto order = kahn_order(s.graph);
+  const auto order = kahn_order(s.graph());
   require_plan_matches_graph(plan, s, order);
   std::mt19937_64 engine(seed);
   std::normal_distribution<double> normal(0.5, 1.0);
   for (int round = 0; round < 5; ++round) {
-    std::vector<double> weight(boost::num_vertices(s.graph));
+    std::vector<double> weight(boost::num_vertices(s.graph()));
     for (auto& w : weight) w = normal(engine);
     std::vector<double> durations(order.size());
-    for (std::size_t t = 0; t < order.size(); ++t) durations[t] = zero_time(s.graph[order[t]]) ? 1e6 : weight[order[t]];
+    for (std::size_t t = 0; t < order.size(); ++t) durations[t] = zero_time(s.graph()[order[t]]) ? 1e6 : weight[order[t]];
     std::vector<double> finish(order.size());
     const double planned = longest_path(plan, durations, finish);
     std::vector<double> graph_finish;
-    const double direct = boost_longest_path(s.graph, weight, graph_finish);
+    const double direct = boost_longest_path(s.graph(), weight, graph_finish);
     // The same additions (start + weight) and exact maxima: the results are equal bit for bit.
     REQUIRE(planned == direct);
     for (std::size_t t = 0; t < order.size(); ++t) REQUIRE(finish[t] == graph_finish[order[t]]);
@@ -181,10 +181,10 @@ std::vector<std::vector<double>> draws(const Structure& s, std::uint64_t seed, s
 
 // Durations by (level, processor) for a generic plan of a regular structure, in plan order.
 std::vector<double> durations_by_cell(const Structure& s, const std::vector<std::vector<double>>& cell) {
-  const auto order = kahn_order(s.graph);
+  const auto order = kahn_order(s.graph());
   std::vector<double> d;
   for (const Vertex v : order) {
-    const Task& t = s.graph[v];
+    const Task& t = s.graph()[v];
     d.push_back(zero_time(t) ? 0.0 : cell.at(t.level).at(t.processor));
   }
   return d;

@@ -25,20 +25,20 @@ const std::string data_dir = HETSTRUCT_TEST_DATA;
 
 std::string fixture(const std::string& name) { return data_dir + "/" + name; }
 
-std::size_t vertices(const Structure& s) { return boost::num_vertices(s.graph); }
-std::size_t edges(const Structure& s) { return boost::num_edges(s.graph); }
+std::size_t vertices(const Structure& s) { return boost::num_vertices(s.graph()); }
+std::size_t edges(const Structure& s) { return boost::num_edges(s.graph()); }
 
 std::size_t crossing_edges(const Structure& s) {
   std::size_t count = 0;
-  for (const auto e : boost::make_iterator_range(boost::edges(s.graph)))
-    if (s.graph[e].crosses_processors) ++count;
+  for (const auto e : boost::make_iterator_range(boost::edges(s.graph())))
+    if (s.graph()[e].crosses_processors) ++count;
   return count;
 }
 
 std::size_t count_kind(const Structure& s, TaskKind kind) {
   std::size_t count = 0;
-  for (const auto v : boost::make_iterator_range(boost::vertices(s.graph)))
-    if (s.graph[v].kind == kind) ++count;
+  for (const auto v : boost::make_iterator_range(boost::vertices(s.graph())))
+    if (s.graph()[v].kind == kind) ++count;
   return count;
 }
 
@@ -64,8 +64,8 @@ std::vector<Vertex> predecessors(const PrecedenceGraph& g, Vertex v) {
 std::vector<std::vector<Vertex>> compute_grid(const Structure& s) {
   std::vector<std::vector<Vertex>> grid(s.levels, std::vector<Vertex>(s.width, boost::graph_traits<PrecedenceGraph>::null_vertex()));
   std::size_t seen = 0;
-  for (const auto v : boost::make_iterator_range(boost::vertices(s.graph))) {
-    const Task& t = s.graph[v];
+  for (const auto v : boost::make_iterator_range(boost::vertices(s.graph()))) {
+    const Task& t = s.graph()[v];
     if (t.kind != TaskKind::compute) continue;
     REQUIRE(t.level >= 0);
     REQUIRE(t.level < s.levels);
@@ -100,10 +100,10 @@ std::set<Vertex> nearest_compute_ancestors(const PrecedenceGraph& g, Vertex v) {
 
 // Every edge is marked exactly when its ends sit on different processors.
 void require_marking_follows_processors(const Structure& s) {
-  for (const auto e : boost::make_iterator_range(boost::edges(s.graph))) {
-    const Task& a = s.graph[boost::source(e, s.graph)];
-    const Task& b = s.graph[boost::target(e, s.graph)];
-    REQUIRE(s.graph[e].crosses_processors == (a.processor != b.processor));
+  for (const auto e : boost::make_iterator_range(boost::edges(s.graph()))) {
+    const Task& a = s.graph()[boost::source(e, s.graph())];
+    const Task& b = s.graph()[boost::target(e, s.graph())];
+    REQUIRE(s.graph()[e].crosses_processors == (a.processor != b.processor));
   }
 }
 
@@ -140,17 +140,17 @@ TEST_CASE("asynchronous: n*p tasks, each processor a chain of its own tasks", "[
     REQUIRE(edges(s) == static_cast<std::size_t>(n * (p - 1)));
     REQUIRE(crossing_edges(s) == 0);
     REQUIRE(count_kind(s, TaskKind::compute) == static_cast<std::size_t>(n * p));
-    REQUIRE(acyclic(s.graph));
+    REQUIRE(acyclic(s.graph()));
     require_marking_follows_processors(s);
     const auto grid = compute_grid(s);
     for (int k = 0; k < p; ++k)
       for (int i = 0; i < n; ++i) {
-        const auto preds = predecessors(s.graph, grid[k][i]);
+        const auto preds = predecessors(s.graph(), grid[k][i]);
         if (k == 0)
           REQUIRE(preds.empty());
         else
           REQUIRE(preds == std::vector<Vertex>{grid[k - 1][i]});
-        REQUIRE(boost::out_degree(grid[k][i], s.graph) == (k + 1 < p ? 1u : 0u));
+        REQUIRE(boost::out_degree(grid[k][i], s.graph()) == (k + 1 < p ? 1u : 0u));
       }
   }
 }
@@ -168,13 +168,13 @@ TEST_CASE("synchronous: one zero-time barrier between consecutive levels", "[str
     REQUIRE(count_kind(s, TaskKind::compute) == static_cast<std::size_t>(n * p));
     // A barrier is on no processor: every precedence crosses processors.
     REQUIRE(crossing_edges(s) == edges(s));
-    REQUIRE(acyclic(s.graph));
+    REQUIRE(acyclic(s.graph()));
     const auto grid = compute_grid(s);
     for (int k = 1; k < p; ++k)
       for (int i = 0; i < n; ++i) {
-        const auto preds = predecessors(s.graph, grid[k][i]);
+        const auto preds = predecessors(s.graph(), grid[k][i]);
         REQUIRE(preds.size() == 1);
-        const Task& barrier = s.graph[preds[0]];
+        const Task& barrier = s.graph()[preds[0]];
         REQUIRE(barrier.kind == TaskKind::barrier);
         REQUIRE(barrier.processor == -1);
         REQUIRE(barrier.level == k - 1);
@@ -182,10 +182,10 @@ TEST_CASE("synchronous: one zero-time barrier between consecutive levels", "[str
         // The barrier waits for the whole previous level, and for nothing else.
         std::vector<Vertex> level(grid[k - 1].begin(), grid[k - 1].end());
         std::sort(level.begin(), level.end());
-        REQUIRE(predecessors(s.graph, preds[0]) == level);
-        REQUIRE(boost::out_degree(preds[0], s.graph) == static_cast<std::size_t>(n));
+        REQUIRE(predecessors(s.graph(), preds[0]) == level);
+        REQUIRE(boost::out_degree(preds[0], s.graph()) == static_cast<std::size_t>(n));
       }
-    for (int i = 0; i < n; ++i) REQUIRE(predecessors(s.graph, grid[0][i]).empty());
+    for (int i = 0; i < n; ++i) REQUIRE(predecessors(s.graph(), grid[0][i]).empty());
   }
 }
 
@@ -200,7 +200,7 @@ TEST_CASE("nearest neighbour, plain: task (k+1,i) waits for (k,i-1), (k,i), (k,i
     REQUIRE(edges(s) == static_cast<std::size_t>((3 * n - 2) * (p - 1)));
     REQUIRE(crossing_edges(s) == static_cast<std::size_t>(2 * (n - 1) * (p - 1)));
     REQUIRE(count_kind(s, TaskKind::exchange) == 0);
-    REQUIRE(acyclic(s.graph));
+    REQUIRE(acyclic(s.graph()));
     require_marking_follows_processors(s);
     const auto grid = compute_grid(s);
     for (int k = 0; k < p; ++k)
@@ -209,8 +209,8 @@ TEST_CASE("nearest neighbour, plain: task (k+1,i) waits for (k,i-1), (k,i), (k,i
         if (k > 0)
           for (int j = std::max(0, i - 1); j <= std::min(n - 1, i + 1); ++j) expected.push_back(grid[k - 1][j]);
         std::sort(expected.begin(), expected.end());
-        REQUIRE(predecessors(s.graph, grid[k][i]) == expected);
-        if (k + 1 == p) REQUIRE(boost::out_degree(grid[k][i], s.graph) == 0);
+        REQUIRE(predecessors(s.graph(), grid[k][i]) == expected);
+        if (k + 1 == p) REQUIRE(boost::out_degree(grid[k][i], s.graph()) == 0);
       }
   }
 }
@@ -225,21 +225,21 @@ TEST_CASE("nearest neighbour, sequential: a chain of n-1 exchanges between level
     REQUIRE(count_kind(s, TaskKind::exchange) == static_cast<std::size_t>((n - 1) * (p - 1)));
     // Per level: e(0,1) <- (k,1); e(i,i+1) <- e(i-1,i) and (k,i+1); (k+1,n-1) <- e(n-2,n-1).
     REQUIRE(crossing_edges(s) == static_cast<std::size_t>(2 * (n - 1) * (p - 1)));
-    REQUIRE(acyclic(s.graph));
+    REQUIRE(acyclic(s.graph()));
     require_marking_follows_processors(s);
     const auto grid = compute_grid(s);
-    for (int i = 0; i < n; ++i) REQUIRE(predecessors(s.graph, grid[0][i]).empty());
+    for (int i = 0; i < n; ++i) REQUIRE(predecessors(s.graph(), grid[0][i]).empty());
     for (int k = 1; k < p; ++k) {
       if (n == 1) {
-        REQUIRE(predecessors(s.graph, grid[k][0]) == std::vector<Vertex>{grid[k - 1][0]});
+        REQUIRE(predecessors(s.graph(), grid[k][0]) == std::vector<Vertex>{grid[k - 1][0]});
         continue;
       }
       // The exchange e(j,j+1) after level k-1, found through the task that resumes after it.
       std::vector<Vertex> ex(n - 1);
       for (int i = 0; i < n; ++i) {
-        const auto preds = predecessors(s.graph, grid[k][i]);
+        const auto preds = predecessors(s.graph(), grid[k][i]);
         REQUIRE(preds.size() == 1);
-        const Task& e = s.graph[preds[0]];
+        const Task& e = s.graph()[preds[0]];
         REQUIRE(e.kind == TaskKind::exchange);
         REQUIRE(e.processor == std::min(i, n - 2));
         REQUIRE(e.level == k - 1);
@@ -249,16 +249,16 @@ TEST_CASE("nearest neighbour, sequential: a chain of n-1 exchanges between level
       for (int j = 0; j + 1 < n; ++j) {
         std::vector<Vertex> expected{j == 0 ? grid[k - 1][0] : ex[j - 1], grid[k - 1][j + 1]};
         std::sort(expected.begin(), expected.end());
-        REQUIRE(predecessors(s.graph, ex[j]) == expected);
+        REQUIRE(predecessors(s.graph(), ex[j]) == expected);
       }
       // Hence task (k,i) waits, through the chain, for (k-1,0) .. (k-1,i+1).
       for (int i = 0; i < n; ++i) {
         std::set<Vertex> expected;
         for (int j = 0; j <= std::min(i + 1, n - 1); ++j) expected.insert(grid[k - 1][j]);
-        REQUIRE(nearest_compute_ancestors(s.graph, grid[k][i]) == expected);
+        REQUIRE(nearest_compute_ancestors(s.graph(), grid[k][i]) == expected);
       }
     }
-    for (int i = 0; i < n; ++i) REQUIRE(boost::out_degree(grid[p - 1][i], s.graph) == 0);
+    for (int i = 0; i < n; ++i) REQUIRE(boost::out_degree(grid[p - 1][i], s.graph()) == 0);
   }
 }
 
@@ -268,13 +268,13 @@ TEST_CASE("nearest neighbour, sequential n=3 p=2: the exact graph", "[structures
   REQUIRE(vertices(s) == 8);
   REQUIRE(edges(s) == 7);
   std::set<std::pair<Vertex, Vertex>> actual;
-  for (const auto e : boost::make_iterator_range(boost::edges(s.graph)))
-    actual.emplace(boost::source(e, s.graph), boost::target(e, s.graph));
+  for (const auto e : boost::make_iterator_range(boost::edges(s.graph())))
+    actual.emplace(boost::source(e, s.graph()), boost::target(e, s.graph()));
   const std::set<std::pair<Vertex, Vertex>> expected{{0, 3}, {1, 3}, {3, 4}, {2, 4}, {3, 5}, {4, 6}, {4, 7}};
   REQUIRE(actual == expected);
-  REQUIRE(s.graph[3].kind == TaskKind::exchange);
-  REQUIRE(s.graph[4].kind == TaskKind::exchange);
-  REQUIRE(s.graph[4].processor == 1);
+  REQUIRE(s.graph()[3].kind == TaskKind::exchange);
+  REQUIRE(s.graph()[4].kind == TaskKind::exchange);
+  REQUIRE(s.graph()[4].processor == 1);
 }
 
 TEST_CASE("master-slave: a deal vertex, n*p pooled tasks, a collect vertex", "[structures]") {
@@ -290,27 +290,27 @@ TEST_CASE("master-slave: a deal vertex, n*p pooled tasks, a collect vertex", "[s
     REQUIRE(count_kind(s, TaskKind::pooled) == static_cast<std::size_t>(n * p));
     REQUIRE(count_kind(s, TaskKind::barrier) == 2);
     REQUIRE(count_kind(s, TaskKind::compute) == 0);
-    REQUIRE(acyclic(s.graph));
+    REQUIRE(acyclic(s.graph()));
     std::vector<int> per_level(p, 0);
     int deals = 0, collects = 0;
-    for (const auto v : boost::make_iterator_range(boost::vertices(s.graph))) {
-      const Task& t = s.graph[v];
+    for (const auto v : boost::make_iterator_range(boost::vertices(s.graph()))) {
+      const Task& t = s.graph()[v];
       if (t.kind == TaskKind::pooled) {
         REQUIRE(t.processor == -1);
         REQUIRE(t.law == -1);
-        REQUIRE(boost::in_degree(v, s.graph) == 1);
-        REQUIRE(boost::out_degree(v, s.graph) == 1);
+        REQUIRE(boost::in_degree(v, s.graph()) == 1);
+        REQUIRE(boost::out_degree(v, s.graph()) == 1);
         ++per_level.at(t.level);
-      } else if (boost::in_degree(v, s.graph) == 0) {
+      } else if (boost::in_degree(v, s.graph()) == 0) {
         ++deals;
         REQUIRE(t.processor == 0);
-        REQUIRE(boost::out_degree(v, s.graph) == static_cast<std::size_t>(n * p));
+        REQUIRE(boost::out_degree(v, s.graph()) == static_cast<std::size_t>(n * p));
       } else {
         ++collects;
         REQUIRE(t.processor == 0);
         REQUIRE(t.level == p - 1);
-        REQUIRE(boost::in_degree(v, s.graph) == static_cast<std::size_t>(n * p));
-        REQUIRE(boost::out_degree(v, s.graph) == 0);
+        REQUIRE(boost::in_degree(v, s.graph()) == static_cast<std::size_t>(n * p));
+        REQUIRE(boost::out_degree(v, s.graph()) == 0);
       }
     }
     REQUIRE(deals == 1);
@@ -411,7 +411,7 @@ std::map<std::string, Vertex> by_name(std::vector<std::string> names) {
   return out;
 }
 
-bool has_edge(const Structure& s, Vertex a, Vertex b) { return boost::edge(a, b, s.graph).second; }
+bool has_edge(const Structure& s, Vertex a, Vertex b) { return boost::edge(a, b, s.graph()).second; }
 
 }  // namespace
 
@@ -424,11 +424,11 @@ TEST_CASE("DOT: a diamond on two processors", "[structures]") {
   REQUIRE(edges(s) == 4);  // the chains a -> b and c -> d are already precedences
   REQUIRE(s.width == 2);
   REQUIRE(s.levels == 3);
-  REQUIRE(acyclic(s.graph));
+  REQUIRE(acyclic(s.graph()));
   // Three distinct law texts: u(0,1) is shared by a and c.
   REQUIRE(s.laws.size() == 3);
   const auto v = by_name({"a", "b", "c", "d"});
-  const auto& g = s.graph;
+  const auto& g = s.graph();
   REQUIRE(g[v.at("a")].law == g[v.at("c")].law);
   REQUIRE(s.laws[g[v.at("a")].law] == Law::uniform(0, 1));
   REQUIRE(s.laws[g[v.at("b")].law] == Law::normal(0.5, 1.0 / 12.0));
@@ -459,15 +459,15 @@ TEST_CASE("DOT: a fork-join on two processors", "[structures]") {
   REQUIRE(s.width == 2);
   REQUIRE(s.levels == 3);
   REQUIRE(s.laws.size() == 2);
-  REQUIRE(s.laws[s.graph[v.at("fork")].law] == Law::constant(0.25));
-  REQUIRE(s.laws[s.graph[v.at("w0")].law] == Law::paper_uniform());
-  REQUIRE(s.graph[v.at("join")].law == s.graph[v.at("fork")].law);
-  REQUIRE(s.graph[v.at("w1")].law == s.graph[v.at("w0")].law);
-  REQUIRE(s.graph[v.at("join")].level == 2);
+  REQUIRE(s.laws[s.graph()[v.at("fork")].law] == Law::constant(0.25));
+  REQUIRE(s.laws[s.graph()[v.at("w0")].law] == Law::paper_uniform());
+  REQUIRE(s.graph()[v.at("join")].law == s.graph()[v.at("fork")].law);
+  REQUIRE(s.graph()[v.at("w1")].law == s.graph()[v.at("w0")].law);
+  REQUIRE(s.graph()[v.at("join")].level == 2);
   REQUIRE(crossing_edges(s) == 2);  // fork -> w1 and w1 -> join
   require_marking_follows_processors(s);
-  REQUIRE(boost::out_degree(v.at("join"), s.graph) == 0);
-  REQUIRE(boost::in_degree(v.at("fork"), s.graph) == 0);
+  REQUIRE(boost::out_degree(v.at("join"), s.graph()) == 0);
+  REQUIRE(boost::in_degree(v.at("fork"), s.graph()) == 0);
   REQUIRE(has_edge(s, v.at("fork"), v.at("w1")));
   REQUIRE(has_edge(s, v.at("w1"), v.at("join")));
 }
@@ -484,12 +484,12 @@ TEST_CASE("DOT: tasks on one processor are chained in topological order", "[stru
   REQUIRE(has_edge(s, v.at("b"), v.at("a")));
   REQUIRE(has_edge(s, v.at("a"), v.at("e")));
   REQUIRE_FALSE(has_edge(s, v.at("a"), v.at("b")));
-  REQUIRE(s.graph[boost::edge(v.at("b"), v.at("a"), s.graph).first].crosses_processors == false);
-  REQUIRE(s.graph[boost::edge(v.at("c"), v.at("a"), s.graph).first].crosses_processors == true);
+  REQUIRE(s.graph()[boost::edge(v.at("b"), v.at("a"), s.graph()).first].crosses_processors == false);
+  REQUIRE(s.graph()[boost::edge(v.at("c"), v.at("a"), s.graph()).first].crosses_processors == true);
   REQUIRE(s.levels == 3);
-  REQUIRE(s.graph[v.at("e")].level == 2);
+  REQUIRE(s.graph()[v.at("e")].level == 2);
   REQUIRE(s.laws.size() == 3);
-  REQUIRE(acyclic(s.graph));
+  REQUIRE(acyclic(s.graph()));
 }
 
 TEST_CASE("DOT: text parsed in memory, defaults and plain chains", "[structures]") {
@@ -515,15 +515,15 @@ TEST_CASE("DOT: text parsed in memory, defaults and plain chains", "[structures]
   REQUIRE(edges(chain) == 7);
   REQUIRE(has_edge(chain, 0, 3));
   REQUIRE(has_edge(chain, 1, 4));
-  REQUIRE(chain.graph[4].level == 4);
+  REQUIRE(chain.graph()[4].level == 4);
 
   // Independent tasks on one processor run in the byte order of their names, not the file's.
   const auto named = parse_dot(
       "digraph { t9 [processor=0, law=\"c(1)\"]; t10 [processor=0, law=\"c(2)\"]; }", "names");
   REQUIRE(edges(named) == 1);
   REQUIRE(has_edge(named, 0, 1));  // t10 (vertex 0) -> t9 (vertex 1)
-  REQUIRE(named.laws[named.graph[0].law] == Law::constant(2));
-  REQUIRE(named.graph[1].level == 1);
+  REQUIRE(named.laws[named.graph()[0].law] == Law::constant(2));
+  REQUIRE(named.graph()[1].level == 1);
 }
 
 TEST_CASE("DOT: bad files throw InputError naming the file and the problem", "[structures]") {

@@ -87,11 +87,11 @@ inline void check_law(const std::string& text) {
 inline void check_dot(const std::string& text) {
   try {
     const structures::Structure s = structures::parse_dot(text, "fuzz.dot");
-    const auto n = boost::num_vertices(s.graph);
+    const auto n = boost::num_vertices(s.graph());
     require(n >= 1, "an accepted graph has no vertices");
     require(s.width >= 1 && s.levels >= 1, "an accepted graph has no processor or no level");
     for (std::size_t v = 0; v < n; ++v) {
-      const auto& t = s.graph[v];
+      const auto& t = s.graph()[v];
       require(t.processor >= 0 && t.processor < s.width, "a task's processor is outside [0, width)");
       require(t.law >= 0 && t.law < static_cast<int>(s.laws.size()), "a task's law index is out of range");
       require(t.level >= 0 && t.level < s.levels, "a task's level is outside [0, levels)");
