@@ -71,9 +71,22 @@ double synchronous_uniform_mean_approx(int n, int m, int levels) {
 
 double expected_max(const std::vector<distributions::Law>& laws) {
   if (laws.empty()) throw InputError("expected_max", "needs at least one law");
+  // Runs of equal laws (Wilson's n - m and m processors) share one cdf per point: a run of k
+  // multiplies the same value k times, the same bits as law by law, and a long run takes a power
+  // (10^6 processors would otherwise cost 10^6 cdfs per quadrature point).
+  struct Run {
+    const distributions::Law* law;
+    std::size_t count;
+  };
+  std::vector<Run> runs;
+  for (const auto& law : laws) {
+    if (!runs.empty() && *runs.back().law == law) ++runs.back().count;
+    else runs.push_back({&law, 1});
+  }
   double lo = laws[0].support().first, hi = laws[0].support().second;
   std::vector<double> cuts;
-  for (const auto& law : laws) {
+  for (const auto& run : runs) {
+    const auto& law = *run.law;
     const auto [a, b] = law.support();
     lo = std::min(lo, a);
     hi = std::max(hi, b);
@@ -92,9 +105,17 @@ double expected_max(const std::vector<distributions::Law>& laws) {
   cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
 
   // E[max] = lo + integral_lo^hi P(max > x) dx, for a max whose support lies in [lo, hi].
+  constexpr std::size_t longest_product = 1024;
   auto survival = [&](double x) {
     double g = 1.0;
-    for (const auto& law : laws) g *= law.cdf(x);
+    for (const auto& run : runs) {
+      const double f = run.law->cdf(x);
+      if (run.count > longest_product) {
+        g *= std::pow(f, static_cast<double>(run.count));
+        continue;
+      }
+      for (std::size_t k = 0; k < run.count; ++k) g *= f;
+    }
     return 1.0 - g;
   };
   // The tolerance is 1e-13 of the whole integral, not of each piece: boost's tolerance is relative
