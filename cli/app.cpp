@@ -21,6 +21,7 @@
 #include "cli/hbsp_command.h"
 #include "cli/model.h"
 #include "cli/plot.h"
+#include "cli/resources.h"
 #include "cli/sweep.h"
 #include "cli/output.h"
 #include "cli/wilson_tables.h"
@@ -43,7 +44,7 @@ struct SamplingOptions {
   int threads = 0;
   std::uint64_t reps = 0, seed = 0;
 
-  // Replications are summarised in blocks whose partial results are kept until merged in order.
+  // Memory does not grow with replications (their statistics stream); this bounds the time.
   static constexpr std::uint64_t max_reps = 1'000'000'000;
 
   void add_to(CLI::App& app) {
@@ -119,6 +120,9 @@ struct Simulate {
     const bool zero_comm = plan.kind != engine::PlanKind::protocol;
     const auto closed = custom || !zero_comm ? std::nullopt : closed_form(s, model.is_paper_uniform(), a);
 
+    announce_duration({0.0, run_seconds(plan.kind, static_cast<double>(plan.compute_tasks()),
+                                        static_cast<double>(sampling.reps), sampling.effective_threads())},
+                      "simulate " + s.name);
     Progress progress("simulate " + s.name);
     engine::RunOptions run;
     run.seed = sampling.seed;

@@ -1,12 +1,24 @@
 #include "cli/model.h"
 
+#include <filesystem>
+
+#include <oneapi/tbb/info.h>
+
 #include "bounds/closed_forms.h"
 #include "cli/output.h"
+#include "cli/resources.h"
 #include "distributions/input_error.h"
 
 namespace hetstruct::cli {
 
 using distributions::Law;
+
+namespace {
+
+// Each worker thread has its own buffers: count them all.
+int max_threads() { return tbb::info::default_concurrency(); }
+
+}  // namespace
 
 ModelOptions ModelOptions::wilson(std::string structure, int n, int m, std::string scale, std::string law,
                                   int levels, double comm) {
@@ -45,6 +57,9 @@ void ModelOptions::add_to(CLI::App& app, bool structure_required) {
   app.add_option("--policy", policy, "Master-slave dealing: dynamic | equal | proportional | balanced")->group(model);
   app.add_option("--exchange", exchange, "Nearest-neighbour rule: sequential (Wilson's tables) | plain (max of neighbours)")
       ->capture_default_str()->group(model);
+  app.add_flag("--no-memory-check{false}", memory_check,
+               "Build the model even when its estimated memory exceeds what the machine has available")
+      ->group(model);
 }
 
 namespace {
@@ -97,6 +112,9 @@ bool ModelOptions::is_paper_uniform() const {
 structures::Structure ModelOptions::build() const {
   if (!graph.empty()) {
     if (!structure.empty()) throw InputError("--graph", "give either --structure or --graph, not both");
+    std::error_code ec;
+    const auto file_bytes = std::filesystem::file_size(graph, ec);
+    if (memory_check && !ec) check_memory(model_bytes(0, file_bytes, max_threads()), "--graph " + graph, "--no-memory-check");
     return structures::read_dot(graph);
   }
   if (structure.empty()) throw InputError("--structure", "missing", "give --structure async|sync|nn|ms, or --graph FILE.dot");
@@ -108,6 +126,9 @@ structures::Structure ModelOptions::build(structures::StructureKind kind) const 
   if (levels < 1) throw InputError("--levels", "must be at least 1, got " + std::to_string(levels));
   structures::Processors procs{width, fast_count, slow_law(), slow_law()};
   procs.validate();
+  if (memory_check)
+    check_memory(model_bytes(static_cast<std::uint64_t>(width), 0, max_threads()), "--n " + std::to_string(width),
+                 "--no-memory-check");
   // Bad values are errors even where the structure does not use them (m = 0, not nn).
   scale_value();
   if (fast_count > 0) procs.fast_law = fast_law_value();

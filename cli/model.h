@@ -26,6 +26,7 @@ struct ModelOptions {
   std::string comm = "0";      // C, the time of one communication (text: fractions work)
   std::string protocol;        // communication protocol; empty: the structure's default
   std::string policy;          // master-slave dealing policy; empty: dynamic
+  bool memory_check = true;    // refuse a model larger than the available memory (cli/resources.h)
 
   // Wilson's (n, m) model of a structure: n - m processors draw `law`, m draw `scale` * `law`.
   static ModelOptions wilson(std::string structure, int n, int m, std::string scale, std::string law, int levels,
@@ -38,7 +39,8 @@ struct ModelOptions {
   distributions::Law slow_law() const;
   distributions::Law fast_law_value() const;
   double scale_value() const;
-  // Validates everything and builds the structure. Throws InputError.
+  // Validates everything and builds the structure; refuses one that would not fit in memory
+  // unless memory_check is off. Throws InputError.
   structures::Structure build() const;
   structures::Structure build(structures::StructureKind kind) const;
   double comm_value() const;
