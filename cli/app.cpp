@@ -552,14 +552,17 @@ int run(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
-    if (sim_cmd->parsed()) return simulate.execute();
-    if (bounds_cmd->parsed()) return bounds.execute();
-    if (table_cmd->parsed()) return table.execute();
-    if (figure_cmd->parsed()) return figure.execute();
-    if (policies_cmd->parsed()) return policies.execute();
-    if (hbsp.parsed()) return hbsp.execute();
-    if (sweep.parsed()) return sweep.execute();
-    if (plot.parsed()) return plot.execute();
+    const int status = sim_cmd->parsed()        ? simulate.execute()
+                       : bounds_cmd->parsed()   ? bounds.execute()
+                       : table_cmd->parsed()    ? table.execute()
+                       : figure_cmd->parsed()   ? figure.execute()
+                       : policies_cmd->parsed() ? policies.execute()
+                       : hbsp.parsed()          ? hbsp.execute()
+                       : sweep.parsed()         ? sweep.execute()
+                       : plot.parsed()          ? plot.execute()
+                                                : 0;
+    if (status == 0) flush_warnings();
+    return status;
   } catch (const CLI::Success& e) {
     return app.exit(e);  // --help, --version: text on stdout, status 0
   } catch (const CLI::ParseError& e) {

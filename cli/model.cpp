@@ -1,6 +1,9 @@
 #include "cli/model.h"
 
+#include <cstdio>
 #include <filesystem>
+#include <limits>
+#include <vector>
 
 #include <oneapi/tbb/info.h>
 
@@ -17,6 +20,28 @@ namespace {
 
 // Each worker thread has its own buffers: count them all.
 int max_threads() { return tbb::info::default_concurrency(); }
+
+// Normal laws are not truncated (nor are Wilson's): say how often the model's likeliest law draws
+// a negative time when that is more than one task in a hundred (once: the first such model).
+void warn_negative_times(const std::vector<Law>& laws) {
+  static bool warned = false;
+  if (warned) return;
+  const Law* worst = nullptr;
+  double worst_p = 0.01;
+  for (const auto& law : laws) {
+    const double p = law.cdf(-std::numeric_limits<double>::denorm_min());  // P(X < 0)
+    if (p > worst_p) {
+      worst = &law;
+      worst_p = p;
+    }
+  }
+  if (!worst) return;
+  warned = true;
+  char percent[32];
+  std::snprintf(percent, sizeof percent, "%.3g%%", 100.0 * worst_p);
+  warn_later(worst->to_string() + " draws a negative task time with probability " + percent +
+             " (normal laws are not truncated, as in Wilson's tables; tn(mean,variance) truncates at 0)");
+}
 
 }  // namespace
 
@@ -115,7 +140,9 @@ structures::Structure ModelOptions::build() const {
     std::error_code ec;
     const auto file_bytes = std::filesystem::file_size(graph, ec);
     if (memory_check && !ec) check_memory(model_bytes(0, file_bytes, max_threads()), "--graph " + graph, "--no-memory-check");
-    return structures::read_dot(graph);
+    structures::Structure s = structures::read_dot(graph);
+    warn_negative_times(s.laws);
+    return s;
   }
   if (structure.empty()) throw InputError("--structure", "missing", "give --structure async|sync|nn|ms, or --graph FILE.dot");
   return build(structures::parse_structure_kind(structure));
@@ -136,6 +163,7 @@ structures::Structure ModelOptions::build(structures::StructureKind kind) const 
   if (exchange == "sequential") rule = structures::NeighborExchange::sequential;
   else if (exchange == "plain") rule = structures::NeighborExchange::plain;
   else throw InputError("--exchange", "unknown rule '" + exchange + "'", "choose sequential or plain");
+  warn_negative_times({procs.slow_law, procs.fast_law});
   switch (kind) {
     case structures::StructureKind::asynchronous: return structures::asynchronous(procs, levels);
     case structures::StructureKind::synchronous: return structures::synchronous(procs, levels);

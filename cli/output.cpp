@@ -2,10 +2,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iostream>
+#include <vector>
 
 #include "distributions/input_error.h"
 
@@ -65,6 +68,23 @@ void write_file_atomically(const std::string& path, const std::string& content) 
     std::remove(tmp.c_str());
     throw InputError(path, "cannot move the output file into place");
   }
+}
+
+namespace {
+std::vector<std::string>& pending_warnings() {
+  static std::vector<std::string> pending;
+  return pending;
+}
+}  // namespace
+
+void warn_later(const std::string& text) {
+  auto& pending = pending_warnings();
+  if (std::find(pending.begin(), pending.end(), text) == pending.end()) pending.push_back(text);
+}
+
+void flush_warnings() {
+  for (const auto& text : pending_warnings()) std::cerr << "hetstruct: warning: " << text << "\n";
+  pending_warnings().clear();
 }
 
 Progress::Progress(std::string label)

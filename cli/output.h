@@ -26,6 +26,11 @@ std::uint64_t parse_count(const std::string& option, const std::string& text, st
 // half-written file. Throws InputError when the file cannot be written.
 void write_file_atomically(const std::string& path, const std::string& content);
 
+// Warnings wait until the command has succeeded, so that a failing command still prints exactly
+// one line; each distinct text is printed once, by flush_warnings().
+void warn_later(const std::string& text);
+void flush_warnings();
+
 // A progress line on stderr, only when stderr is a terminal; thread-safe and throttled.
 class Progress {
  public:
