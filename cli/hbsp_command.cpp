@@ -156,7 +156,8 @@ std::string predict_script(const model::Machine& m, const Prediction& pr, const 
 }  // namespace
 
 void HbspCommand::add_to(CLI::App& app) {
-  hbsp_ = app.add_subcommand("hbsp", "Heterogeneous BSP: replay superstep programs, regenerate the HBSP^1 predictions");
+  hbsp_ = app.add_subcommand(
+      "hbsp", "Heterogeneous BSP: replay superstep programs, regenerate the HBSP^1 predictions, probe a machine");
   hbsp_->require_subcommand(1);
 
   replay_ = hbsp_->add_subcommand(
@@ -199,6 +200,20 @@ void HbspCommand::add_to(CLI::App& app) {
       "predict", "Regenerate the HBSP^1 paper's Figures 4 and 6 (predicted T_s/T_f, T_u/T_b): CSV, SVG, PNG");
   predict_->add_option("--machine,-m", predict_machine_, "Machine file (default: the paper's cluster, embedded)");
   predict_->add_option("--out-dir", out_dir_, "Folder for figure4/figure6 .csv, .gp, .svg, .png")->capture_default_str();
+
+  probe_ = hbsp_->add_subcommand(
+      "probe", "Under mpirun: measure r_j, c_j, g and L of the ranks (HBSP^1 Section 4.4); machine file and r_j trace");
+  auto& o = probe_options_;
+  probe_->add_option("--machine,-m", o.machine_path, "Machine file to write (rank 0)")->required();
+  probe_->add_option("--trace", o.trace_path, "r_j trace to write (rank 0): one r_j per rank and round")->required();
+  probe_->add_option("--rounds", o.rounds, "Rounds of measurements: the trace's points")->capture_default_str();
+  probe_->add_option("--interval", o.interval, "Seconds between the end of a round and the start of the next")
+      ->capture_default_str();
+  probe_->add_option("--message-kb", o.message_kb, "Message for r_j and g, in KB (1024 bytes)")->capture_default_str();
+  probe_->add_option("--repeats", o.repeats, "Repetitions of each measurement in a round (the median is kept)")
+      ->capture_default_str();
+  probe_->add_option("--clock", o.clock, "Trace clock: time (us since the first round) or superstep (round k)")
+      ->capture_default_str();
 }
 
 bool HbspCommand::parsed() const { return hbsp_ != nullptr && hbsp_->parsed(); }
@@ -206,7 +221,17 @@ bool HbspCommand::parsed() const { return hbsp_ != nullptr && hbsp_->parsed(); }
 int HbspCommand::execute() {
   if (replay_->parsed()) return replay();
   if (predict_->parsed()) return predict();
-  throw InputError("hbsp", "give a command: replay or predict");
+  if (probe_->parsed()) return probe();
+  throw InputError("hbsp", "give a command: replay, predict or probe");
+}
+
+int HbspCommand::probe() {
+#ifdef HETSTRUCT_MPI
+  return run_probe(probe_options_);
+#else
+  throw InputError("hbsp probe", "this hetstruct was built without MPI",
+                   "rebuild with -DHETSTRUCT_MPI=ON; needs libopenmpi-dev");
+#endif
 }
 
 namespace {

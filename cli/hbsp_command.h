@@ -7,6 +7,9 @@
 //                         [--trace T] [--reps R [--seed S] [--threads T]]
 //     Tidy CSV on stdout: one row per superstep (w, g*h, L, cost, critical processors) and a total
 //     row; with --reps, a Monte Carlo replay bootstrapping each superstep's r_j from the trace.
+//   mpirun -n P hetstruct hbsp probe --machine M --trace T [--rounds R] [--interval S] [--message-kb KB]
+//     Measures r_j, c_j, g and L of the P ranks and writes a machine file and an r_j trace
+//     (cli/hbsp_probe.h; refuses with exit 2 when built without MPI or not under mpirun).
 //   hetstruct hbsp predict [--machine M] [--out-dir DIR]
 //     T_s/T_f and T_u/T_b of scatter (Figure 4) and two-phase broadcast (Figure 6) for every p the
 //     machine gives an L for and n = 100..1000 KB: DIR/figure4.csv, .gp, .svg, .png and figure6.*.
@@ -20,6 +23,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/hbsp_probe.h"
+
 namespace hetstruct::cli {
 
 class HbspCommand {
@@ -31,10 +36,12 @@ class HbspCommand {
  private:
   int replay();
   int predict();
+  int probe();
 
   CLI::App* hbsp_ = nullptr;
   CLI::App* replay_ = nullptr;
   CLI::App* predict_ = nullptr;
+  CLI::App* probe_ = nullptr;
 
   // replay
   std::string machine_path_;
@@ -57,6 +64,8 @@ class HbspCommand {
   // predict
   std::string predict_machine_;
   std::string out_dir_ = "results/hbsp";
+
+  ProbeOptions probe_options_;
 };
 
 }  // namespace hetstruct::cli

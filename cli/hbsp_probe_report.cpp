@@ -1,0 +1,237 @@
+// The part of `hetstruct hbsp probe` that needs no MPI (always built, so the tests reach it):
+// option checks, the compute kernel, and the machine file and r_j trace from the timings.
+#include "cli/hbsp_probe.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+
+#include "cli/output.h"
+#include "distributions/input_error.h"
+
+namespace hetstruct::cli {
+
+namespace {
+
+constexpr double kilobyte = 1024.0;  // as hbsp replay's --n 100KB
+constexpr double us = 1e6;           // the machine file's time unit per second
+
+double median(std::vector<double> x) {
+  std::sort(x.begin(), x.end());
+  const std::size_t n = x.size();
+  return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
+// Six significant digits: more than the measurements carry. A ratio >= 1 stays >= 1.
+std::string sig(double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
+
+void check_time(double t, const std::string& what) {
+  if (!(t > 0.0) || !std::isfinite(t))
+    throw InputError("hbsp probe", what + " took " + full(t) + " s, not a positive time");
+}
+
+std::string pad(const std::string& s, std::size_t width) {
+  return s.size() < width ? s + std::string(width - s.size(), ' ') : s;
+}
+
+std::string kb_text(const ProbePlan& plan) { return sig(static_cast<double>(plan.message_bytes) / kilobyte) + " KB"; }
+
+}  // namespace
+
+ProbePlan validate_probe(const ProbeOptions& o) {
+  ProbePlan plan;
+  if (o.machine_path.empty()) throw InputError("--machine", "give the machine file to write");
+  if (o.trace_path.empty()) throw InputError("--trace", "give the r_j trace file to write");
+  namespace fs = std::filesystem;
+  const auto normal = [](const std::string& path, bool& ok) {
+    std::error_code ec;
+    fs::path p = fs::absolute(path, ec);
+    if (!ec) p = fs::weakly_canonical(p, ec);
+    ok = ok && !ec;
+    return p;
+  };
+  bool ok = true;
+  if (normal(o.machine_path, ok) == normal(o.trace_path, ok) && ok)
+    throw InputError("--trace", "is the same file as --machine", "give two paths");
+  plan.machine_path = o.machine_path;
+  plan.trace_path = o.trace_path;
+  plan.rounds = parse_count("--rounds", o.rounds, max_probe_rounds);
+  if (plan.rounds == 0) throw InputError("--rounds", "must be at least 1");
+  plan.repeats = parse_count("--repeats", o.repeats, max_probe_repeats);
+  if (plan.repeats == 0) throw InputError("--repeats", "must be at least 1");
+  const std::uint64_t kb = parse_count("--message-kb", o.message_kb, max_probe_message_kb);
+  if (kb == 0) throw InputError("--message-kb", "must be at least 1 (the paper's messages are 100 to 1000 KB)");
+  plan.message_bytes = static_cast<std::size_t>(kb) * 1024;
+  const char* end = o.interval.data() + o.interval.size();
+  const auto parsed = std::from_chars(o.interval.data(), end, plan.interval);
+  if (o.interval.empty() || parsed.ec != std::errc() || parsed.ptr != end || !std::isfinite(plan.interval) ||
+      plan.interval < 0.0 || plan.interval > max_probe_interval)
+    throw InputError("--interval", "'" + o.interval + "' is not a number of seconds between 0 and " +
+                                       full(max_probe_interval));
+  if (o.clock == "time") plan.time_clock = true;
+  else if (o.clock == "superstep") plan.time_clock = false;
+  else throw InputError("--clock", "'" + o.clock + "' is not time or superstep");
+  return plan;
+}
+
+void check_probe_outputs(const ProbePlan& plan) {
+  namespace fs = std::filesystem;
+  for (const std::string* path : {&plan.machine_path, &plan.trace_path}) {
+    std::error_code ec;
+    if (fs::is_directory(*path, ec)) throw InputError(*path, "is a folder, give a file name");
+    fs::path folder = fs::path(*path).parent_path();
+    if (folder.empty()) folder = ".";
+    if (!fs::is_directory(folder, ec))
+      throw InputError(*path, "the folder '" + folder.string() + "' does not exist", "create it first");
+  }
+}
+
+std::uint64_t probe_kernel(std::vector<std::uint32_t>& scratch) {
+  scratch.resize(probe_kernel_items);
+  std::uint32_t x = 2463534242u;  // Marsaglia's xorshift32 seed
+  for (auto& v : scratch) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    v = x;
+  }
+  std::sort(scratch.begin(), scratch.end());
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < scratch.size(); i += 97) sum = sum * 31 + scratch[i];
+  return sum;
+}
+
+std::string probe_processor_name(const std::string& host, int rank) {
+  std::string name = host.empty() ? std::string("rank") : host;
+  for (char& ch : name) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (ch == '#' || ch == '=' || std::isspace(u) || !std::isprint(u)) ch = '_';
+  }
+  return name + ":" + std::to_string(rank);
+}
+
+ProbeMachine summarise_probe(const ProbePlan& plan, const ProbeMeasurements& m) {
+  const std::size_t P = m.names.size();
+  if (P == 0 || m.rounds.empty()) throw InputError("hbsp probe", "no measurements");
+  ProbeMachine out;
+  out.send.resize(P);
+  out.kernel.resize(P);
+  out.latency.resize(P);
+  for (std::size_t k = 0; k < m.rounds.size(); ++k) {
+    const auto& round = m.rounds[k];
+    if (round.send.size() != P || round.kernel.size() != P || round.barrier.size() != P)
+      throw InputError("hbsp probe",
+                       "round " + std::to_string(k + 1) + " does not measure " + std::to_string(P) + " ranks");
+    for (std::size_t j = 0; j < P; ++j) {
+      check_time(round.send[j], "sending from " + m.names[j]);
+      check_time(round.kernel[j], "the kernel on " + m.names[j]);
+      check_time(round.barrier[j], "a barrier on " + std::to_string(j + 1) + " ranks");
+    }
+  }
+  auto over_rounds = [&](auto field, std::size_t j) {
+    std::vector<double> x;
+    for (const auto& round : m.rounds) x.push_back((round.*field)[j] * us);
+    return median(std::move(x));
+  };
+  for (std::size_t j = 0; j < P; ++j) {
+    out.send[j] = over_rounds(&ProbeRound::send, j);
+    out.kernel[j] = over_rounds(&ProbeRound::kernel, j);
+    out.latency[j] = over_rounds(&ProbeRound::barrier, j);
+  }
+  const double fastest = *std::min_element(out.send.begin(), out.send.end());
+  const double slowest = *std::max_element(out.kernel.begin(), out.kernel.end());
+  out.fastest_sender = static_cast<int>(std::min_element(out.send.begin(), out.send.end()) - out.send.begin());
+  double speeds = 0.0;
+  for (std::size_t j = 0; j < P; ++j) {
+    out.r.push_back(out.send[j] / fastest);  // exactly 1 for the fastest
+    out.index.push_back(slowest / out.kernel[j]);
+    speeds += out.index.back();
+  }
+  for (const double c : out.index) out.share.push_back(c / speeds);
+  out.g = fastest / static_cast<double>(plan.message_bytes);
+  return out;
+}
+
+std::vector<std::vector<double>> probe_trace_r(const ProbeMeasurements& m) {
+  std::vector<std::vector<double>> r;
+  for (const auto& round : m.rounds) {
+    const double fastest = *std::min_element(round.send.begin(), round.send.end());
+    auto& row = r.emplace_back();
+    for (const double s : round.send) row.push_back(s / fastest);
+  }
+  return r;
+}
+
+std::string probe_machine_text(const ProbePlan& plan, const ProbeMeasurements& m, const std::string& provenance) {
+  const ProbeMachine s = summarise_probe(plan, m);
+  const std::size_t P = m.names.size();
+  std::ostringstream out;
+  out << "# hetstruct hbsp probe: " << provenance << "\n"
+      << "# Measured under mpirun on " << P << (P == 1 ? " rank" : " ranks") << ", " << m.rounds.size()
+      << (m.rounds.size() == 1 ? " round" : " rounds") << " (interval " << sig(plan.interval)
+      << " s), each quantity the median of " << plan.repeats << " repetitions;\n"
+      << "# below, the median over the rounds (Williams & Parsons 2001, Section 4.4, measured by program):\n"
+      << "#   r      time for the rank to send a " << kb_text(plan)
+      << " message to each other rank in turn (one sender at a time),\n"
+      << "#          relative to the fastest sender (r = 1)\n"
+      << "#   index  speed on a fixed kernel (sorting " << probe_kernel_items
+      << " integers) relative to the slowest rank (HBSP's c_j);\n"
+      << "#          HBSP^1's c_j, the share of the data, is index / (sum of the indices of the p ranks used)\n"
+      << "#   g      the fastest sender's time per byte\n"
+      << "#   L p=P  one MPI_Barrier (an empty superstep) on the first P ranks, the mean of "
+      << probe_barriers_per_sample << " in a row\n";
+  if (P == 1) out << "# One rank: g is MPI's copy to the same rank, not a network.\n";
+  out << "# Format: bounds/hbsp.h. Replay: hetstruct hbsp replay --machine THIS --trace TRACE ...\n"
+      << "unit time=us packet=byte\n"
+      << "g " << sig(s.g) << "\n\n";
+  for (std::size_t p = 1; p <= P; ++p) out << "L p=" << p << ' ' << sig(s.latency[p - 1]) << "\n";
+  out << "\n";
+  std::size_t width = 0;
+  for (const auto& n : m.names) width = std::max(width, n.size());
+  for (std::size_t j = 0; j < P; ++j) {
+    out << "processor " << pad(m.names[j], width) << "  " << pad("r=" + sig(s.r[j]), 11) << ' '
+        << pad("index=" + sig(s.index[j]), 15) << "  # send " << sig(s.send[j]) << " us/message, kernel "
+        << sig(s.kernel[j]) << " us, share " << sig(s.share[j]) << "\n";
+  }
+  return out.str();
+}
+
+std::string probe_trace_text(const ProbePlan& plan, const ProbeMeasurements& m, const std::string& provenance) {
+  summarise_probe(plan, m);  // the same checks as the machine file's
+  const auto r = probe_trace_r(m);
+  const std::size_t P = m.names.size();
+  // Clocks strictly increasing, as the format requires: time in us to 0.1 us.
+  std::vector<double> clock;
+  for (std::size_t k = 0; k < m.rounds.size(); ++k) {
+    double c = plan.time_clock ? std::round(m.rounds[k].start * us * 10.0) / 10.0 : static_cast<double>(k);
+    if (k == 0) c = 0.0;
+    else if (!(c > clock.back())) c = clock.back() + (plan.time_clock ? 0.1 : 1.0);
+    clock.push_back(c);
+  }
+  std::ostringstream out;
+  out << "# hetstruct hbsp probe: " << provenance << "\n"
+      << "# r_j of " << P << (P == 1 ? " rank" : " ranks") << " over " << m.rounds.size()
+      << (m.rounds.size() == 1 ? " round" : " rounds") << " (interval " << sig(plan.interval)
+      << " s): the round's time to send a " << kb_text(plan) << "\n"
+      << "# message to each other rank (median of " << plan.repeats
+      << "), relative to the round's fastest sender (r = 1).\n"
+      << (plan.time_clock ? "# Clock: the round's start in us after the first round's start.\n"
+                          : "# Clock: round k (0, 1, ...) at superstep k.\n")
+      << "# Format: engine/hbsp_replay.h.\n"
+      << "clock " << (plan.time_clock ? "time" : "superstep") << "\n";
+  for (std::size_t j = 0; j < P; ++j) {
+    out << "\nprocessor " << m.names[j] << "\n";
+    for (std::size_t k = 0; k < r.size(); ++k) out << full(clock[k]) << ' ' << sig(r[k][j]) << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace hetstruct::cli
