@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Installs exactly the Debian 12 packages hetstruct needs to build, test and plot. Idempotent.
+# Installs exactly the Debian 12 packages hetstruct needs to build, test and plot, and clang for
+# the libFuzzer harnesses (tests/fuzz). Idempotent.
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libboost-graph-dev libboost-random-dev libboost-math-dev
   libtbb-dev catch2 libcli11-dev librandom123-dev libbenchmark-dev
   gnuplot-nox libopenmpi-dev openmpi-bin
+  clang libclang-rt-14-dev
 )
 missing=()
 for p in "${packages[@]}"; do
