@@ -1,4 +1,5 @@
 #include "cli/mpi_sweep.h"
+#include "cli/sweep.h"
 
 #include <mpi.h>
 
@@ -36,29 +37,30 @@ MpiWorld::MpiWorld() {
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
 }
 
-std::vector<std::size_t> MpiWorld::share(const std::vector<std::size_t>& todo) const {
-  std::vector<std::size_t> mine;
-  for (std::size_t i = static_cast<std::size_t>(rank_); i < todo.size(); i += static_cast<std::size_t>(size_))
-    mine.push_back(todo[i]);
-  return mine;
-}
-
-bool MpiWorld::gather(std::vector<std::string>& rows, const std::vector<std::size_t>& mine,
-                      std::uint64_t& computed) const {
+bool MpiWorld::gather(std::vector<BlockPiece>& pieces) const {
   if (size_ == 1) return true;
-  // One buffer per rank: (index, length) pairs as 64-bit words, then the bytes.
+  // One buffer per rank but 0, of 64-bit words: the piece count, then per piece (run, first, last,
+  // block count) and per block (count, mean, m2, min, max), the doubles bit for bit.
   std::vector<char> buffer;
-  auto put = [&](std::uint64_t v) {
+  auto put = [&](const auto& v) {
     const char* p = reinterpret_cast<const char*>(&v);
     buffer.insert(buffer.end(), p, p + sizeof v);
   };
-  put(mine.size());
-  for (const std::size_t k : mine) {
-    put(k);
-    put(rows[k].size());
-    buffer.insert(buffer.end(), rows[k].begin(), rows[k].end());
+  if (rank_ != 0) put(static_cast<std::uint64_t>(pieces.size()));  // rank 0's stay where they are
+  for (const auto& piece : rank_ != 0 ? pieces : std::vector<BlockPiece>{}) {
+    put(piece.run);
+    put(piece.first);
+    put(piece.last);
+    put(static_cast<std::uint64_t>(piece.blocks.size()));
+    for (const auto& b : piece.blocks) {
+      put(b.count);
+      put(b.mean);
+      put(b.m2);
+      put(b.min);
+      put(b.max);
+    }
   }
-  if (buffer.size() > static_cast<std::size_t>(INT32_MAX)) throw std::runtime_error("MPI: a rank's rows exceed 2 GB");
+  if (buffer.size() > static_cast<std::size_t>(INT32_MAX)) throw std::runtime_error("MPI: a rank's blocks exceed 2 GB");
   const int length = static_cast<int>(buffer.size());
   std::vector<int> lengths(rank_ == 0 ? size_ : 0), offsets(rank_ == 0 ? size_ : 0);
   check(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Gather");
@@ -68,31 +70,41 @@ bool MpiWorld::gather(std::vector<std::string>& rows, const std::vector<std::siz
     for (int r = 0; r < size_; ++r) {
       offsets[r] = static_cast<int>(total);
       total += lengths[r];
+      if (total > INT32_MAX) throw std::runtime_error("MPI: the gathered blocks exceed 2 GB");
     }
-    if (total > INT32_MAX) throw std::runtime_error("MPI: the gathered rows exceed 2 GB");
     all.resize(static_cast<std::size_t>(total));
   }
-  check(MPI_Gatherv(buffer.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0,
+  check(MPI_Gatherv(buffer.data(), length, MPI_BYTE, all.data(), lengths.data(), offsets.data(), MPI_BYTE, 0,
                     MPI_COMM_WORLD),
         "MPI_Gatherv");
-  unsigned long long mine_count = computed, sum = 0;
-  check(MPI_Reduce(&mine_count, &sum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD), "MPI_Reduce");
   if (rank_ != 0) return false;
-  computed = sum;
   std::size_t pos = 0;
-  auto get = [&] {
-    std::uint64_t v = 0;
+  auto get = [&](auto& v) {
+    if (pos + sizeof v > all.size()) throw std::runtime_error("MPI: a rank's blocks are cut short");
     std::memcpy(&v, all.data() + pos, sizeof v);
     pos += sizeof v;
-    return v;
   };
-  for (int r = 0; r < size_; ++r) {
+  for (int r = 1; r < size_; ++r) {
     pos = static_cast<std::size_t>(offsets[r]);
-    const std::uint64_t count = get();
+    std::uint64_t count = 0;
+    get(count);
     for (std::uint64_t i = 0; i < count; ++i) {
-      const std::uint64_t k = get(), n = get();
-      rows[k].assign(all.data() + pos, n);
-      pos += n;
+      BlockPiece piece;
+      std::uint64_t blocks = 0;
+      get(piece.run);
+      get(piece.first);
+      get(piece.last);
+      get(blocks);
+      if (blocks > (all.size() - pos) / 40) throw std::runtime_error("MPI: a rank's blocks are cut short");
+      piece.blocks.resize(blocks);
+      for (auto& b : piece.blocks) {
+        get(b.count);
+        get(b.mean);
+        get(b.m2);
+        get(b.min);
+        get(b.max);
+      }
+      pieces.push_back(std::move(piece));
     }
   }
   return true;

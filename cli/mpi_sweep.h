@@ -1,8 +1,10 @@
 // MPI for `hetstruct sweep` (built with -DHETSTRUCT_MPI=ON, OpenMPI's C API): under mpirun, the
-// configurations left to simulate are dealt round-robin to the ranks, and rank 0 gathers every
-// configuration's rows and writes the CSV. A configuration's rows depend only on the seed and the
-// configuration (streams belong to (seed, replication, processor)), never on the rank that
-// simulates it, so the CSV is the same, byte for byte, as the one-process run's.
+// blocks of replications of every run the sweep needs are laid end to end and cut into one stretch
+// per rank (deal_blocks in cli/sweep.h), so that a few configurations with many replications keep
+// every rank busy as well as many small ones do. Each rank computes its pieces and gather() brings
+// them to rank 0 as raw per-block statistics; rank 0 folds each run's blocks in block order (the
+// fold of one process) and writes the CSV. Streams belong to (seed, replication, processor), never
+// to a rank, so the CSV is the same, byte for byte, as the one-process run's.
 //
 // MPI is initialised only when the process was started by a launcher (mpirun sets
 // OMPI_COMM_WORLD_SIZE, PMI_SIZE or PMIX_RANK); otherwise the world is one process and no MPI
@@ -16,16 +18,18 @@
 
 namespace hetstruct::cli {
 
+struct BlockPiece;  // cli/sweep.h
+
 class MpiWorld {
  public:
   MpiWorld();
   int rank() const { return rank_; }
   int size() const { return size_; }
-  // This rank's share of `todo`: the items at positions rank, rank + size, ...
-  std::vector<std::size_t> share(const std::vector<std::size_t>& todo) const;
-  // Sends this rank's rows (rows[k] for k in `mine`) to rank 0, which fills them into `rows`;
-  // `computed` becomes the sum over ranks on rank 0. True on rank 0.
-  bool gather(std::vector<std::string>& rows, const std::vector<std::size_t>& mine, std::uint64_t& computed) const;
+  // Sends this rank's computed pieces to rank 0, which appends the other ranks' to its own in
+  // `pieces` (in rank order); the per-block statistics travel as their raw bits (count, mean, m2,
+  // min, max: 40 bytes a block; the ranks share one binary on one kind of machine). True on rank 0,
+  // false on the others (whose `pieces` are then sent and left as they were).
+  bool gather(std::vector<BlockPiece>& pieces) const;
 
  private:
   int rank_ = 0, size_ = 1;

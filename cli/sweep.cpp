@@ -17,17 +17,21 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <span>
+#include <stdexcept>
+#include <tuple>
 #include <sstream>
 
 #include "cli/model.h"
 #include "cli/output.h"
 #include "distributions/input_error.h"
 #include "distributions/law.h"
+#include "engine/interrupt.h"
 #include "engine/monte_carlo.h"
+#include "structures/structure.h"
 
 #ifdef HETSTRUCT_MPI
 #include "cli/mpi_sweep.h"
-#include "engine/interrupt.h"
 #endif
 
 namespace hetstruct::cli {
@@ -250,7 +254,8 @@ namespace {
 // ---- the grid --------------------------------------------------------------------------------
 
 // One configuration: the canonical text of each dimension (what the CSV holds).
-using Config = std::array<std::string, dimension_count>;
+using Config = SweepConfig;
+static_assert(std::tuple_size_v<Config> == dimension_count);
 
 std::string config_key(const Config& c) {
   std::string k;
@@ -332,17 +337,6 @@ std::string describe(const Config& c) {
   return s;
 }
 
-struct Comparison {
-  Dim dim;
-  std::string value;
-  std::string label;  // "m=0"
-};
-
-Config with(Config c, const Comparison& cmp) {
-  c[cmp.dim] = cmp.value;
-  return c;
-}
-
 // Builds and compiles a configuration with one level (enough to catch bad combinations).
 void validate(const Config& c) {
   ModelOptions m = to_model(c);
@@ -351,81 +345,411 @@ void validate(const Config& c) {
   (void)engine::compile(s, m.compile_options());
 }
 
-// ---- estimating one configuration ------------------------------------------------------------
+// ---- comparisons -------------------------------------------------------------------------------
 
-struct Estimators {
-  engine::RunOptions run;
-  std::vector<Comparison> comparisons;
-  std::map<std::string, double> nn_zero_cache;  // E(nn) at C = 0 per shape, for Eq. 12
+constexpr std::array<Dim, 5> numeric_dims = {d_n, d_m, d_a, d_levels, d_comm};
 
-  // Work units (replications x tasks) of a configuration, for the progress estimate.
-  static double work(const Config& c, std::size_t comparisons) {
-    return static_cast<double>(std::stoll(c[d_n])) * std::stoll(c[d_levels]) * (1.0 + 2.0 * comparisons);
+bool is_numeric(std::size_t d) { return std::find(numeric_dims.begin(), numeric_dims.end(), d) != numeric_dims.end(); }
+
+bool is_integer_dim(std::size_t d) { return d == d_n || d == d_m || d == d_levels; }
+
+// A column's value in a configuration, as a number.
+double column_value(const Config& c, int column) {
+  const std::string& text = c[static_cast<std::size_t>(column)];
+  double v = 0.0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size())
+    throw InputError("", "column " + sweep_dimensions[static_cast<std::size_t>(column)] + " = '" + text +
+                             "' is not a number");
+  return v;
+}
+
+// The canonical text of a value of numeric dimension `d` (what the grid's CSV holds); `what`
+// names the value in the error.
+std::string canonical_number(std::size_t d, double v, const std::string& what) {
+  if (!std::isfinite(v)) throw InputError("", what + " = " + full(v) + " is not a finite number");
+  v += 0.0;  // -0 -> 0
+  if (!is_integer_dim(d)) return full(v);
+  if (v != std::floor(v)) throw InputError("", what + " = " + full(v) + " is not a whole number");
+  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+    throw InputError("", what + " = " + full(v) + " is out of range");
+  return std::to_string(static_cast<long long>(v));
+}
+
+class ExpressionParser {
+ public:
+  ExpressionParser(const std::string& where, const std::string& text) : where_(where), text_(text) {}
+
+  template <class Op>
+  void parse(std::vector<Op>& program, bool& constant) {
+    emit_ = [&](char kind, double value, int column) {
+      program.push_back(Op{kind, value, column});
+      if (kind == 'c') constant = false;
+    };
+    expression();
+    skip_space();
+    if (pos_ != text_.size()) fail("unexpected '" + std::string(1, text_[pos_]) + "'");
   }
 
-  std::string rows(const Config& c, const std::function<void(double)>& fraction) {
-    const std::string prefix = [&] {
-      std::string p;
-      for (const auto& f : c) p += csv_field(f) + ',';
-      return p;
-    }();
-    const std::string seed = std::to_string(run.seed);
-    std::ostringstream out;
-    auto row = [&](const std::string& estimator, const std::string& method, const std::string& compare,
-                   double value, const engine::Estimate* e) {
-      out << prefix << estimator << ',' << csv_field(method) << ',' << csv_field(compare) << ',' << full(value) << ','
-          << (e ? full(e->stderr_) : "") << ',' << (e ? full(e->ci_low) : "") << ',' << (e ? full(e->ci_high) : "")
-          << ',' << (e ? std::to_string(e->reps) : "") << ',' << (e ? seed : "") << '\n';
-    };
+ private:
+  static constexpr int max_depth = 100;  // nesting by recursion: bounded, like the law parser's
 
-    const ModelOptions model = to_model(c);
-    const structures::Structure s = model.build();
-    const engine::Plan plan = engine::compile(s, model.compile_options());
-    const bool zero_comm = plan.kind != engine::PlanKind::protocol;
-    const bool paper_uniform = model.is_paper_uniform();
-    const double a = model.scale_value(), comm = model.comm_value();
-    const double steps = 1.0 + 2.0 * comparisons.size();
-    double done = 0.0;
-    engine::RunOptions r = run;
-    r.progress = [&](std::uint64_t d, std::uint64_t t) { fraction((done + static_cast<double>(d) / t) / steps); };
-
-    if (zero_comm) {
-      if (const auto closed = closed_form(s, paper_uniform, a)) row("closed_form", closed->method, "", closed->value, nullptr);
+  [[noreturn]] void fail(const std::string& problem) const {
+    throw InputError(where_,
+                     "expression '" + text_ + "': " + problem +
+                         (pos_ < text_.size() ? " at position " + std::to_string(pos_) : " at the end"),
+                     "numbers, the columns n, m, a, levels, comm, + - * / and parentheses");
+  }
+  void skip_space() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+  }
+  bool accept(char c) {
+    skip_space();
+    if (pos_ < text_.size() && text_[pos_] == c) {
+      ++pos_;
+      return true;
     }
-    double nn_zero = 0.0;
-    std::optional<engine::Estimate> nn_zero_estimate;
-    if (s.kind == structures::StructureKind::nearest_neighbor) {
-      Config shape = c;
-      shape[d_comm] = shape[d_protocol] = shape[d_policy] = "";
-      const auto key = config_key(shape);
-      if (auto it = nn_zero_cache.find(key); it != nn_zero_cache.end()) {
-        nn_zero = it->second;
-      } else {
-        engine::RunOptions quiet = run;
-        nn_zero = engine::run(engine::compile(s), quiet).mean;
-        nn_zero_cache.emplace(key, nn_zero);
+    return false;
+  }
+  // expression := term (('+' | '-') term)*
+  void expression() {
+    term();
+    for (;;) {
+      if (accept('+')) term(), emit_('+', 0, 0);
+      else if (accept('-')) term(), emit_('-', 0, 0);
+      else return;
+    }
+  }
+  // term := unary (('*' | '/') unary)*
+  void term() {
+    unary();
+    for (;;) {
+      if (accept('*')) unary(), emit_('*', 0, 0);
+      else if (accept('/')) unary(), emit_('/', 0, 0);
+      else return;
+    }
+  }
+  // unary := ('-' | '+') unary | primary
+  void unary() {
+    if (++depth_ > max_depth) fail("nested more than " + std::to_string(max_depth) + " deep");
+    if (accept('-')) unary(), emit_('~', 0, 0);
+    else if (accept('+')) unary();
+    else primary();
+    --depth_;
+  }
+  // primary := number | column | '(' expression ')'
+  void primary() {
+    skip_space();
+    if (accept('(')) {
+      expression();
+      if (!accept(')')) fail("expected ')'");
+      return;
+    }
+    const char c = pos_ < text_.size() ? text_[pos_] : '\0';
+    if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') {
+      double v = 0.0;
+      const auto r = std::from_chars(text_.data() + pos_, text_.data() + text_.size(), v, std::chars_format::general);
+      if (r.ec == std::errc::result_out_of_range) fail("number out of range");
+      if (r.ec != std::errc()) fail("not a number");
+      pos_ = static_cast<std::size_t>(r.ptr - text_.data());
+      emit_('#', v, 0);
+      return;
+    }
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      const std::size_t start = pos_;
+      while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) ++pos_;
+      const std::string name = text_.substr(start, pos_ - start);
+      for (const Dim d : numeric_dims)
+        if (sweep_dimensions[d] == name) return emit_('c', 0, d);
+      pos_ = start;
+      fail("unknown column '" + name + "'");
+    }
+    fail("expected a number, a column or '('");
+  }
+
+  const std::string& where_;
+  const std::string& text_;
+  std::size_t pos_ = 0;
+  int depth_ = 0;
+  std::function<void(char, double, int)> emit_;
+};
+
+}  // namespace
+
+NumericExpression::NumericExpression(const std::string& where, const std::string& text) {
+  ExpressionParser(where, text).parse(program_, constant_);
+  for (const char c : text)
+    if (!std::isspace(static_cast<unsigned char>(c))) text_ += c;
+}
+
+double NumericExpression::evaluate(const SweepConfig& c) const {
+  std::vector<double> stack;
+  stack.reserve(program_.size());
+  for (const Op& op : program_) {
+    if (op.kind == '#') {
+      stack.push_back(op.value);
+    } else if (op.kind == 'c') {
+      stack.push_back(column_value(c, op.column));
+    } else if (op.kind == '~') {
+      stack.back() = -stack.back();
+    } else {
+      const double y = stack.back();
+      stack.pop_back();
+      double& x = stack.back();
+      switch (op.kind) {
+        case '+': x += y; break;
+        case '-': x -= y; break;
+        case '*': x *= y; break;
+        default: x /= y; break;
       }
     }
-    if (const auto b = comm_bounds(s, paper_uniform, a, comm, nn_zero)) {
-      const char* method = s.kind == structures::StructureKind::synchronous ? "eq11"
-                           : s.kind == structures::StructureKind::nearest_neighbor
-                               ? "simulated+eq12"
-                               : (0 < s.fast_count && s.fast_count < s.width ? "eq13+eq17" : "eq13");
-      if (!std::isnan(b->lower)) row("lower_bound", method, "", b->lower, nullptr);
-      if (!std::isnan(b->upper)) row("upper_bound", method, "", b->upper, nullptr);
+  }
+  return stack.back();
+}
+
+Comparison::Comparison(const std::string& text) {
+  if (trim(text).empty()) throw InputError("--compare-to", "empty comparison", "give OPTION=VALUE, for example m=0");
+  for (const auto& item : split_list("--compare-to", text)) {
+    const auto eq = item.find('=');
+    const std::string name = eq == std::string::npos ? "" : trim(item.substr(0, eq));
+    const auto it = std::find_if(sweep_dimensions.begin(), sweep_dimensions.end(), [&](const std::string& d) {
+      return d == name || (d == "fast_law" && name == "fast-law");
+    });
+    if (eq == std::string::npos || it == sweep_dimensions.end())
+      throw InputError("--compare-to", "'" + item + "' is not OPTION=VALUE with a model option",
+                       "for example m=0, protocol=coordinator, n=n-m,m=0");
+    const auto d = static_cast<std::size_t>(it - sweep_dimensions.begin());
+    for (const auto& a : assignments_)
+      if (a.dim == d) throw InputError("--compare-to", "'" + text + "' sets " + *it + " twice");
+    const std::string value = trim(item.substr(eq + 1));
+    Assignment a{d, "", std::nullopt};
+    if (is_numeric(d)) {
+      NumericExpression e("--compare-to", value);
+      if (e.constant()) {
+        try {
+          a.value = canonical_number(d, e.evaluate({}), *it);
+        } catch (const InputError& error) {
+          throw InputError("--compare-to", error.problem());
+        }
+      } else {
+        a.expression = std::move(e);
+      }
+    } else {
+      const auto values = dimension_values(static_cast<Dim>(d), {value}, 1);
+      a.value = values[0];
     }
-    for (const auto& cmp : comparisons) {
-      const ModelOptions other = to_model(with(c, cmp));
-      const engine::Plan base = engine::compile(other.build(), other.compile_options());
-      const engine::Estimate d = engine::run_difference(plan, base, r);
-      done += 2.0;
-      row("difference", "paired", cmp.label, d.mean, &d);
+    label_ += (label_.empty() ? "" : ",") + *it + "=" + (a.expression ? a.expression->text() : a.value);
+    assignments_.push_back(std::move(a));
+  }
+}
+
+SweepConfig Comparison::target(const SweepConfig& c) const {
+  SweepConfig t = c;
+  for (const auto& a : assignments_) {
+    if (!a.expression) {
+      t[a.dim] = a.value;
+      continue;
     }
-    const engine::Estimate e = engine::run(plan, r);
-    row("mc", zero_comm ? engine::to_string(plan.kind) : plan.protocol, "", e.mean, &e);
-    return out.str();
+    t[a.dim] = canonical_number(a.dim, a.expression->evaluate(c), a.expression->text());
+  }
+  return t;
+}
+
+std::vector<std::vector<SweepPiece>> deal_blocks(const std::vector<std::pair<std::uint64_t, double>>& runs, int ranks) {
+  if (ranks < 1) throw std::invalid_argument("deal_blocks: no rank");
+  std::vector<std::vector<SweepPiece>> pieces(static_cast<std::size_t>(ranks));
+  long double total = 0;
+  for (const auto& [blocks, work] : runs) {
+    if (!(work > 0.0) || !std::isfinite(work)) throw std::invalid_argument("deal_blocks: a run's work must be > 0");
+    total += static_cast<long double>(blocks) * work;
+  }
+  int r = 0;
+  auto cut_after = [&](int rank) { return total * (rank + 1) / ranks; };  // where rank's stretch ends
+  long double cut = cut_after(0), start = 0;  // start: where the current run begins
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto [blocks, work] = runs[i];
+    std::uint64_t b = 0;
+    while (b < blocks) {
+      // Rank r takes the blocks that begin before its cut.
+      std::uint64_t end = blocks;
+      if (r < ranks - 1) {
+        const long double x = std::ceil((cut - start) / work);  // the first block that begins at or after the cut
+        end = x <= static_cast<long double>(b) ? b : x >= static_cast<long double>(blocks) ? blocks : static_cast<std::uint64_t>(x);
+      }
+      if (end > b) {
+        pieces[static_cast<std::size_t>(r)].push_back({i, b, end});
+        b = end;
+      }
+      if (b < blocks) cut = cut_after(++r);
+    }
+    start += static_cast<long double>(blocks) * work;
+  }
+  return pieces;
+}
+
+namespace {
+
+// ---- estimating configurations ---------------------------------------------------------------
+
+// The runs that a configuration's rows need: its own plan (mc), a paired run per comparison whose
+// target can be built (difference), and for nn the C = 0 run of its shape (Eq. 12), which the
+// configurations of one shape share: the first of them in the sweep owns it.
+enum class RunKind { nn_zero, difference, mc };
+
+struct RunSpec {
+  RunKind kind;
+  std::size_t entry;           // the configuration (position in the sweep's entries) whose plans it runs
+  std::size_t comparison = 0;  // a difference's comparison
+  double work = 0.0;           // tasks per replication: for the deal and the progress
+};
+
+constexpr std::size_t no_run = std::numeric_limits<std::size_t>::max();
+
+struct Entry {
+  std::size_t row;                                // index into the CSV's rows
+  Config c;
+  std::vector<std::optional<Config>> targets;     // per comparison; empty: left out (--skip-invalid)
+  std::size_t nn_zero_run = no_run;
+  std::vector<std::size_t> difference_runs;       // per comparison; no_run when left out
+  std::size_t mc_run = no_run;
+};
+
+double tasks(const Config& c) { return static_cast<double>(std::stoll(c[d_n])) * std::stoll(c[d_levels]); }
+
+// Lays out the runs of the entries, in order: per configuration, its shape's C = 0 run if it is
+// the first of the shape, then one difference per comparison, then mc.
+std::vector<RunSpec> plan_runs(std::vector<Entry>& entries) {
+  std::vector<RunSpec> runs;
+  std::map<std::string, std::size_t> nn_zero_of_shape;
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    Entry& e = entries[k];
+    if (structures::parse_structure_kind(e.c[d_structure]) == structures::StructureKind::nearest_neighbor) {
+      Config shape = e.c;
+      shape[d_comm] = shape[d_protocol] = shape[d_policy] = "";
+      const auto [it, added] = nn_zero_of_shape.emplace(config_key(shape), runs.size());
+      if (added) runs.push_back({RunKind::nn_zero, k, 0, tasks(e.c)});
+      e.nn_zero_run = it->second;
+    }
+    e.difference_runs.assign(e.targets.size(), no_run);
+    for (std::size_t i = 0; i < e.targets.size(); ++i) {
+      if (!e.targets[i]) continue;
+      e.difference_runs[i] = runs.size();
+      runs.push_back({RunKind::difference, k, i, tasks(e.c) + tasks(*e.targets[i])});
+    }
+    e.mc_run = runs.size();
+    runs.push_back({RunKind::mc, k, 0, tasks(e.c)});
+  }
+  return runs;
+}
+
+// A configuration's structure and plans, compiled when first needed.
+struct Job {
+  ModelOptions model;
+  structures::Structure s;
+  engine::Plan plan;
+  std::vector<std::optional<engine::Plan>> bases;
+  std::optional<engine::Plan> nn_zero_plan;
+
+  Job(const Config& c, std::size_t comparisons)
+      : model(to_model(c)), s(model.build()), plan(engine::compile(s, model.compile_options())), bases(comparisons) {}
+
+  const engine::Plan& base(std::size_t i, const Config& target) {
+    if (!bases[i]) {
+      const ModelOptions other = to_model(target);
+      bases[i].emplace(engine::compile(other.build(), other.compile_options()));
+    }
+    return *bases[i];
+  }
+  const engine::Plan& nn_zero() {
+    if (!nn_zero_plan) nn_zero_plan.emplace(engine::compile(s));
+    return *nn_zero_plan;
   }
 };
+
+// Computes a piece of a run. A piece from block 0 is folded here (the fold's state after its
+// blocks); any other keeps its blocks, to be folded after the pieces before it.
+BlockPiece compute_piece(const SweepPiece& piece, const RunSpec& spec, const Entry& entry, Job& job,
+                         const engine::RunOptions& options) {
+  BlockPiece out{piece.run, piece.first, piece.last, {}};
+  engine::Accumulator total;
+  engine::BlockSink sink;
+  if (piece.first == 0) sink = [&](std::span<const engine::Accumulator> blocks) { engine::fold_blocks(total, blocks); };
+  else sink = [&](std::span<const engine::Accumulator> blocks) { out.blocks.insert(out.blocks.end(), blocks.begin(), blocks.end()); };
+  const engine::BlockRange range{piece.first, piece.last};
+  switch (spec.kind) {
+    case RunKind::nn_zero: engine::run_blocks(job.nn_zero(), options, range, sink); break;
+    case RunKind::difference:
+      engine::run_difference_blocks(job.plan, job.base(spec.comparison, *entry.targets[spec.comparison]), options, range, sink);
+      break;
+    case RunKind::mc: engine::run_blocks(job.plan, options, range, sink); break;
+  }
+  if (piece.first == 0) out.blocks = {total};
+  return out;
+}
+
+// Every run's estimate from its pieces (any order, from any ranks): each run's pieces folded in
+// block order into an empty total, engine::fold_blocks, so the estimate is one process's bit for bit.
+std::vector<engine::Estimate> fold_pieces(std::vector<BlockPiece>& pieces, std::size_t runs, std::uint64_t blocks) {
+  std::sort(pieces.begin(), pieces.end(),
+            [](const BlockPiece& x, const BlockPiece& y) { return std::tie(x.run, x.first) < std::tie(y.run, y.first); });
+  std::vector<engine::Accumulator> totals(runs);
+  std::vector<std::uint64_t> next(runs, 0);
+  for (const auto& p : pieces) {
+    const std::uint64_t expected = p.first == 0 ? 1 : p.last - p.first;
+    if (p.run >= runs || p.first != next[p.run] || p.last <= p.first || p.blocks.size() != expected)
+      throw std::runtime_error("sweep: the gathered blocks of run " + std::to_string(p.run) + " do not follow on");
+    engine::fold_blocks(totals[p.run], std::span<const engine::Accumulator>(p.blocks));
+    next[p.run] = p.last;
+  }
+  std::vector<engine::Estimate> estimates(runs);
+  for (std::size_t i = 0; i < runs; ++i) {
+    if (next[i] != blocks) throw std::runtime_error("sweep: blocks of run " + std::to_string(i) + " are missing");
+    estimates[i] = engine::summarize(totals[i]);
+  }
+  return estimates;
+}
+
+// A configuration's rows from its runs' estimates.
+std::string config_rows(const Entry& entry, const Job& job, const std::vector<Comparison>& comparisons,
+                        const std::vector<engine::Estimate>& estimates, std::uint64_t seed_value) {
+  const Config& c = entry.c;
+  std::string prefix;
+  for (const auto& f : c) prefix += csv_field(f) + ',';
+  const std::string seed = std::to_string(seed_value);
+  std::ostringstream out;
+  auto row = [&](const std::string& estimator, const std::string& method, const std::string& compare, double value,
+                 const engine::Estimate* e) {
+    out << prefix << estimator << ',' << csv_field(method) << ',' << csv_field(compare) << ',' << full(value) << ','
+        << (e ? full(e->stderr_) : "") << ',' << (e ? full(e->ci_low) : "") << ',' << (e ? full(e->ci_high) : "")
+        << ',' << (e ? std::to_string(e->reps) : "") << ',' << (e ? seed : "") << '\n';
+  };
+  const structures::Structure& s = job.s;
+  const engine::Plan& plan = job.plan;
+  const bool zero_comm = plan.kind != engine::PlanKind::protocol;
+  const bool paper_uniform = job.model.is_paper_uniform();
+  const double a = job.model.scale_value(), comm = job.model.comm_value();
+
+  if (zero_comm) {
+    if (const auto closed = closed_form(s, paper_uniform, a)) row("closed_form", closed->method, "", closed->value, nullptr);
+  }
+  const double nn_zero = entry.nn_zero_run == no_run ? 0.0 : estimates[entry.nn_zero_run].mean;
+  if (const auto b = comm_bounds(s, paper_uniform, a, comm, nn_zero)) {
+    const char* method = s.kind == structures::StructureKind::synchronous ? "eq11"
+                         : s.kind == structures::StructureKind::nearest_neighbor
+                             ? "simulated+eq12"
+                             : (0 < s.fast_count && s.fast_count < s.width ? "eq13+eq17" : "eq13");
+    if (!std::isnan(b->lower)) row("lower_bound", method, "", b->lower, nullptr);
+    if (!std::isnan(b->upper)) row("upper_bound", method, "", b->upper, nullptr);
+  }
+  for (std::size_t i = 0; i < comparisons.size(); ++i) {
+    if (entry.difference_runs[i] == no_run) continue;  // its target cannot be built (--skip-invalid)
+    const engine::Estimate& d = estimates[entry.difference_runs[i]];
+    row("difference", "paired", comparisons[i].label(), d.mean, &d);
+  }
+  const engine::Estimate& e = estimates[entry.mc_run];
+  row("mc", zero_comm ? engine::to_string(plan.kind) : plan.protocol, "", e.mean, &e);
+  return out.str();
+}
 
 // ---- progress ----------------------------------------------------------------------------------
 
@@ -548,10 +872,15 @@ void SweepCommand::add_to(CLI::App& app) {
                    "the command line overrides it")
       ->group(g);
   app_->add_option("--compare-to", compare_to,
-                   "OPTION=VALUE: add each configuration's paired difference against the same configuration with "
-                   "OPTION = VALUE (common random numbers); repeatable")
+                   "OPTION=VALUE[,OPTION=VALUE...]: add each configuration's paired difference (common random "
+                   "numbers) against the same configuration with these options set together; n, m, a, levels and "
+                   "comm take expressions over the configuration's own columns (n=n-m,m=0 compares (n,m) with "
+                   "(n-m,0)); repeatable. A target that cannot be built (n-m = 0) is an error, or with "
+                   "--skip-invalid leaves out that difference row")
       ->group(g);
-  app_->add_flag("--skip-invalid", skip_invalid, "Leave out configurations that cannot be built (m > n, ...) instead of failing")
+  app_->add_flag("--skip-invalid", skip_invalid,
+                 "Leave out configurations that cannot be built (m > n, ...), and differences whose --compare-to "
+                 "target cannot be, instead of failing")
       ->group(g);
   app_->add_option("--max-configs", max_configs_text, "Refuse a grid of more configurations")->capture_default_str()->group(g);
   app_->add_option("--reps,-r", reps_text, "Replications per configuration")->capture_default_str()->group("Sampling");
@@ -643,45 +972,41 @@ int SweepCommand::execute() {
     if (v.empty()) throw InputError("--structure", "empty value");
 
   std::vector<Comparison> comparisons;
-  for (const auto& text : compare_to) {
-    const auto eq = text.find('=');
-    const std::string name = eq == std::string::npos ? "" : trim(text.substr(0, eq));
-    const auto it = std::find_if(sweep_dimensions.begin(), sweep_dimensions.end(), [&](const std::string& d) {
-      return d == name || (d == "fast_law" && name == "fast-law");
-    });
-    if (eq == std::string::npos || it == sweep_dimensions.end())
-      throw InputError("--compare-to", "'" + text + "' is not OPTION=VALUE with a model option",
-                       "for example m=0, protocol=coordinator");
-    const Dim d = static_cast<Dim>(it - sweep_dimensions.begin());
-    const auto values = dimension_values(d, {trim(text.substr(eq + 1))}, max_configs);
-    if (values.size() != 1) throw InputError("--compare-to", "'" + text + "' must give one value");
-    comparisons.push_back({d, values[0], *it + "=" + values[0]});
-  }
+  for (const auto& text : compare_to) comparisons.emplace_back(text);
 
-  // Every configuration (and its baselines) must build before anything runs or is written.
-  std::vector<std::uint64_t> indices;
-  std::uint64_t invalid = 0;
+  // Every configuration (and its comparisons' targets) must build before anything runs or is
+  // written; --skip-invalid leaves out a configuration that cannot be built, or the difference
+  // rows of a configuration whose comparison target cannot be.
+  std::vector<Entry> entries;  // the configurations, in grid order (their rows, then their runs)
+  std::uint64_t invalid = 0, comparisons_left_out = 0;
   std::set<std::string> grid_keys;
   for (std::uint64_t i = 0; i < grid.size(); ++i) {
     const Config c = grid.at(i);
     try {
       validate(c);
-      for (const auto& cmp : comparisons) {
-        try {
-          validate(with(c, cmp));
-        } catch (const InputError& e) {
-          throw InputError("--compare-to " + cmp.label, e.what());
-        }
-      }
     } catch (const InputError& e) {
       if (!skip_invalid) throw InputError("sweep", "configuration " + describe(c) + ": " + e.what(), "or --skip-invalid");
       ++invalid;
       continue;
     }
-    indices.push_back(i);
+    Entry entry{entries.size(), c, {}, no_run, {}, no_run};
+    for (const auto& cmp : comparisons) {
+      try {
+        const Config t = cmp.target(c);
+        validate(t);
+        entry.targets.emplace_back(t);
+      } catch (const InputError& e) {
+        if (!skip_invalid)
+          throw InputError("sweep", "configuration " + describe(c) + ": --compare-to " + cmp.label() + ": " + e.what(),
+                           "or --skip-invalid");
+        ++comparisons_left_out;
+        entry.targets.emplace_back();
+      }
+    }
+    entries.push_back(std::move(entry));
     grid_keys.insert(config_key(c));
   }
-  if (indices.empty()) throw InputError("sweep", "no configuration of the grid can be built");
+  if (entries.empty()) throw InputError("sweep", "no configuration of the grid can be built");
 
   if (!out_path.empty()) {  // fail now, not after the simulation
     const auto slash = out_path.rfind('/');
@@ -691,25 +1016,24 @@ int SweepCommand::execute() {
   std::map<std::string, std::string> previous;
   if (resume) previous = read_resume_file(out_path, reps, seed, grid_keys);
 
-  Estimators estimators;
-  estimators.run.seed = seed;
-  estimators.run.reps = reps;
-  estimators.run.threads = threads;
-  estimators.comparisons = comparisons;
+  engine::RunOptions run;
+  run.seed = seed;
+  run.reps = reps;
+  run.threads = threads;
 
-  std::vector<std::string> rows(indices.size());
-  std::vector<std::size_t> todo;
-  double total_work = 0.0;
-  for (std::size_t k = 0; k < indices.size(); ++k) {
-    const Config c = grid.at(indices[k]);
-    if (auto it = previous.find(config_key(c)); it != previous.end()) {
-      rows[k] = it->second;
+  // The configurations left to simulate, and their runs.
+  std::vector<std::string> rows(entries.size());
+  std::vector<Entry> todo;
+  for (const auto& e : entries) {
+    if (auto it = previous.find(config_key(e.c)); it != previous.end()) {
+      rows[e.row] = it->second;
       ++resumed_configs;
     } else {
-      todo.push_back(k);
-      total_work += Estimators::work(c, comparisons.size());
+      todo.push_back(e);
     }
   }
+  const std::vector<RunSpec> runs = plan_runs(todo);
+  const std::uint64_t blocks = engine::block_count(reps);
 
   auto assemble = [&] {
     std::string text = std::string(sweep_header) + "\n";
@@ -717,60 +1041,98 @@ int SweepCommand::execute() {
     return text;
   };
 
+  // Each rank's share: a stretch of the runs' blocks laid end to end (one process: every run whole).
 #ifdef HETSTRUCT_MPI
   const MpiWorld world;  // one process unless started by mpirun
-  const std::vector<std::size_t> mine = world.share(todo);
-  const bool single_process = world.size() == 1;
-  const bool report = !quiet && world.rank() == 0;
+  const int rank = world.rank(), ranks = world.size();
 #else
-  const std::vector<std::size_t>& mine = todo;
-  const bool single_process = true;
-  const bool report = !quiet;
+  const int rank = 0, ranks = 1;
 #endif
+  const bool single_process = ranks == 1;
+  const bool report = !quiet && rank == 0;
+  std::vector<std::pair<std::uint64_t, double>> run_work;
+  for (const auto& r : runs) run_work.emplace_back(blocks, r.work);
+  const std::vector<SweepPiece> mine = deal_blocks(run_work, ranks)[static_cast<std::size_t>(rank)];
+
   const auto t0 = std::chrono::steady_clock::now();
   auto last_checkpoint = t0;
   double my_work = 0.0;
-  for (const std::size_t k : mine) my_work += Estimators::work(grid.at(indices[k]), comparisons.size());
-  Reporter reporter(!report, progress_interval, single_process ? total_work : my_work);
+  std::vector<std::size_t> pieces_left(todo.size(), 0);  // per configuration, its pieces on this rank
+  for (const auto& p : mine) {
+    my_work += static_cast<double>(p.last - p.first) * runs[p.run].work;
+    ++pieces_left[runs[p.run].entry];
+  }
+  Reporter reporter(!report, progress_interval, my_work);
   double work_done = 0.0;
   std::uint64_t configs_done = resumed_configs;
-  for (const std::size_t k : mine) {
-    const Config c = grid.at(indices[k]);
-    const double w = Estimators::work(c, comparisons.size());
-    try {
-      rows[k] = estimators.rows(c, [&](double f) { reporter.set(work_done + f * w, configs_done, indices.size()); });
-    } catch (const engine::Interrupted&) {
-      // Keep what is complete, so that --resume loses nothing but the configuration under way.
-      if (single_process && !out_path.empty() && configs_done > 0) {
-        write_file_atomically(out_path, assemble());
-        throw engine::Interrupted("interrupted; the " + std::to_string(configs_done) + " complete configurations are in " +
-                                  out_path + " (--resume continues)");
+  std::vector<engine::Estimate> estimates(single_process ? runs.size() : 0);
+  std::vector<BlockPiece> computed;  // under MPI: for rank 0
+  std::optional<Job> job;
+  std::size_t job_entry = no_run;
+  try {
+    for (const SweepPiece& piece : mine) {
+      const RunSpec& spec = runs[piece.run];
+      const Entry& entry = todo[spec.entry];
+      if (job_entry != spec.entry) {  // a rank's pieces come configuration after configuration
+        job.emplace(entry.c, comparisons.size());
+        job_entry = spec.entry;
       }
-      throw;
+      const double w = static_cast<double>(piece.last - piece.first) * spec.work;
+      engine::RunOptions r = run;
+      r.progress = [&](std::uint64_t d, std::uint64_t t) {
+        reporter.set(work_done + w * static_cast<double>(d) / static_cast<double>(t), configs_done, entries.size());
+      };
+      BlockPiece result = compute_piece(piece, spec, entry, *job, r);
+      work_done += w;
+      if (single_process) estimates[piece.run] = engine::summarize(result.blocks.front());  // the whole run, folded
+      else computed.push_back(std::move(result));
+      if (--pieces_left[spec.entry] > 0) continue;
+      ++configs_done;  // this rank's part of the configuration is done
+      reporter.set(work_done, configs_done, entries.size());
+      if (!single_process) continue;
+      rows[entry.row] = config_rows(entry, *job, comparisons, estimates, seed);
+      ++computed_configs;
+      // Checkpoint: the complete configurations so far, atomically, at most every 2 s (one process
+      // only: under MPI the blocks are on several ranks until the end).
+      const auto now = std::chrono::steady_clock::now();
+      if (!out_path.empty() && now - last_checkpoint > std::chrono::seconds(2)) {
+        write_file_atomically(out_path, assemble());
+        last_checkpoint = now;
+      }
     }
-    work_done += w;
-    ++configs_done;
-    ++computed_configs;
-    reporter.set(work_done, configs_done, indices.size());
-    // Checkpoint: the complete configurations so far, atomically, at most every 2 s (one process
-    // only: under MPI the rows are on several ranks until the end).
-    const auto now = std::chrono::steady_clock::now();
-    if (single_process && !out_path.empty() && now - last_checkpoint > std::chrono::seconds(2)) {
+  } catch (const engine::Interrupted&) {
+    // Keep what is complete, so that --resume loses nothing but the configuration under way.
+    if (single_process && !out_path.empty() && configs_done > 0) {
       write_file_atomically(out_path, assemble());
-      last_checkpoint = now;
+      throw engine::Interrupted("interrupted; the " + std::to_string(configs_done) + " complete configurations are in " +
+                                out_path + " (--resume continues)");
     }
+    throw;
   }
 #ifdef HETSTRUCT_MPI
-  if (!world.gather(rows, mine, computed_configs)) return 0;  // ranks other than 0 are done
+  if (!single_process) {
+    if (!world.gather(computed)) return 0;  // ranks other than 0 are done
+    // Rank 0: every run folded in block order, then every configuration's rows.
+    estimates = fold_pieces(computed, runs.size(), blocks);
+    for (const auto& entry : todo) {
+      const Job formatting(entry.c, comparisons.size());
+      rows[entry.row] = config_rows(entry, formatting, comparisons, estimates, seed);
+    }
+    computed_configs = todo.size();
+  }
 #endif
+
 
   if (out_path.empty()) std::cout << assemble();
   else write_file_atomically(out_path, assemble());
   if (report) {
     std::ostringstream summary;
-    summary << "hetstruct sweep: " << indices.size() << " configurations (" << computed_configs << " simulated, "
+    summary << "hetstruct sweep: " << entries.size() << " configurations (" << computed_configs << " simulated, "
             << resumed_configs << " resumed";
     if (invalid) summary << ", " << invalid << " invalid left out";
+    if (comparisons_left_out)
+      summary << ", " << comparisons_left_out << (comparisons_left_out == 1 ? " difference" : " differences")
+              << " left out (target invalid)";
     summary << "), " << reps << " replications each, seed " << seed << ", "
             << fixed(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 1) << " s";
     if (!out_path.empty()) summary << ", wrote " << out_path;

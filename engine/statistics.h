@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <span>
 
 namespace hetstruct::engine {
 
@@ -53,5 +54,16 @@ struct Estimate {
 };
 
 Estimate summarize(const Accumulator& acc, double confidence = 0.95);
+
+// The fold of per-block statistics, the one every estimate goes through: the blocks merged into
+// `total` one after the other, in block order, `total` starting empty. Folding is sequential,
+// so it may go piece by piece: folding blocks [0, k) and then [k, n) into the same total is
+// folding [0, n); and the total after [0, k), merged into an empty total, is itself (merge copies
+// into an empty Accumulator), so a piece [0, k) may travel as its folded total. The order must
+// be the block order: Chan's merge is not associative in floating point.
+template <class Block>
+void fold_blocks(Block& total, std::span<const Block> blocks) {
+  for (const Block& b : blocks) total.merge(b);
+}
 
 }  // namespace hetstruct::engine

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -10,10 +11,12 @@
 #include <catch2/catch.hpp>
 
 #include "cli/figures.h"
+#include "cli/model.h"
 #include "cli/output.h"
 #include "cli/plot.h"
 #include "cli/sweep.h"
 #include "distributions/input_error.h"
+#include "engine/monte_carlo.h"
 
 using namespace hetstruct;
 using namespace hetstruct::cli;
@@ -302,4 +305,269 @@ TEST_CASE("plot draws one series per value and estimator, with error bars", "[sw
   CHECK_THROWS_WITH(plot_script(plot, csv, "o.svg", "o.png"), Catch::Contains("differ in n"));
   plot.x = "structure";
   CHECK_THROWS_WITH(plot_script(plot, csv, "o.svg", "o.png"), Catch::Contains("not numeric"));
+}
+
+// ---- MPI pieces: block ranges and their fold (issue 5) -----------------------------------------
+
+namespace {
+
+bool same_bits(double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; }
+
+bool same_bits(const engine::Estimate& x, const engine::Estimate& y) {
+  return x.reps == y.reps && same_bits(x.mean, y.mean) && same_bits(x.stddev, y.stddev) &&
+         same_bits(x.stderr_, y.stderr_) && same_bits(x.ci_low, y.ci_low) && same_bits(x.ci_high, y.ci_high) &&
+         same_bits(x.min, y.min) && same_bits(x.max, y.max);
+}
+
+engine::Plan compile(const ModelOptions& m) { return engine::compile(m.build(), m.compile_options()); }
+
+using Split = std::vector<engine::BlockRange>;
+
+// The estimate of a run computed as the pieces of `split`, each on its own, folded in order; a
+// piece from block 0 travels folded when `fold_prefix` (what a rank sends), as blocks otherwise.
+template <class Compute>
+engine::Estimate folded(const Split& split, bool fold_prefix, Compute compute) {
+  engine::Accumulator total;
+  for (const auto& range : split) {
+    std::vector<engine::Accumulator> blocks;
+    compute(range, [&](std::span<const engine::Accumulator> wave) { blocks.insert(blocks.end(), wave.begin(), wave.end()); });
+    REQUIRE(blocks.size() == range.last - range.first);
+    if (fold_prefix && range.first == 0) {
+      engine::Accumulator prefix;
+      engine::fold_blocks(prefix, std::span<const engine::Accumulator>(blocks));
+      blocks = {prefix};
+    }
+    engine::fold_blocks(total, std::span<const engine::Accumulator>(blocks));
+  }
+  return engine::summarize(total);
+}
+
+std::vector<Split> splits_of(std::uint64_t blocks) {
+  std::vector<Split> splits = {{{0, blocks}}, {{0, 5}, {5, blocks}}, {{0, 1}, {1, 2}, {2, 9}, {9, blocks}},
+                               {{0, 0}, {0, 3}, {3, 3}, {3, blocks - 1}, {blocks - 1, blocks}}};
+  Split singles;
+  for (std::uint64_t b = 0; b < blocks; ++b) singles.push_back({b, b + 1});
+  splits.push_back(singles);
+  return splits;
+}
+
+}  // namespace
+
+TEST_CASE("block ranges folded in order over any split give run() and run_difference() bit for bit", "[sweep][mpi]") {
+  engine::RunOptions options;
+  options.seed = 17;
+  options.reps = 13 * engine::block_size + 5;  // 14 blocks, the last one short
+  options.threads = 2;
+  const std::uint64_t blocks = engine::block_count(options.reps);
+  REQUIRE(blocks == 14);
+  const engine::Plan sync = compile(ModelOptions::wilson("sync", 6, 2, "1/2", "uniform", 20));
+  const engine::Plan base = compile(ModelOptions::wilson("sync", 4, 0, "1/2", "uniform", 20));
+  const engine::Plan nn = compile(ModelOptions::wilson("nn", 5, 2, "4/5", "normal", 10, 0.1));  // a protocol plan
+  const engine::Estimate whole = engine::run(sync, options), whole_nn = engine::run(nn, options);
+  const engine::Estimate whole_difference = engine::run_difference(sync, base, options);
+  for (const Split& split : splits_of(blocks)) {
+    for (const bool fold_prefix : {false, true}) {
+      INFO(split.size() << " pieces, prefix folded: " << fold_prefix);
+      CHECK(same_bits(whole, folded(split, fold_prefix, [&](engine::BlockRange r, const engine::BlockSink& sink) {
+                        engine::run_blocks(sync, options, r, sink);
+                      })));
+      CHECK(same_bits(whole_nn, folded(split, fold_prefix, [&](engine::BlockRange r, const engine::BlockSink& sink) {
+                        engine::run_blocks(nn, options, r, sink);
+                      })));
+      CHECK(same_bits(whole_difference, folded(split, fold_prefix, [&](engine::BlockRange r, const engine::BlockSink& sink) {
+                        engine::run_difference_blocks(sync, base, options, r, sink);
+                      })));
+    }
+  }
+  // A block's statistics do not depend on the range it is computed in.
+  std::vector<engine::Accumulator> all, one;
+  engine::run_blocks(sync, options, {0, blocks}, [&](std::span<const engine::Accumulator> w) { all.assign(w.begin(), w.end()); });
+  engine::run_blocks(sync, options, {7, 8}, [&](std::span<const engine::Accumulator> w) { one.assign(w.begin(), w.end()); });
+  REQUIRE(one.size() == 1);
+  CHECK(std::memcmp(&one[0], &all[7], sizeof one[0]) == 0);
+  CHECK(all.back().count == 5);
+  auto ignore = [](std::span<const engine::Accumulator>) {};
+  CHECK_THROWS_AS(engine::run_blocks(sync, options, {3, blocks + 1}, ignore), std::out_of_range);
+  CHECK_THROWS_AS(engine::run_blocks(sync, options, {4, 3}, ignore), std::out_of_range);
+}
+
+TEST_CASE("a run of more than one wave of blocks folds piece by piece to run()", "[sweep][mpi]") {
+  engine::RunOptions options;
+  options.seed = 5;
+  options.reps = 1100 * engine::block_size;  // two waves of 1024 blocks in run()
+  options.threads = 2;
+  const engine::Plan plan = compile(ModelOptions::wilson("async", 2, 1, "1/2", "uniform", 2));
+  const engine::Estimate whole = engine::run(plan, options);
+  for (const Split& split : std::vector<Split>{{{0, 700}, {700, 1100}}, {{0, 1024}, {1024, 1100}}, {{0, 1}, {1, 1100}}})
+    for (const bool fold_prefix : {false, true})
+      CHECK(same_bits(whole, folded(split, fold_prefix, [&](engine::BlockRange r, const engine::BlockSink& sink) {
+                        engine::run_blocks(plan, options, r, sink);
+                      })));
+}
+
+TEST_CASE("deal_blocks cuts the runs laid end to end into stretches of equal work", "[sweep][mpi]") {
+  auto check_deal = [](const std::vector<std::pair<std::uint64_t, double>>& runs, int ranks) {
+    INFO(runs.size() << " runs on " << ranks << " ranks");
+    const auto pieces = deal_blocks(runs, ranks);
+    REQUIRE(pieces.size() == static_cast<std::size_t>(ranks));
+    // Laid end to end, the pieces of ranks 0, 1, ... cover every block once, in order.
+    std::uint64_t run = 0, next = 0;
+    double total = 0, heaviest = 0;
+    for (const auto& [b, w] : runs) total += static_cast<double>(b) * w, heaviest = std::max(heaviest, w);
+    for (const auto& mine : pieces) {
+      double work = 0;
+      for (std::size_t i = 0; i < mine.size(); ++i) {
+        const auto& p = mine[i];
+        while (run < runs.size() && next == runs[run].first) ++run, next = 0;
+        REQUIRE(p.run == run);
+        REQUIRE(p.first == next);
+        REQUIRE(p.last > p.first);
+        REQUIRE(p.last <= runs[run].first);
+        if (i > 0) CHECK(p.first == 0);  // only a rank's first piece starts inside a run
+        next = p.last;
+        work += static_cast<double>(p.last - p.first) * runs[p.run].second;
+      }
+      CHECK(work <= total / ranks + heaviest + 1e-9 * total);
+    }
+    while (run < runs.size() && next == runs[run].first) ++run, next = 0;
+    CHECK(run == runs.size());
+  };
+  check_deal({{313, 8000.0}}, 1);
+  check_deal({{313, 8000.0}}, 2);
+  check_deal({{313, 8000.0}}, 3);
+  check_deal({{157, 160.0}, {157, 320.0}, {157, 160.0}}, 3);
+  check_deal({{1, 10.0}}, 4);  // more ranks than blocks: some ranks have nothing
+  std::vector<std::pair<std::uint64_t, double>> many;
+  for (int i = 0; i < 40; ++i) many.emplace_back(5, 10.0 + i % 7);
+  check_deal(many, 3);
+  check_deal(many, 7);
+  // One process: every run whole.
+  const auto one = deal_blocks(many, 1);
+  REQUIRE(one[0].size() == many.size());
+  for (const auto& p : one[0]) CHECK((p.first == 0 && p.last == 5));
+  // Two ranks share one big run evenly.
+  const auto two = deal_blocks({{313, 1.0}}, 2);
+  REQUIRE(two[0].size() == 1);
+  REQUIRE(two[1].size() == 1);
+  CHECK(two[0][0].last == 157);
+  CHECK(two[1][0].first == 157);
+}
+
+// ---- --compare-to with several options and expressions (issue 5) -------------------------------
+
+TEST_CASE("numeric expressions over a configuration's columns", "[sweep]") {
+  const SweepConfig c = {"sync", "uniform", "", "8", "3", "0.5", "1000", "0.05", "", "", "sequential"};
+  auto value = [&](const std::string& text) { return NumericExpression("--compare-to", text).evaluate(c); };
+  CHECK(value("n-m") == 5);
+  CHECK(value("2+3*4") == 14);
+  CHECK(value("(2+3)*4") == 20);
+  CHECK(value("8/2/2") == 2);  // left to right
+  CHECK(value("2-3-4") == -5);
+  CHECK(value("--n") == 8);
+  CHECK(value(" -(n - 2*m) / 4 + 1e-1 ") == -0.5 + 1e-1);
+  CHECK(value("1/3") == 1.0 / 3.0);
+  CHECK(value("a*levels + comm") == 0.5 * 1000 + 0.05);
+  CHECK(value(".5") == 0.5);
+  CHECK(NumericExpression("--compare-to", "1/2").constant());
+  CHECK_FALSE(NumericExpression("--compare-to", "n/2").constant());
+  CHECK(NumericExpression("--compare-to", " n - m ").text() == "n-m");
+  auto fails = [](const std::string& text, const std::string& what) {
+    try {
+      NumericExpression("--compare-to", text);
+      FAIL("'" << text << "' parsed");
+    } catch (const InputError& e) {
+      CHECK(e.where() == "--compare-to");
+      CHECK_THAT(e.what(), Catch::Contains(what));
+    }
+  };
+  fails("n-", "expected a number, a column or '(' at the end");
+  fails("x+1", "unknown column 'x' at position 0");
+  fails("law", "unknown column 'law'");
+  fails("(n", "expected ')'");
+  fails("2n", "unexpected 'n' at position 1");
+  fails("n m", "unexpected 'm'");
+  fails("", "expected a number");
+  fails("1e400", "out of range");
+  fails("1:3", "unexpected ':'");
+  fails(std::string(200, '(') + "1" + std::string(200, ')'), "nested more than 100 deep");
+  fails(std::string(200, '-') + "1", "nested more than 100 deep");
+}
+
+TEST_CASE("a comparison sets several options at once, each from the configuration's own columns", "[sweep]") {
+  const SweepConfig c = {"sync", "uniform", "", "8", "3", "0.5", "1000", "0.05", "", "", "sequential"};
+  const Comparison both("n=n-m,m=0");
+  CHECK(both.label() == "n=n-m,m=0");
+  SweepConfig expected = c;
+  expected[3] = "5";
+  expected[4] = "0";  // n - m uses the configuration's m, not the assigned 0
+  CHECK(both.target(c) == expected);
+  CHECK(Comparison("m=0,n=n-m").target(c) == expected);
+  CHECK(Comparison(" m = 0 ").label() == "m=0");
+  CHECK(Comparison("a=1/2").label() == "a=0.5");  // a constant: its canonical value, as in the grid
+  CHECK(Comparison("comm=1/40").target(c)[7] == "0.025");
+  const Comparison scaled("comm=comm/2, a=(a+1)/2");
+  CHECK(scaled.label() == "comm=comm/2,a=(a+1)/2");
+  CHECK(scaled.target(c)[7] == "0.025");
+  CHECK(scaled.target(c)[5] == "0.75");
+  CHECK(Comparison("levels=levels*2-n").target(c)[6] == "1992");
+  const Comparison law("law=u(0,2),m=0");
+  CHECK(law.label() == "law=u(0,2),m=0");
+  CHECK(law.target(c)[1] == "u(0,2)");
+  CHECK(law.target(c)[4] == "0");
+  CHECK(Comparison("fast-law=normal").label() == "fast_law=normal");
+  CHECK(Comparison("protocol=default").target(c)[8].empty());
+  // Values that an expression gives no configuration for.
+  CHECK_THROWS_WITH(Comparison("m=m/2").target(c), Catch::Contains("m/2 = 1.5 is not a whole number"));
+  CHECK_THROWS_WITH(Comparison("n=n/(m-m)").target(c), Catch::Contains("not a finite number"));
+  CHECK_THROWS_WITH(Comparison("n=n*1e10").target(c), Catch::Contains("out of range"));
+  // Bad comparisons.
+  CHECK_THROWS_WITH(Comparison("x=1"), Catch::Contains("'x=1' is not OPTION=VALUE"));
+  CHECK_THROWS_WITH(Comparison("n=n-m,m"), Catch::Contains("'m' is not OPTION=VALUE"));
+  CHECK_THROWS_WITH(Comparison("n=1,n=2"), Catch::Contains("sets n twice"));
+  CHECK_THROWS_WITH(Comparison("m=1.5"), Catch::Contains("m = 1.5 is not a whole number"));
+  CHECK_THROWS_WITH(Comparison("a=1/0"), Catch::Contains("not a finite number"));
+  CHECK_THROWS_WITH(Comparison("n=n-"), Catch::Contains("expression 'n-'"));
+  CHECK_THROWS_WITH(Comparison("law=uniform,normal"), Catch::Contains("'normal' is not OPTION=VALUE"));
+  CHECK_THROWS_AS(Comparison(""), InputError);
+  CHECK_THROWS_AS(Comparison("n=n-m,,m=0"), InputError);
+}
+
+TEST_CASE("a comparison target that cannot be built fails the sweep, or --skip-invalid leaves out its row", "[sweep]") {
+  const std::vector<std::string> grid = {"-s", "sync", "--n", "8", "--m", "0,8", "--levels", "2", "--reps", "10",
+                                         "--compare-to", "n=n-m,m=0"};
+  CHECK_THROWS_WITH(run_sweep(grid), Catch::Contains("n=8 m=8") && Catch::Contains("--compare-to n=n-m,m=0: --n:") &&
+                                         Catch::Contains("or --skip-invalid"));
+  std::vector<std::string> skip = grid;
+  skip.push_back("--skip-invalid");
+  std::size_t differences = 0, mc = 0;
+  for (const auto& r : records(run_sweep(skip))) {
+    if (r[11] == "mc") ++mc;
+    if (r[11] != "difference") continue;
+    ++differences;
+    CHECK(r[4] == "0");  // (8,0) against (8,0): the same configuration, a difference of exactly 0
+    CHECK(r[13] == "n=n-m,m=0");
+    CHECK(r[14] == "0");
+    CHECK(r[15] == "0");
+  }
+  CHECK(mc == 2);  // (8,8) keeps its own rows
+  CHECK(differences == 1);
+}
+
+TEST_CASE("the paired standard error of (n,m) - (n-m,0) is smaller than the unpaired one", "[sweep]") {
+  const auto rows = records(run_sweep({"-s", "sync", "--n", "5,8", "--m", "0,3", "--levels", "20", "--reps", "2000",
+                                       "--seed", "3", "--compare-to", "n=n-m,m=0"}));
+  double mean83 = NAN, se83 = NAN, mean50 = NAN, se50 = NAN, diff = NAN, diff_se = NAN;
+  for (const auto& r : rows) {
+    const std::string nm = r[3] + "," + r[4];
+    if (r[11] == "mc" && nm == "8,3") mean83 = std::stod(r[14]), se83 = std::stod(r[15]);
+    if (r[11] == "mc" && nm == "5,0") mean50 = std::stod(r[14]), se50 = std::stod(r[15]);
+    if (r[11] == "difference" && nm == "8,3") {
+      CHECK(r[13] == "n=n-m,m=0");
+      CHECK(r[18] == "2000");
+      diff = std::stod(r[14]), diff_se = std::stod(r[15]);
+    }
+  }
+  INFO("paired " << diff_se << ", unpaired " << std::hypot(se83, se50));
+  CHECK(diff == Approx(mean83 - mean50).epsilon(1e-9));
+  CHECK(diff_se < 0.95 * std::hypot(se83, se50));
 }
