@@ -22,8 +22,11 @@
 #include <tuple>
 #include <sstream>
 
+#include <oneapi/tbb/info.h>
+
 #include "cli/model.h"
 #include "cli/output.h"
+#include "cli/resources.h"
 #include "distributions/input_error.h"
 #include "distributions/law.h"
 #include "engine/interrupt.h"
@@ -325,6 +328,7 @@ ModelOptions to_model(const Config& c) {
   m.protocol = c[d_protocol];
   m.policy = c[d_policy];
   m.exchange = c[d_exchange];
+  m.memory_check = false;  // checked once for the grid
   return m;
 }
 
@@ -878,6 +882,9 @@ void SweepCommand::add_to(CLI::App& app) {
                    "(n-m,0)); repeatable. A target that cannot be built (n-m = 0) is an error, or with "
                    "--skip-invalid leaves out that difference row")
       ->group(g);
+  app_->add_flag("--no-memory-check{false}", memory_check,
+                 "Run even when the widest configuration's estimated memory exceeds what the machine has available")
+      ->group(g);
   app_->add_flag("--skip-invalid", skip_invalid,
                  "Leave out configurations that cannot be built (m > n, ...), and differences whose --compare-to "
                  "target cannot be, instead of failing")
@@ -970,6 +977,13 @@ int SweepCommand::execute() {
   }
   for (const auto& v : grid.values[d_structure])
     if (v.empty()) throw InputError("--structure", "empty value");
+  // One configuration at a time is in memory: the widest decides (cli/resources.h).
+  if (memory_check) {
+    long long widest = 0;
+    for (const auto& v : grid.values[d_n]) widest = std::max(widest, std::stoll(v));
+    check_memory(model_bytes(static_cast<std::uint64_t>(widest), 0, tbb::info::default_concurrency()),
+                 "sweep --n " + std::to_string(widest), "--no-memory-check");
+  }
 
   std::vector<Comparison> comparisons;
   for (const auto& text : compare_to) comparisons.emplace_back(text);

@@ -152,6 +152,7 @@ class SweepCommand {
   bool resume = false;
   bool quiet = false;
   bool skip_invalid = false;
+  bool memory_check = true;  // --no-memory-check turns it off
   std::string max_configs_text = "1000000";
   double progress_interval = 10.0;  // seconds between progress lines when stderr is not a terminal
 
