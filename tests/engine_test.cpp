@@ -148,6 +148,28 @@ TEST_CASE("10^6 levels: the closed forms still hold", "[engine]") {
   REQUIRE(std::abs(async.mean - exact.value) <= 5.0 * async.stderr_);
 }
 
+TEST_CASE("a tiny scale (a = 1e-9) and a = 1 keep Eq. 6 and the normal sums exact", "[engine]") {
+  // 4 standard errors, as above. With m = n every time is scaled: the mean scales exactly.
+  const int levels = 100;
+  struct Case { int n, m; double a; };
+  for (const auto c : {Case{4, 1, 1e-9}, Case{4, 4, 1e-9}, Case{4, 2, 1.0}, Case{1, 1, 1e-9}}) {
+    INFO("n=" << c.n << " m=" << c.m << " a=" << c.a);
+    const auto procs = structures::heterogeneous(c.n, c.m, c.a, Law::paper_uniform());
+    const auto e = simulate(structures::synchronous(procs, levels), 2000, 13, 0);
+    const double exact = bounds::synchronous_uniform_mean(c.n, c.m, c.a, levels);
+    REQUIRE(e.stderr_ > 0.0);
+    REQUIRE(std::abs(e.mean - exact) <= 4.0 * e.stderr_);
+  }
+  // (4,4) at a = 1e-9 is 1e-9 times (4,0), draw for draw (a*X is a times the draw of X).
+  const auto all_fast = simulate(structures::synchronous(structures::heterogeneous(4, 4, 1e-9, Law::paper_uniform()), levels), 500, 13, 0);
+  const auto none_fast = simulate(structures::synchronous(structures::heterogeneous(4, 0, 1e-9, Law::paper_uniform()), levels), 500, 13, 0);
+  REQUIRE(all_fast.mean == Approx(1e-9 * none_fast.mean).epsilon(1e-12));
+  const auto async_s = structures::asynchronous(structures::heterogeneous(4, 1, 1e-9, Law::paper_normal()), levels);
+  const auto exact = bounds::asynchronous_mean(async_s.laws, levels);
+  const auto e = simulate(async_s, 2000, 13, 0);
+  REQUIRE(std::abs(e.mean - exact.value) <= 4.0 * e.stderr_);
+}
+
 TEST_CASE("common random numbers pair (n,m) with (n,0) draw for draw", "[engine]") {
   // Replication r of both configurations uses the same streams: the paired difference varies far
   // less than two independent estimates would (for sync it is < 1/4 of the unpaired variance).
