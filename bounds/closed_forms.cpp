@@ -69,6 +69,20 @@ double synchronous_uniform_mean_approx(int n, int m, int levels) {
   return levels * uniform_max_mean_approx(n, m);
 }
 
+namespace {
+
+// F^-1(p) by bisection of the cdf over [lo, hi].
+double quantile(const distributions::Law& law, double p, double lo, double hi) {
+  for (int i = 0; i < 200 && lo < hi; ++i) {
+    const double mid = lo + (hi - lo) / 2;
+    if (mid <= lo || mid >= hi) break;
+    (law.cdf(mid) < p ? lo : hi) = mid;
+  }
+  return lo + (hi - lo) / 2;
+}
+
+}  // namespace
+
 double expected_max(const std::vector<distributions::Law>& laws) {
   if (laws.empty()) throw InputError("expected_max", "needs at least one law");
   // Runs of equal laws (Wilson's n - m and m processors) share one cdf per point: a run of k
@@ -98,6 +112,11 @@ double expected_max(const std::vector<distributions::Law>& laws) {
         const double mu = c.leaf.scale * c.leaf.first, sd = c.leaf.scale * std::sqrt(c.leaf.second);
         for (int k = -4; k <= 4; k += 2) cuts.push_back(mu + k * sd);
       }
+    // The max of k draws lives where F^k rises from 0 to 1, a layer of width ~1/k that a first
+    // quadrature pass over the whole support misses for large k: cut at quantiles of F^k.
+    if (run.count >= 64)
+      for (const double q : {1e-4, 0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 0.9999})
+        cuts.push_back(quantile(law, std::pow(q, 1.0 / static_cast<double>(run.count)), a, b));
   }
   cuts.push_back(lo);
   cuts.push_back(hi);

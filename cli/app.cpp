@@ -516,7 +516,7 @@ int run(int argc, char** argv) {
   // (what mpirun forwards, what a batch system sends) stops the same way.
   struct sigaction on_interrupt {};
   on_interrupt.sa_handler = [](int) { engine::interrupt_flag().store(true, std::memory_order_relaxed); };
-  on_interrupt.sa_flags = SA_RESETHAND;
+  on_interrupt.sa_flags = SA_RESETHAND | SA_RESTART;  // system calls resume; the flag does the rest
   sigemptyset(&on_interrupt.sa_mask);
   sigaction(SIGINT, &on_interrupt, nullptr);
   sigaction(SIGTERM, &on_interrupt, nullptr);

@@ -1,13 +1,19 @@
 #include "cli/figures.h"
 
 #include <spawn.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 #include "cli/output.h"
 #include "distributions/input_error.h"
+#include "engine/interrupt.h"
 
 extern char** environ;
 
@@ -97,14 +103,50 @@ std::string gnuplot_script(const FigureSpec& spec, const FigureRun& run, const s
 }
 
 void run_gnuplot(const std::string& script_path) {
-  const char* argv[] = {"gnuplot", script_path.c_str(), nullptr};
+  // gnuplot writes its images itself: it runs on a copy of the script whose `set output` names are
+  // temporary, and the images are renamed once it has succeeded, so none is ever half-written.
+  std::ifstream in(script_path);
+  std::ostringstream script;
+  std::vector<std::string> outputs;
+  const std::string suffix = ".tmp." + std::to_string(::getpid());
+  const std::string directive = "set output '";
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(directive, 0) == 0 && line.size() > directive.size() + 1 && line.back() == '\'') {
+      outputs.push_back(line.substr(directive.size(), line.size() - directive.size() - 1));
+      line.insert(line.size() - 1, suffix);
+    }
+    script << line << '\n';
+  }
+  const std::string temporary_script = script_path + suffix;
+  write_file_atomically(temporary_script, script.str());
+  auto discard = [&] {
+    std::remove(temporary_script.c_str());
+    for (const auto& path : outputs) std::remove((path + suffix).c_str());
+  };
+
+  const char* argv[] = {"gnuplot", temporary_script.c_str(), nullptr};
   pid_t pid = 0;
-  if (posix_spawnp(&pid, "gnuplot", nullptr, nullptr, const_cast<char* const*>(argv), environ) != 0)
+  if (posix_spawnp(&pid, "gnuplot", nullptr, nullptr, const_cast<char* const*>(argv), environ) != 0) {
+    discard();
     throw std::runtime_error("cannot run gnuplot (install gnuplot-nox); the CSV and the script are written");
+  }
   int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (engine::interrupt_flag().load()) {  // Ctrl-C reaches gnuplot too (one process group)
+    discard();
+    throw engine::Interrupted();
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    discard();
     throw std::runtime_error("gnuplot failed on " + script_path);
+  }
+  std::remove(temporary_script.c_str());
+  for (const auto& path : outputs)
+    if (std::rename((path + suffix).c_str(), path.c_str()) != 0) {
+      discard();
+      throw InputError(path, "cannot move the image into place");
+    }
 }
 
 }  // namespace hetstruct::cli

@@ -39,7 +39,8 @@ std::string figure_csv(const FigureSpec& spec, const FigureRun& run,
 std::string gnuplot_script(const FigureSpec& spec, const FigureRun& run, const std::string& csv,
                            const std::string& svg, const std::string& png);
 
-// Runs gnuplot on a script file; throws std::runtime_error when gnuplot is missing or fails.
+// Runs gnuplot on a script file, its images written whole (temporary names, then renamed); throws
+// std::runtime_error when gnuplot is missing or fails, engine::Interrupted on Ctrl-C.
 void run_gnuplot(const std::string& script_path);
 
 }  // namespace hetstruct::cli

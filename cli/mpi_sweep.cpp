@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <stdexcept>
 
 namespace hetstruct::cli {
@@ -37,6 +38,12 @@ MpiWorld::MpiWorld() {
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
 }
 
+void MpiWorld::abort(const std::string& message, int status) const {
+  std::cerr << "hetstruct: " << message << " (rank " << rank_ << " of " << size_ << ": stopping every rank)\n";
+  MPI_Abort(MPI_COMM_WORLD, status);
+  std::exit(status);  // MPI_Abort does not return; this is for the compiler
+}
+
 bool MpiWorld::gather(std::vector<BlockPiece>& pieces) const {
   if (size_ == 1) return true;
   // One buffer per rank but 0, of 64-bit words: the piece count, then per piece (run, first, last,
@@ -47,7 +54,8 @@ bool MpiWorld::gather(std::vector<BlockPiece>& pieces) const {
     buffer.insert(buffer.end(), p, p + sizeof v);
   };
   if (rank_ != 0) put(static_cast<std::uint64_t>(pieces.size()));  // rank 0's stay where they are
-  for (const auto& piece : rank_ != 0 ? pieces : std::vector<BlockPiece>{}) {
+  for (const auto& piece : pieces) {
+    if (rank_ == 0) break;
     put(piece.run);
     put(piece.first);
     put(piece.last);
@@ -60,7 +68,8 @@ bool MpiWorld::gather(std::vector<BlockPiece>& pieces) const {
       put(b.max);
     }
   }
-  if (buffer.size() > static_cast<std::size_t>(INT32_MAX)) throw std::runtime_error("MPI: a rank's blocks exceed 2 GB");
+  // A rank that stopped alone would leave the others waiting in the gather: abort them all.
+  if (buffer.size() > static_cast<std::size_t>(INT32_MAX)) abort("MPI: a rank's blocks exceed 2 GB", 1);
   const int length = static_cast<int>(buffer.size());
   std::vector<int> lengths(rank_ == 0 ? size_ : 0), offsets(rank_ == 0 ? size_ : 0);
   check(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Gather");
@@ -70,7 +79,7 @@ bool MpiWorld::gather(std::vector<BlockPiece>& pieces) const {
     for (int r = 0; r < size_; ++r) {
       offsets[r] = static_cast<int>(total);
       total += lengths[r];
-      if (total > INT32_MAX) throw std::runtime_error("MPI: the gathered blocks exceed 2 GB");
+      if (total > INT32_MAX) abort("MPI: the gathered blocks exceed 2 GB", 1);
     }
     all.resize(static_cast<std::size_t>(total));
   }

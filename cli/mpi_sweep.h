@@ -30,6 +30,9 @@ class MpiWorld {
   // min, max: 40 bytes a block; the ranks share one binary on one kind of machine). True on rank 0,
   // false on the others (whose `pieces` are then sent and left as they were).
   bool gather(std::vector<BlockPiece>& pieces) const;
+  // One line on stderr, then MPI_Abort: a rank that fails alone must not leave the others waiting
+  // in a collective (MPI_Finalize at exit waits for every rank too).
+  [[noreturn]] void abort(const std::string& message, int status) const;
 
  private:
   int rank_ = 0, size_ = 1;

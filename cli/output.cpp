@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <vector>
@@ -83,6 +84,9 @@ void warn_later(const std::string& text) {
 }
 
 void flush_warnings() {
+  // Under mpirun every rank runs the command: rank 0 speaks for them all.
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"})
+    if (const char* rank = std::getenv(name); rank && std::string(rank) != "0") return;
   for (const auto& text : pending_warnings()) std::cerr << "hetstruct: warning: " << text << "\n";
   pending_warnings().clear();
 }

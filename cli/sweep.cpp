@@ -1115,12 +1115,25 @@ int SweepCommand::execute() {
       }
     }
   } catch (const engine::Interrupted&) {
+#ifdef HETSTRUCT_MPI
+    if (!single_process) world.abort("interrupted", 130);
+#endif
     // Keep what is complete, so that --resume loses nothing but the configuration under way.
     if (single_process && !out_path.empty() && configs_done > 0) {
       write_file_atomically(out_path, assemble());
       throw engine::Interrupted("interrupted; the " + std::to_string(configs_done) + " complete configurations are in " +
                                 out_path + " (--resume continues)");
     }
+    throw;
+  } catch (const InputError& e) {
+#ifdef HETSTRUCT_MPI
+    if (!single_process) world.abort(e.what(), 2);
+#endif
+    throw;
+  } catch (const std::exception& e) {
+#ifdef HETSTRUCT_MPI
+    if (!single_process) world.abort(std::string("internal error: ") + e.what(), 1);
+#endif
     throw;
   }
 #ifdef HETSTRUCT_MPI

@@ -132,7 +132,15 @@ PrecedenceGraph regular_graph(const Structure& s) {
 }
 
 const PrecedenceGraph& Structure::graph() const {
-  if (!graph_) graph_ = std::make_shared<PrecedenceGraph>(regular_graph(*this));
+  if (kind == StructureKind::custom) {
+    if (!graph_) graph_ = std::make_shared<PrecedenceGraph>();
+    return *graph_;
+  }
+  const std::array<int, 3> description{width, levels, static_cast<int>(exchange)};
+  if (!graph_ || built_for_ != description) {
+    graph_ = std::make_shared<PrecedenceGraph>(regular_graph(*this));
+    built_for_ = description;
+  }
   return *graph_;
 }
 

@@ -6,6 +6,7 @@
 // and is marked when it crosses processors (where a real machine would communicate).
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -82,9 +83,12 @@ struct Structure {
   const PrecedenceGraph& graph() const;
   // A custom DAG's graph, filled in by its reader.
   PrecedenceGraph& custom_graph();
+  bool graph_built() const { return graph_ != nullptr; }
 
  private:
-  mutable std::shared_ptr<PrecedenceGraph> graph_;  // shared by copies: immutable once built
+  // Shared by copies; a regular structure rebuilds its own when its description has changed since.
+  mutable std::shared_ptr<PrecedenceGraph> graph_;
+  mutable std::array<int, 3> built_for_{};  // width, levels, exchange
 };
 
 // The graph of a regular structure from its description (what Structure::graph() builds).

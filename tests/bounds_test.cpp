@@ -283,3 +283,20 @@ TEST_CASE("closed forms reject invalid models", "[bounds]") {
   CHECK_THROWS_AS(hb::uniform_max_mean_approx(3, 4), InputError);
   CHECK_THROWS_AS(hb::synchronous_uniform_mean(8, 9, 0.5, 1000), InputError);
 }
+
+TEST_CASE("E[max] of many equal laws: runs share a cdf, long runs take a power", "[bounds]") {
+  // E[max of n U(0,1)] = n/(n+1): runs up to 1024 multiply, longer ones take pow(F, n).
+  for (const std::size_t n : {3u, 1024u, 1025u, 100000u, 1000000u}) {
+    INFO("n = " << n);
+    const std::vector<Law> laws(n, Law::uniform(0, 1));
+    CHECK_THAT(hb::expected_max(laws), WithinRel(static_cast<double>(n) / (n + 1.0), 1e-9));
+  }
+  // Interleaved laws make runs of one: the same value as the grouped order, up to rounding.
+  std::vector<Law> grouped, interleaved;
+  for (int i = 0; i < 40; ++i) {
+    grouped.push_back(i < 20 ? Law::uniform(0, 1) : Law::scaled(0.5, Law::uniform(0, 1)));
+    interleaved.push_back(i % 2 ? Law::uniform(0, 1) : Law::scaled(0.5, Law::uniform(0, 1)));
+  }
+  CHECK_THAT(hb::expected_max(grouped), WithinRel(hb::expected_max(interleaved), 1e-12));
+  CHECK_THAT(hb::expected_max(grouped), WithinRel(hb::synchronous_uniform_mean(40, 20, 0.5, 1), 1e-10));
+}

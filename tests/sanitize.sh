@@ -4,7 +4,7 @@
 # halt_on_error=1).
 #
 #   tests/sanitize.sh asan   AddressSanitizer + UndefinedBehaviorSanitizer (with LeakSanitizer,
-#                            except for the MPI sweep: OpenMPI's own allocations): the whole ctest
+#                            except for the MPI tests: OpenMPI's own allocations): the whole ctest
 #                            suite (Catch2 tests and CLI transcript tests) in build-asan/
 #   tests/sanitize.sh tsan   ThreadSanitizer: the parallel engine's tests (Catch2 [engine],
 #                            [tables] and every test named "... threads"), and the determinism CLI
@@ -42,11 +42,11 @@ run_asan() {
     asan=detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1:halt_on_error=1
     export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
     cd build-asan
-    ASAN_OPTIONS=$asan:detect_leaks=1 ctest --output-on-failure -j"$jobs" -E '^cli\.mpi_sweep$'
+    ASAN_OPTIONS=$asan:detect_leaks=1 ctest --output-on-failure -j"$jobs" -LE '^mpi$'
     # OpenMPI does not free what MPI_Init allocates (some of it in components it has unloaded by
-    # exit, so a suppression cannot name them): the MPI sweep runs without LeakSanitizer, with
-    # every other check on. (No such test without HETSTRUCT_MPI: ctest then runs nothing.)
-    ASAN_OPTIONS=$asan:detect_leaks=0 ctest --output-on-failure -R '^cli\.mpi_sweep$'
+    # exit, so a suppression cannot name them): the MPI tests (label mpi) run without
+    # LeakSanitizer, with every other check on. (None without HETSTRUCT_MPI: ctest runs nothing.)
+    ASAN_OPTIONS=$asan:detect_leaks=0 ctest --output-on-failure -L '^mpi$'
   )
   echo "sanitize: asan ctest $((SECONDS - start)) s" >&2
 }

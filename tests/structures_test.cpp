@@ -603,3 +603,16 @@ TEST_CASE("DOT: bad files throw InputError naming the file and the problem", "[s
     REQUIRE(error_of([&] { read_dot(path); }) == path + ": cannot open the graph file");
   }
 }
+
+TEST_CASE("a regular structure's graph is built on first use, and again when it has changed", "[structures]") {
+  auto s = nearest_neighbor(heterogeneous(3, 1, 0.5, Law::paper_uniform()), 4);
+  REQUIRE_FALSE(s.graph_built());
+  REQUIRE(vertices(s) == 3 * 4 + 2 * 3);  // n*p tasks and n-1 exchanges between consecutive levels
+  REQUIRE(s.graph_built());
+  auto copy = s;  // shares the built graph
+  copy.exchange = NeighborExchange::plain;
+  REQUIRE(vertices(copy) == 3 * 4);  // rebuilt: no exchange vertices
+  REQUIRE(vertices(s) == 3 * 4 + 2 * 3);  // the original's is untouched
+  copy.levels = 2;
+  REQUIRE(vertices(copy) == 3 * 2);
+}
