@@ -120,8 +120,8 @@ struct Simulate {
     const bool zero_comm = plan.kind != engine::PlanKind::protocol;
     const auto closed = custom || !zero_comm ? std::nullopt : closed_form(s, model.is_paper_uniform(), a);
 
-    announce_duration({0.0, run_seconds(plan.kind, static_cast<double>(plan.compute_tasks()),
-                                        static_cast<double>(sampling.reps), sampling.effective_threads())},
+    announce_duration(run_seconds(plan.kind, static_cast<double>(plan.compute_tasks()),
+                                  static_cast<double>(sampling.reps), sampling.effective_threads()),
                       "simulate " + s.name);
     Progress progress("simulate " + s.name);
     engine::RunOptions run;

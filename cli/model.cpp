@@ -5,8 +5,6 @@
 #include <limits>
 #include <vector>
 
-#include <oneapi/tbb/info.h>
-
 #include "bounds/closed_forms.h"
 #include "cli/output.h"
 #include "cli/resources.h"
@@ -17,9 +15,6 @@ namespace hetstruct::cli {
 using distributions::Law;
 
 namespace {
-
-// Each worker thread has its own buffers: count them all.
-int max_threads() { return tbb::info::default_concurrency(); }
 
 // Normal laws are not truncated (nor are Wilson's): say how often the model's likeliest law draws
 // a negative time when that is more than one task in a hundred (once: the first such model).
@@ -139,7 +134,7 @@ structures::Structure ModelOptions::build() const {
     if (!structure.empty()) throw InputError("--graph", "give either --structure or --graph, not both");
     std::error_code ec;
     const auto file_bytes = std::filesystem::file_size(graph, ec);
-    if (memory_check && !ec) check_memory(model_bytes(0, file_bytes, max_threads()), "--graph " + graph, "--no-memory-check");
+    if (memory_check && !ec) check_model_memory(0, file_bytes, "--graph " + graph);
     structures::Structure s = structures::read_dot(graph);
     warn_negative_times(s.laws);
     return s;
@@ -153,9 +148,7 @@ structures::Structure ModelOptions::build(structures::StructureKind kind) const 
   if (levels < 1) throw InputError("--levels", "must be at least 1, got " + std::to_string(levels));
   structures::Processors procs{width, fast_count, slow_law(), slow_law()};
   procs.validate();
-  if (memory_check)
-    check_memory(model_bytes(static_cast<std::uint64_t>(width), 0, max_threads()), "--n " + std::to_string(width),
-                 "--no-memory-check");
+  if (memory_check) check_model_memory(static_cast<std::uint64_t>(width), 0, "--n " + std::to_string(width));
   // Bad values are errors even where the structure does not use them (m = 0, not nn).
   scale_value();
   if (fast_count > 0) procs.fast_law = fast_law_value();

@@ -2,11 +2,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+
+#include <oneapi/tbb/info.h>
 
 #include "distributions/input_error.h"
 
@@ -47,14 +50,25 @@ double run_seconds(engine::PlanKind kind, double tasks_per_rep, double reps, int
 }
 
 double available_bytes() {
+  double available = INFINITY;
   std::ifstream meminfo("/proc/meminfo");
   std::string key;
   double kb = 0.0;
   std::string unit;
   while (meminfo >> key >> kb >> unit)
-    if (key == "MemAvailable:") return kb * 1024.0;
-  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
-  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : INFINITY;
+    if (key == "MemAvailable:") available = kb * 1024.0;
+  if (available == INFINITY) {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0) available = static_cast<double>(pages) * static_cast<double>(page);
+  }
+  // In a container (cgroup v2) the limit may be far below the machine's memory.
+  double limit = 0.0, used = 0.0;
+  if (std::ifstream max("/sys/fs/cgroup/memory.max"); max >> limit) {  // "max" (no limit) fails to read
+    std::ifstream current("/sys/fs/cgroup/memory.current");
+    current >> used;
+    available = std::min(available, std::max(limit - used, 0.0));
+  }
+  return available;
 }
 
 void check_memory(double bytes, const std::string& what, const std::string& override_flag) {
@@ -65,9 +79,13 @@ void check_memory(double bytes, const std::string& what, const std::string& over
                    "make the model smaller, or run anyway with " + override_flag);
 }
 
-void announce_duration(const ResourceEstimate& estimate, const std::string& what) {
-  if (estimate.seconds < 60.0) return;
-  std::cerr << "hetstruct: " << what << " should take about " << human_seconds(estimate.seconds)
+void check_model_memory(std::uint64_t width, std::uint64_t dag_file_bytes, const std::string& what) {
+  check_memory(model_bytes(width, dag_file_bytes, tbb::info::default_concurrency()), what, "--no-memory-check");
+}
+
+void announce_duration(double seconds, const std::string& what) {
+  if (seconds < 60.0) return;
+  std::cerr << "hetstruct: " << what << " should take about " << human_seconds(seconds)
             << " (Ctrl-C stops it cleanly)\n";
 }
 

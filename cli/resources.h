@@ -14,11 +14,6 @@
 
 namespace hetstruct::cli {
 
-struct ResourceEstimate {
-  double bytes = 0.0;    // peak memory of the run
-  double seconds = 0.0;  // wall time on `threads` threads
-};
-
 // A regular structure of `width` processors, or a DAG read from a file of `dag_file_bytes`.
 double model_bytes(std::uint64_t width, std::uint64_t dag_file_bytes, int threads);
 
@@ -31,8 +26,11 @@ double available_bytes();
 // Refuses (InputError naming `override_flag`) an estimate above the available memory.
 void check_memory(double bytes, const std::string& what, const std::string& override_flag);
 
+// check_memory of model_bytes with every core's buffers, naming --no-memory-check.
+void check_model_memory(std::uint64_t width, std::uint64_t dag_file_bytes, const std::string& what);
+
 // One line on stderr when the run is expected to take more than a minute.
-void announce_duration(const ResourceEstimate& estimate, const std::string& what);
+void announce_duration(double seconds, const std::string& what);
 
 // "1.2 GB", "3 min 20 s": sizes and durations for messages.
 std::string human_bytes(double bytes);

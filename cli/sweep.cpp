@@ -22,8 +22,6 @@
 #include <tuple>
 #include <sstream>
 
-#include <oneapi/tbb/info.h>
-
 #include "cli/model.h"
 #include "cli/output.h"
 #include "cli/resources.h"
@@ -604,7 +602,7 @@ struct RunSpec {
   RunKind kind;
   std::size_t entry;           // the configuration (position in the sweep's entries) whose plans it runs
   std::size_t comparison = 0;  // a difference's comparison
-  double work = 0.0;           // tasks per replication: for the deal and the progress
+  double work = 0.0;           // seconds per replication (estimated): for the deal and the progress
 };
 
 constexpr std::size_t no_run = std::numeric_limits<std::size_t>::max();
@@ -618,7 +616,18 @@ struct Entry {
   std::size_t mc_run = no_run;
 };
 
-double tasks(const Config& c) { return static_cast<double>(std::stoll(c[d_n])) * std::stoll(c[d_levels]); }
+// A replication's estimated time (cli/resources.h): event-driven protocols cost ~30 times a loop
+// plan per task, so the ranks' shares are weighed by time, not by tasks.
+double tasks(const Config& c) {
+  const double count = static_cast<double>(std::stoll(c[d_n])) * std::stoll(c[d_levels]);
+  const auto kind = structures::parse_structure_kind(c[d_structure]);
+  const bool comm = !c[d_comm].empty() && distributions::parse_number(c[d_comm], "--comm") > 0.0;
+  engine::PlanKind plan = engine::PlanKind::synchronous;
+  if (comm && kind != structures::StructureKind::asynchronous) plan = engine::PlanKind::protocol;
+  else if (kind == structures::StructureKind::master_slave) plan = engine::PlanKind::task_pool;
+  else if (kind == structures::StructureKind::nearest_neighbor) plan = engine::PlanKind::neighbor_sequential;
+  return run_seconds(plan, count, 1.0, 1);
+}
 
 // Lays out the runs of the entries, in order: per configuration, its shape's C = 0 run if it is
 // the first of the shape, then one difference per comparison, then mc.
@@ -882,6 +891,9 @@ void SweepCommand::add_to(CLI::App& app) {
                    "(n-m,0)); repeatable. A target that cannot be built (n-m = 0) is an error, or with "
                    "--skip-invalid leaves out that difference row")
       ->group(g);
+  app_->add_option("--checkpoint-every", checkpoint_interval,
+                   "Seconds between checkpoints of --out (the complete configurations so far; 0: after each one)")
+      ->check(CLI::Range(0.0, 86400.0))->capture_default_str()->group("Output");
   app_->add_flag("--no-memory-check{false}", memory_check,
                  "Run even when the widest configuration's estimated memory exceeds what the machine has available")
       ->group(g);
@@ -981,8 +993,7 @@ int SweepCommand::execute() {
   if (memory_check) {
     long long widest = 0;
     for (const auto& v : grid.values[d_n]) widest = std::max(widest, std::stoll(v));
-    check_memory(model_bytes(static_cast<std::uint64_t>(widest), 0, tbb::info::default_concurrency()),
-                 "sweep --n " + std::to_string(widest), "--no-memory-check");
+    check_model_memory(static_cast<std::uint64_t>(widest), 0, "sweep --n " + std::to_string(widest));
   }
 
   std::vector<Comparison> comparisons;
@@ -1106,10 +1117,10 @@ int SweepCommand::execute() {
       if (!single_process) continue;
       rows[entry.row] = config_rows(entry, *job, comparisons, estimates, seed);
       ++computed_configs;
-      // Checkpoint: the complete configurations so far, atomically, at most every 2 s (one process
-      // only: under MPI the blocks are on several ranks until the end).
+      // Checkpoint: the complete configurations so far, atomically, at most every
+      // checkpoint_interval (one process only: under MPI the blocks are on several ranks until the end).
       const auto now = std::chrono::steady_clock::now();
-      if (!out_path.empty() && now - last_checkpoint > std::chrono::seconds(2)) {
+      if (!out_path.empty() && now - last_checkpoint >= std::chrono::duration<double>(checkpoint_interval)) {
         write_file_atomically(out_path, assemble());
         last_checkpoint = now;
       }

@@ -155,6 +155,7 @@ class SweepCommand {
   bool memory_check = true;  // --no-memory-check turns it off
   std::string max_configs_text = "1000000";
   double progress_interval = 10.0;  // seconds between progress lines when stderr is not a terminal
+  double checkpoint_interval = 2.0;  // seconds between checkpoints of --out
 
   // After execute(): configurations simulated by this process and taken from the --resume file.
   std::uint64_t computed_configs = 0, resumed_configs = 0;

@@ -1,4 +1,6 @@
 // Resource estimates (cli/resources.h): the arithmetic behind the memory guard and the time notice.
+#include <cmath>
+
 #include <catch2/catch.hpp>
 
 #include "cli/resources.h"
@@ -23,6 +25,7 @@ TEST_CASE("time estimates are tasks x replications x ns per task over the thread
 TEST_CASE("the memory guard refuses what the machine cannot hold", "[resources]") {
   const double available = cli::available_bytes();
   REQUIRE(available > 0.0);
+  REQUIRE(std::isfinite(available));  // /proc/meminfo or sysconf on Linux
   REQUIRE_NOTHROW(cli::check_memory(available / 2, "--n 4", "--no-memory-check"));
   REQUIRE_THROWS_AS(cli::check_memory(available * 2, "--n 4", "--no-memory-check"), InputError);
   REQUIRE_THROWS_WITH(cli::check_memory(1e15, "--n 4", "--no-memory-check"),
