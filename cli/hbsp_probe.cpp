@@ -19,6 +19,7 @@
 #include "cli/mpi_sweep.h"
 #include "cli/output.h"
 #include "distributions/input_error.h"
+#include "engine/interrupt.h"
 
 namespace hetstruct::cli {
 
@@ -28,20 +29,10 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-void check(int rc, const char* what) {
-  if (rc != MPI_SUCCESS) throw std::runtime_error(std::string("MPI: ") + what + " failed");
-}
-
-double median(std::vector<double> x) {
-  std::sort(x.begin(), x.end());
-  const std::size_t n = x.size();
-  return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-}
-
 // True when `ok` on every rank: a rank that cannot go on must not leave the others in a collective.
 bool agree(bool ok) {
   int mine = ok ? 1 : 0, all = 0;
-  check(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD), "MPI_Allreduce");
+  mpi_check(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD), "MPI_Allreduce");
   return all != 0;
 }
 
@@ -51,7 +42,7 @@ class Probe {
     // The first p ranks for every p, for L on p processors.
     for (int p = 1; p <= size_; ++p) {
       MPI_Comm c = MPI_COMM_NULL;
-      check(MPI_Comm_split(MPI_COMM_WORLD, rank_ < p ? 0 : MPI_UNDEFINED, rank_, &c), "MPI_Comm_split");
+      mpi_check(MPI_Comm_split(MPI_COMM_WORLD, rank_ < p ? 0 : MPI_UNDEFINED, rank_, &c), "MPI_Comm_split");
       prefixes_.push_back(c);
     }
   }
@@ -88,8 +79,8 @@ class Probe {
       r.send.resize(static_cast<std::size_t>(size_));
       r.kernel.resize(static_cast<std::size_t>(size_));
     }
-    check(MPI_Gather(&send_time, 1, MPI_DOUBLE, r.send.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD), "MPI_Gather");
-    check(MPI_Gather(&kernel_time, 1, MPI_DOUBLE, r.kernel.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD), "MPI_Gather");
+    mpi_check(MPI_Gather(&send_time, 1, MPI_DOUBLE, r.send.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD), "MPI_Gather");
+    mpi_check(MPI_Gather(&kernel_time, 1, MPI_DOUBLE, r.kernel.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD), "MPI_Gather");
     return r;
   }
 
@@ -98,7 +89,7 @@ class Probe {
   double kernel() {
     std::vector<double> t;
     for (std::uint64_t i = 0; i < plan_.repeats; ++i) {
-      check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+      mpi_check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
       const auto t0 = Clock::now();
       sink_ = sink_ + probe_kernel(scratch_);
       t.push_back(seconds_since(t0));
@@ -119,15 +110,15 @@ class Probe {
         const int j = static_cast<int>((turn_ + static_cast<std::uint64_t>(s)) % static_cast<std::uint64_t>(size_));
         MPI_Request request = MPI_REQUEST_NULL;
         if (rank_ != j || size_ == 1)
-          check(MPI_Irecv(in_.data(), bytes, MPI_BYTE, j, tag, MPI_COMM_WORLD, &request), "MPI_Irecv");
-        check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");  // every receive is posted
+          mpi_check(MPI_Irecv(in_.data(), bytes, MPI_BYTE, j, tag, MPI_COMM_WORLD, &request), "MPI_Irecv");
+        mpi_check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");  // every receive is posted
         if (rank_ == j) {
           const auto t0 = Clock::now();
           for (int k = 0; k < size_; ++k)
-            if (k != j || size_ == 1) check(MPI_Send(out_.data(), bytes, MPI_BYTE, k, tag, MPI_COMM_WORLD), "MPI_Send");
+            if (k != j || size_ == 1) mpi_check(MPI_Send(out_.data(), bytes, MPI_BYTE, k, tag, MPI_COMM_WORLD), "MPI_Send");
           t.push_back(seconds_since(t0) / destinations);
         }
-        check(MPI_Wait(&request, MPI_STATUS_IGNORE), "MPI_Wait");
+        mpi_check(MPI_Wait(&request, MPI_STATUS_IGNORE), "MPI_Wait");
       }
     }
     return median(t);
@@ -140,11 +131,11 @@ class Probe {
       const MPI_Comm c = prefixes_[static_cast<std::size_t>(p - 1)];
       std::vector<double> t;
       for (std::uint64_t i = 0; i < plan_.repeats; ++i) {
-        check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+        mpi_check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
         if (c == MPI_COMM_NULL) continue;
-        check(MPI_Barrier(c), "MPI_Barrier");  // the ranks leave the world barrier at different times
+        mpi_check(MPI_Barrier(c), "MPI_Barrier");  // the ranks leave the world barrier at different times
         const auto t0 = Clock::now();
-        for (int b = 0; b < probe_barriers_per_sample; ++b) check(MPI_Barrier(c), "MPI_Barrier");
+        for (int b = 0; b < probe_barriers_per_sample; ++b) mpi_check(MPI_Barrier(c), "MPI_Barrier");
         t.push_back(seconds_since(t0) / probe_barriers_per_sample);
       }
       if (rank_ == 0) latency.push_back(median(t));
@@ -166,9 +157,9 @@ class Probe {
 std::vector<std::string> gather_names(int rank, int size) {
   char host[MPI_MAX_PROCESSOR_NAME] = {};
   int length = 0;
-  check(MPI_Get_processor_name(host, &length), "MPI_Get_processor_name");
+  mpi_check(MPI_Get_processor_name(host, &length), "MPI_Get_processor_name");
   std::vector<char> all(rank == 0 ? static_cast<std::size_t>(size) * MPI_MAX_PROCESSOR_NAME : 0);
-  check(MPI_Gather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0,
+  mpi_check(MPI_Gather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0,
                    MPI_COMM_WORLD),
         "MPI_Gather");
   std::vector<std::string> names;
@@ -237,9 +228,16 @@ int run_probe(const ProbeOptions& options) {
   auto last_checkpoint = began;
   Clock::time_point origin;
   Progress progress("hbsp probe");
-  for (std::uint64_t k = 0; k < plan.rounds; ++k) {
-    if (k > 0 && plan.interval > 0.0) std::this_thread::sleep_for(std::chrono::duration<double>(plan.interval));
-    check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+  std::uint64_t k = 0;
+  for (; k < plan.rounds; ++k) {
+    if (k > 0 && plan.interval > 0.0) {  // in short naps, so that Ctrl-C is seen within 0.1 s
+      const auto wake = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(plan.interval));
+      while (Clock::now() < wake && !engine::interrupt_flag().load())
+        std::this_thread::sleep_for(std::min<Clock::duration>(wake - Clock::now(), std::chrono::milliseconds(100)));
+    }
+    // Every rank stops at the same round, or none: no rank may be left in a collective.
+    if (!agree(!engine::interrupt_flag().load())) break;
+    mpi_check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
     if (k == 0) origin = Clock::now();
     const double start = seconds_since(origin);
     ProbeRound round = probe.round();
@@ -256,10 +254,15 @@ int run_probe(const ProbeOptions& options) {
       } catch (const InputError&) {
       }
   }
-  if (rank != 0) return 0;
+  const bool interrupted = k < plan.rounds;
+  if (rank != 0) return interrupted ? 130 : 0;
+  if (interrupted && measured.rounds.empty()) throw engine::Interrupted();
 
   write_file_atomically(plan.machine_path, probe_machine_text(plan, measured, provenance));
   write_file_atomically(plan.trace_path, probe_trace_text(plan, measured, provenance));
+  if (interrupted)
+    throw engine::Interrupted("interrupted; the " + std::to_string(k) + " rounds measured are in " + plan.machine_path +
+                              " and " + plan.trace_path);
   const ProbeMachine s = summarise_probe(plan, measured);
   std::cerr << "hetstruct hbsp probe: " << size << (size == 1 ? " rank, " : " ranks, ") << plan.rounds
             << (plan.rounds == 1 ? " round" : " rounds") << " in " << fixed(seconds_since(began), 1)

@@ -95,6 +95,9 @@ ProbeMachine summarise_probe(const ProbePlan& plan, const ProbeMeasurements& m);
 // r_j of every round: r[round][rank], each round relative to its own fastest sender.
 std::vector<std::vector<double>> probe_trace_r(const ProbeMeasurements& m);
 
+// The median (the mean of the middle two for an even count); the probe's summary of repetitions.
+double median(std::vector<double> x);
+
 // The files' text; `provenance` is one comment line's content (date, host count, ...).
 std::string probe_machine_text(const ProbePlan& plan, const ProbeMeasurements& m, const std::string& provenance);
 std::string probe_trace_text(const ProbePlan& plan, const ProbeMeasurements& m, const std::string& provenance);

@@ -20,12 +20,6 @@ namespace {
 constexpr double kilobyte = 1024.0;  // as hbsp replay's --n 100KB
 constexpr double us = 1e6;           // the machine file's time unit per second
 
-double median(std::vector<double> x) {
-  std::sort(x.begin(), x.end());
-  const std::size_t n = x.size();
-  return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-}
-
 // Six significant digits: more than the measurements carry. A ratio >= 1 stays >= 1.
 std::string sig(double x) {
   char buf[64];
@@ -232,6 +226,12 @@ std::string probe_trace_text(const ProbePlan& plan, const ProbeMeasurements& m, 
     for (std::size_t k = 0; k < r.size(); ++k) out << full(clock[k]) << ' ' << sig(r[k][j]) << "\n";
   }
   return out.str();
+}
+
+double median(std::vector<double> x) {
+  std::sort(x.begin(), x.end());
+  const std::size_t n = x.size();
+  return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 
 }  // namespace hetstruct::cli

@@ -16,18 +16,19 @@ bool launched_by_mpirun() {
   return std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMI_SIZE") || std::getenv("PMIX_RANK");
 }
 
-void check(int rc, const char* what) {
-  if (rc != MPI_SUCCESS) throw std::runtime_error(std::string("MPI: ") + what + " failed");
-}
 
 }  // namespace
+
+void mpi_check(int rc, const char* what) {
+  if (rc != MPI_SUCCESS) throw std::runtime_error(std::string("MPI: ") + what + " failed");
+}
 
 MpiWorld::MpiWorld() {
   if (!launched_by_mpirun()) return;
   int initialised = 0;
   MPI_Initialized(&initialised);
   if (!initialised) {
-    check(MPI_Init(nullptr, nullptr), "MPI_Init");
+    mpi_check(MPI_Init(nullptr, nullptr), "MPI_Init");
     std::atexit([] {
       int finalised = 0;
       MPI_Finalized(&finalised);
@@ -72,7 +73,7 @@ bool MpiWorld::gather(std::vector<BlockPiece>& pieces) const {
   if (buffer.size() > static_cast<std::size_t>(INT32_MAX)) abort("MPI: a rank's blocks exceed 2 GB", 1);
   const int length = static_cast<int>(buffer.size());
   std::vector<int> lengths(rank_ == 0 ? size_ : 0), offsets(rank_ == 0 ? size_ : 0);
-  check(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Gather");
+  mpi_check(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Gather");
   std::vector<char> all;
   if (rank_ == 0) {
     long long total = 0;
@@ -83,7 +84,7 @@ bool MpiWorld::gather(std::vector<BlockPiece>& pieces) const {
     }
     all.resize(static_cast<std::size_t>(total));
   }
-  check(MPI_Gatherv(buffer.data(), length, MPI_BYTE, all.data(), lengths.data(), offsets.data(), MPI_BYTE, 0,
+  mpi_check(MPI_Gatherv(buffer.data(), length, MPI_BYTE, all.data(), lengths.data(), offsets.data(), MPI_BYTE, 0,
                     MPI_COMM_WORLD),
         "MPI_Gatherv");
   if (rank_ != 0) return false;

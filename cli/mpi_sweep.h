@@ -20,6 +20,9 @@ namespace hetstruct::cli {
 
 struct BlockPiece;  // cli/sweep.h
 
+// Throws std::runtime_error naming `what` unless rc is MPI_SUCCESS.
+void mpi_check(int rc, const char* what);
+
 class MpiWorld {
  public:
   MpiWorld();
