@@ -171,6 +171,15 @@ TEST_CASE("the CSV reads back field for field and number for number", "[sweep]")
   CHECK(csv.find("\"u(0,2)\"") != std::string::npos);
 }
 
+TEST_CASE("csv_field quotes what parse_csv_line would otherwise split or drop", "[sweep]") {
+  // fuzz_sweep found the carriage return: an unquoted one is dropped (CRLF line ends).
+  for (const std::string field : {"plain", "a,b", "say \"x\"", "two\nlines", "cr\r", "\r\n", ""}) {
+    std::vector<std::string> back;
+    REQUIRE(parse_csv_line(csv_field(field) + "," + csv_field(field), back));
+    REQUIRE(back == std::vector<std::string>{field, field});
+  }
+}
+
 TEST_CASE("a resumed sweep writes the file an uninterrupted one writes", "[sweep]") {
   const std::string path = temp_path("resume.csv");
   std::vector<std::string> args = small_grid;
