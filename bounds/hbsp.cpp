@@ -9,17 +9,14 @@
 #include <set>
 #include <sstream>
 
+#include "distributions/format.h"
 #include "distributions/input_error.h"
 
 namespace hetstruct::bounds::hbsp {
 
 namespace {
 
-std::string format(double x) {
-  std::ostringstream s;
-  s << x;
-  return s.str();
-}
+using distributions::format_brief;
 
 std::string list_names(const Machine& m, int limit) {
   std::string s;
@@ -51,6 +48,9 @@ double parse_number(const std::string& where, const std::string& field, const st
   if (r.ec != std::errc() || r.ptr != end || begin == end)
     throw InputError(where, "field '" + field + "': '" + text + "' is not a number");
   if (!std::isfinite(value)) throw InputError(where, "field '" + field + "': '" + text + "' is not a finite number");
+  if (std::abs(value) > max_value)
+    throw InputError(where, "field '" + field + "': '" + text + "' is out of range: the limit is 1e30 in magnitude",
+                     "HBSP inputs keep their numbers within 1e-30 and 1e30: change the units");
   return value;
 }
 
@@ -166,6 +166,8 @@ Machine parse_machine(std::istream& in, const std::string& source) {
       if (have_g) throw InputError(where, "a second 'g' line");
       m.g = parse_number(where, "g", t[1]);
       if (!(m.g > 0.0)) throw InputError(where, "field 'g': must be > 0, got " + t[1]);
+      if (m.g < min_positive)
+        throw InputError(where, "field 'g': '" + t[1] + "' is below the limit 1e-30", "change the units");
       have_g = true;
     } else if (key == "L") {
       if (t.size() == 2) {
@@ -213,6 +215,11 @@ Machine parse_machine(std::istream& in, const std::string& source) {
           if (have_speed) throw InputError(where, "give one of index= and c= for " + proc.name);
           proc.speed = parse_number(where, k, v);
           if (!(proc.speed > 0.0)) throw InputError(where, "field '" + k + "' of " + proc.name + ": must be > 0, got " + v);
+          // Only ratios of speeds matter; within [1e-30, 1e30] the shares and relative speeds stay
+          // within 1e-60 and 1e60 (sums and ratios of speeds 1e308 and 1e-308 overflowed).
+          if (proc.speed < min_positive)
+            throw InputError(where, "field '" + k + "' of " + proc.name + ": '" + v + "' is below the limit 1e-30",
+                             "only ratios matter: scale the speeds to lie between 1e-30 and 1e30");
           if (speed_field.empty()) speed_field = k;
           if (k != speed_field)
             throw InputError(where, "field '" + k + "': every processor must give '" + speed_field + "=' like the first one");
@@ -235,18 +242,6 @@ Machine parse_machine(std::istream& in, const std::string& source) {
     if (p > m.size())
       throw InputError(source, "an L for p = " + std::to_string(p) + " but only " + std::to_string(m.size()) + " processors");
   if (!speed_field.empty()) m.speed_field = speed_field;
-  // Only ratios of speeds matter, but shares divide by their sum and relative speeds by the
-  // smallest: index=1e308 twice sums to inf (every share 0), 1e-300 beside 1e300 gives an infinite
-  // relative speed. Both must stay finite and non-zero for every p.
-  double sum = 0.0, lo = m.processors[0].speed, hi = lo;
-  for (const auto& proc : m.processors) {
-    sum += proc.speed;
-    lo = std::min(lo, proc.speed);
-    hi = std::max(hi, proc.speed);
-  }
-  if (!std::isfinite(sum) || !std::isfinite(hi / lo) || !(lo / sum > 0.0))
-    throw InputError(source, "the processors' speeds (" + m.speed_field + "=) overflow: their sum or their ratios are out of range",
-                     "only ratios matter: scale them to lie between about 1e-100 and 1e100");
   return m;
 }
 
@@ -375,16 +370,22 @@ const char* to_string(Accounting a) { return a == Accounting::paper ? "paper" : 
 void validate(const Machine& m, const AlgorithmParams& a) {
   m.check_p(a.p);
   if (a.p < 2) throw InputError("--p", "the built-in algorithms need at least 2 processors");
-  if (!(a.n > 0.0) || !std::isfinite(a.n)) throw InputError("--n", "the problem size must be > 0, got " + format(a.n));
+  if (!(a.n > 0.0) || !std::isfinite(a.n)) throw InputError("--n", "the problem size must be > 0, got " + format_brief(a.n));
+  if (a.n > max_value)
+    throw InputError("--n", "the problem size " + format_brief(a.n) + " is more than the limit 1e30");
   if (!(a.item_size > 0.0) || !std::isfinite(a.item_size))
-    throw InputError("--item-size", "must be > 0, got " + format(a.item_size));
+    throw InputError("--item-size", "must be > 0, got " + format_brief(a.item_size));
+  if (a.item_size > max_value)
+    throw InputError("--item-size", "the item size " + format_brief(a.item_size) + " is more than the limit 1e30");
   if (a.root.kind == RootChoice::given && (a.root.index < 0 || a.root.index >= a.p))
     throw InputError("--root", "processor " + std::to_string(a.root.index) + " is not among the first p = " +
                                    std::to_string(a.p));
   if (a.algorithm == Algorithm::sample_sort && a.n < 1.0)
-    throw InputError("--n", "sample sort needs at least 1 key, got " + format(a.n));
+    throw InputError("--n", "sample sort needs at least 1 key, got " + format_brief(a.n));
   if (a.algorithm == Algorithm::sample_sort && !(a.oversampling >= 1.0 && std::isfinite(a.oversampling)))
-    throw InputError("--oversampling", "must be >= 1, got " + format(a.oversampling));
+    throw InputError("--oversampling", "must be >= 1, got " + format_brief(a.oversampling));
+  if (a.algorithm == Algorithm::sample_sort && a.oversampling > max_value)
+    throw InputError("--oversampling", format_brief(a.oversampling) + " is more than the limit 1e30");
   m.latency(a.p);  // throws when the machine has no L for p
 }
 
@@ -403,7 +404,19 @@ std::vector<double> shares(const Machine& m, int p, Workload w) {
   return f;
 }
 
-double closed_form(const Machine& m, const AlgorithmParams& a) {
+namespace {
+
+// A cost that overflows is refused, never returned to be printed as inf or NaN.
+double finite_cost(double cost, const Machine& m, const AlgorithmParams& a, const char* what) {
+  if (!std::isfinite(cost))
+    throw InputError(m.source.empty() ? "hbsp" : m.source,
+                     std::string("the ") + what + " of " + to_string(a.algorithm) + " on p = " + std::to_string(a.p) +
+                         " with n = " + format_brief(a.n) + " overflows a double",
+                     "give a smaller n or item size");
+  return cost;
+}
+
+double closed_form_cost(const Machine& m, const AlgorithmParams& a) {
   validate(m, a);
   const int p = a.p;
   const int root = root_index(m, a);
@@ -465,7 +478,7 @@ double closed_form(const Machine& m, const AlgorithmParams& a) {
   return 0.0;
 }
 
-double paper_form(const Machine& m, const AlgorithmParams& a) {
+double paper_form_cost(const Machine& m, const AlgorithmParams& a) {
   validate(m, a);
   const int p = a.p;
   const double g = m.g, L = m.latency(p), s = a.item_size, n = a.n, N = n * s;
@@ -487,6 +500,16 @@ double paper_form(const Machine& m, const AlgorithmParams& a) {
     }
   }
   return 0.0;
+}
+
+}  // namespace
+
+double closed_form(const Machine& m, const AlgorithmParams& a) {
+  return finite_cost(closed_form_cost(m, a), m, a, "closed form");
+}
+
+double paper_form(const Machine& m, const AlgorithmParams& a) {
+  return finite_cost(paper_form_cost(m, a), m, a, "paper's form");
 }
 
 }  // namespace hetstruct::bounds::hbsp

@@ -29,6 +29,14 @@
 //   processor gromit r=1.00 index=4.89
 //   processor chromus r=4.08 c=0.133  (every processor gives index= or every one gives c=)
 // Processors are listed in the order the machine uses them: a run on p processors uses the first p.
+//
+// Ranges (machine, program and trace files, and the algorithms' n, item size and oversampling):
+// every number is at most max_value = 1e30 in magnitude, and the ones that must be > 0 (g, index=
+// or c=, a trace's r) at least min_positive = 1e-30; the readers refuse others naming the file,
+// line, field and limit. So a program CSV's costs stay far below overflow (w + g*h + L <= 1e91 a
+// superstep), shares and relative speeds lie within 1e-60 and 1e60, and a ratio of two costs
+// (hbsp predict) is finite. A cost that still overflows (a generated program of huge n) is refused
+// by closed_form, paper_form and the replays (InputError): no result is inf or NaN.
 #pragma once
 
 #include <cstddef>
@@ -81,8 +89,12 @@ struct Machine {
 Machine parse_machine(std::istream& in, const std::string& source);
 Machine load_machine(const std::string& path);
 
-// A number in the field `field` of `where` (file:line): finite, whole text consumed; throws
-// InputError naming both. Shared by the machine, trace and program parsers.
+inline constexpr double max_value = 1e30;      // the largest magnitude of a number in HBSP inputs
+inline constexpr double min_positive = 1e-30;  // the smallest value of one that must be > 0
+
+// A number in the field `field` of `where` (file:line): finite, at most max_value in magnitude,
+// whole text consumed; throws InputError naming both and the limit. Shared by the machine, trace
+// and program parsers.
 double parse_number(const std::string& where, const std::string& field, const std::string& text);
 // Splits a line at whitespace after removing a # comment.
 std::vector<std::string> tokens(const std::string& line);

@@ -8,6 +8,7 @@
 
 #include <boost/math/distributions/normal.hpp>
 
+#include "distributions/format.h"
 #include "distributions/input_error.h"
 
 namespace hetstruct::distributions {
@@ -109,20 +110,14 @@ std::pair<double, double> leaf_support(const Leaf& l) {
   return {0.0, 0.0};
 }
 
-std::string format_number(double x) {
-  char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof buf, x);  // shortest text that reads back exactly
-  return std::string(buf, r.ptr);
-}
-
 std::string leaf_to_string(const Leaf& l) {
-  std::string s = l.scale == 1.0 ? "" : format_number(l.scale) + "*";
+  std::string s = l.scale == 1.0 ? "" : format_exact(l.scale) + "*";
   switch (l.kind) {
-    case LeafKind::uniform: return s + "u(" + format_number(l.first) + "," + format_number(l.second) + ")";
-    case LeafKind::normal: return s + "n(" + format_number(l.first) + "," + format_number(l.second) + ")";
+    case LeafKind::uniform: return s + "u(" + format_exact(l.first) + "," + format_exact(l.second) + ")";
+    case LeafKind::normal: return s + "n(" + format_exact(l.first) + "," + format_exact(l.second) + ")";
     case LeafKind::truncated_normal:
-      return s + "tn(" + format_number(l.first) + "," + format_number(l.second) + ")";
-    case LeafKind::constant: return s + "c(" + format_number(l.first) + ")";
+      return s + "tn(" + format_exact(l.first) + "," + format_exact(l.second) + ")";
+    case LeafKind::constant: return s + "c(" + format_exact(l.first) + ")";
   }
   return s;
 }
@@ -131,14 +126,30 @@ void require_finite(double x, const char* what) {
   if (!std::isfinite(x)) throw InputError("law", std::string(what) + " must be a finite number");
 }
 
+constexpr double smallest_normal = std::numeric_limits<double>::min();  // 2.2250738585072014e-308
+
 // Values near overflow: finite parameters can still give a law whose mean, variance or support
 // overflows (u(0,1e200) has variance 1e400/12), and every number computed from it would be inf or
-// NaN. Refused where the text is still known.
+// NaN. Values near underflow: a component's mean s*m or variance s*s*v (s its scale) below the
+// smallest normal double has lost its digits or is 0, and a law that is not a constant would get
+// a variance of 0 (1e-200*u(0,1), u(0,1e-160)). Both refused where the text is still known.
 Law require_finite_moments(Law law) {
   const auto [lo, hi] = law.support();
   if (!std::isfinite(law.mean()) || !std::isfinite(law.variance()) || !std::isfinite(lo) || !std::isfinite(hi))
     throw InputError("law", "values too large: the law's mean, variance or range overflows a double",
                      "keep task times and their spread well below 1e150");
+  for (const auto& c : law.components()) {
+    const double s = c.leaf.scale, mean = leaf_mean(c.leaf);
+    const bool mean_underflows = mean != 0.0 && !(std::abs(s * mean) >= smallest_normal);
+    // As variance() computes it: s*s first.
+    const bool variance_underflows = c.leaf.kind != LeafKind::constant &&
+                                     !(s * s >= smallest_normal && s * s * leaf_variance(c.leaf) >= smallest_normal);
+    if (mean_underflows || variance_underflows)
+      throw InputError("law",
+                       std::string("values too small: the law's ") + (mean_underflows ? "mean" : "variance") +
+                           " underflows a double (below " + format_exact(smallest_normal) + ")",
+                       "keep task times and their spread well above 1e-150");
+  }
   return law;
 }
 
@@ -147,7 +158,7 @@ Law require_finite_moments(Law law) {
 Law Law::uniform(double lo, double hi) {
   require_finite(lo, "u(lo,hi): lo");
   require_finite(hi, "u(lo,hi): hi");
-  if (!(lo < hi)) throw InputError("law", "u(lo,hi) needs lo < hi, got u(" + format_number(lo) + "," + format_number(hi) + ")");
+  if (!(lo < hi)) throw InputError("law", "u(lo,hi) needs lo < hi, got u(" + format_exact(lo) + "," + format_exact(hi) + ")");
   return require_finite_moments(Law({{1.0, {LeafKind::uniform, lo, hi}}}));
 }
 
@@ -155,7 +166,7 @@ Law Law::normal(double mean, double variance) {
   require_finite(mean, "n(mean,variance): mean");
   require_finite(variance, "n(mean,variance): variance");
   if (!(variance > 0.0))
-    throw InputError("law", "n(mean,variance) needs a variance > 0, got " + format_number(variance),
+    throw InputError("law", "n(mean,variance) needs a variance > 0, got " + format_exact(variance),
                      "the second argument is the variance, as in the paper; use c(x) for a constant");
   return require_finite_moments(Law({{1.0, {LeafKind::normal, mean, variance}}}));
 }
@@ -164,7 +175,7 @@ Law Law::truncated_normal(double mean, double variance) {
   Law base = normal(mean, variance);
   // Conditioning on X >= 0 needs a non-negligible mass there.
   if (standard_normal_cdf(mean / std::sqrt(variance)) < 1e-12)
-    throw InputError("law", "tn(" + format_number(mean) + "," + format_number(variance) +
+    throw InputError("law", "tn(" + format_exact(mean) + "," + format_exact(variance) +
                                 ") has almost no mass at or above 0",
                      "raise the mean or the variance");
   base.components_[0].leaf.kind = LeafKind::truncated_normal;
@@ -173,22 +184,31 @@ Law Law::truncated_normal(double mean, double variance) {
 
 Law Law::constant(double value) {
   require_finite(value, "c(value): value");
-  return Law({{1.0, {LeafKind::constant, value, 0.0}}});
+  return require_finite_moments(Law({{1.0, {LeafKind::constant, value, 0.0}}}));
 }
 
 Law Law::scaled(double factor, const Law& base) {
   require_finite(factor, "scale factor");
   if (!(factor > 0.0))
-    throw InputError("law", "a scale factor must be > 0, got " + format_number(factor));
+    throw InputError("law", "a scale factor must be > 0, got " + format_exact(factor));
+  // A subnormal factor has lost digits (1e-320 keeps 3 of them) and squares to 0.
+  if (factor < smallest_normal)
+    throw InputError("law", "a scale factor must be at least " + format_exact(smallest_normal) +
+                                " (the smallest normal double), got " + format_exact(factor),
+                     "scale the law's parameters instead");
   Law out = base;
   for (auto& c : out.components_) {
     c.leaf.scale *= factor;
-    // Nested factors multiply: 1e-200*(1e-200*X) underflows to 0 (an overflow is caught below).
-    if (!std::isfinite(c.leaf.scale) || !(c.leaf.scale > 0.0))
-      throw InputError("law", "the scale factors multiply to " + format_number(c.leaf.scale) + ", out of range",
-                       "nested factors multiply: keep their product within the range of a double");
+    // Nested factors multiply: 1e-160*(1e-160*X) underflows (an overflow is caught below).
+    if (!std::isfinite(c.leaf.scale) || !(c.leaf.scale >= smallest_normal))
+      throw InputError("law", "the scale factors multiply to " + format_exact(c.leaf.scale) + ", out of range",
+                       "nested factors multiply: keep their product a normal double, between 2.2e-308 and 1.8e308");
   }
-  return require_finite_moments(out);
+  try {
+    return require_finite_moments(out);
+  } catch (const InputError& e) {
+    throw InputError("law", "scaled by " + format_exact(factor) + ": " + e.problem(), e.hint());
+  }
 }
 
 Law Law::mixture(const std::vector<std::pair<double, Law>>& weighted) {
@@ -197,12 +217,12 @@ Law Law::mixture(const std::vector<std::pair<double, Law>>& weighted) {
   std::vector<Component> flat;
   for (const auto& [w, law] : weighted) {
     require_finite(w, "mixture weight");
-    if (!(w > 0.0)) throw InputError("law", "mixture weights must be > 0, got " + format_number(w));
+    if (!(w > 0.0)) throw InputError("law", "mixture weights must be > 0, got " + format_exact(w));
     total += w;
     for (const auto& c : law.components_) flat.push_back({w * c.weight, c.leaf});
   }
   if (std::abs(total - 1.0) > 1e-9)
-    throw InputError("law", "mixture weights must add up to 1, they add up to " + format_number(total),
+    throw InputError("law", "mixture weights must add up to 1, they add up to " + format_exact(total),
                      "e.g. mix(0.3:u(0,1),0.7:n(0.5,1/12))");
   return require_finite_moments(Law(std::move(flat)));
 }
@@ -278,7 +298,7 @@ std::string Law::to_string() const {
   std::string s = "mix(";
   for (std::size_t i = 0; i < components_.size(); ++i) {
     if (i) s += ",";
-    s += format_number(components_[i].weight) + ":" + leaf_to_string(components_[i].leaf);
+    s += format_exact(components_[i].weight) + ":" + leaf_to_string(components_[i].leaf);
   }
   return s + ")";
 }

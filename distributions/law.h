@@ -80,7 +80,11 @@ class Law {
 // Parses the law syntax used by the CLI and by graph files:
 //   u(0,1)   n(0.5,1/12)   tn(1,1/4)   c(0.5)   0.5*u(0,1)   mix(0.3:u(0,1),0.7:n(0.5,1/12))
 // Numbers are decimals or fractions (1/12). Whitespace is ignored. Throws InputError naming the
-// text and the (0-based) position of the problem.
+// text and the (0-based) position of the problem. Every number computed from a law must be a
+// normal double: a scale factor, and the product of nested ones, is at least 2.2250738585072014e-308
+// (the smallest normal double); the law's mean, variance and range do not overflow, and no
+// component's mean (unless 0) or variance (unless a constant) underflows: u(0,1e200),
+// 1e-200*u(0,1) and u(0,1e-160) are refused.
 Law parse_law(const std::string& text);
 
 // Parses a number in the same syntax (decimal or fraction): used for options like --a 4/5.

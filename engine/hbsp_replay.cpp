@@ -14,6 +14,7 @@
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
 
+#include "distributions/format.h"
 #include "distributions/input_error.h"
 #include "engine/monte_carlo.h"
 #include "engine/streams.h"
@@ -24,10 +25,12 @@ namespace hetstruct::engine::hbsp {
 
 namespace {
 
-std::string format(double x) {
-  std::ostringstream s;
-  s << x;
-  return s.str();
+using distributions::format_brief;
+
+// A cost that overflows is refused, never printed as inf or NaN (bounds/hbsp.h, "Ranges").
+[[noreturn]] void throw_overflow(const Program& program, const std::string& what) {
+  throw InputError(program.name.empty() ? "hbsp replay" : program.name, what + " overflows a double",
+                   "HBSP costs must stay finite: give smaller work, packets, g, L or r_j (or a smaller n)");
 }
 
 std::string trim(const std::string& s) {
@@ -345,10 +348,13 @@ Trace parse_trace(std::istream& in, const std::string& source, const model::Mach
       const double at = model::parse_number(where, clock_name, t[0]);
       if (at < 0.0) throw InputError(where, std::string("field '") + clock_name + "': must be >= 0, got " + t[0]);
       if (!pt.at.empty() && !(at > pt.at.back()))
-        throw InputError(where, std::string(clock_name) + " " + t[0] + " after " + format(pt.at.back()) +
+        throw InputError(where, std::string(clock_name) + " " + t[0] + " after " + format_brief(pt.at.back()) +
                                     ": measurements out of order", "list them by increasing clock");
       const double r = model::parse_number(where, "r", t[1]);
       if (!(r > 0.0)) throw InputError(where, "field 'r' of " + m.processors[current].name + ": must be > 0, got " + t[1]);
+      if (r < model::min_positive)
+        throw InputError(where, "field 'r' of " + m.processors[current].name + ": '" + t[1] +
+                                    "' is below the limit 1e-30");
       pt.at.push_back(at);
       pt.r.push_back(r);
     }
@@ -388,6 +394,9 @@ Replay replay(const model::Machine& m, const Program& program, model::CostForm f
     s.start = clock_time;
     s.cost = cost(st.work, st.sent, st.received, r);
     clock_time += s.cost.total;
+    // Every term is >= 0, so a finite running total means finite terms and sums.
+    if (!std::isfinite(clock_time))
+      throw_overflow(program, "the replay's cost up to superstep " + std::to_string(st.number));
     out.w += s.cost.w;
     out.gh += s.cost.gh;
     out.L += s.cost.L;
@@ -430,7 +439,7 @@ BootstrapReplay monte_carlo_replay(const model::Machine& m, const Program& progr
                                    std::to_string(max_bootstrap_reps) + " (every total is kept for the quantiles)");
   if (options.threads < 0) throw InputError("--threads", "the thread count must be 0 (all cores) or more");
   for (const double q : options.quantile_levels)
-    if (!(q >= 0.0 && q <= 1.0)) throw InputError("quantile", "levels are between 0 and 1, got " + format(q));
+    if (!(q >= 0.0 && q <= 1.0)) throw InputError("quantile", "levels are between 0 and 1, got " + format_brief(q));
 
   const int p = program.p;
   const std::size_t steps = program.steps.size();
@@ -507,9 +516,19 @@ BootstrapReplay monte_carlo_replay(const model::Machine& m, const Program& progr
     }
   }
 
+  // The replications' costs, and their spread, may overflow where the static replay's did not (r_j
+  // drawn from the trace): checked before anything is returned.
+  const auto require_finite = [&](const Estimate& e, const std::string& what) {
+    const bool ok = std::isfinite(e.mean) && std::isfinite(e.min) && std::isfinite(e.max) &&
+                    (!e.has_error() || (std::isfinite(e.stddev) && std::isfinite(e.stderr_) &&
+                                        std::isfinite(e.ci_low) && std::isfinite(e.ci_high)));
+    if (!ok) throw_overflow(program, "the Monte Carlo replay's " + what);
+  };
   BootstrapReplay out;
   out.total = summarize(all.total);
   out.gh = summarize(all.gh);
+  require_finite(out.total, "total cost");
+  require_finite(out.gh, "g*h");
   // w and L do not depend on r_j: take them from one static replay.
   const Replay fixed_replay = replay(m, program, form);
   out.w = fixed_replay.w;
@@ -521,6 +540,8 @@ BootstrapReplay monte_carlo_replay(const model::Machine& m, const Program& progr
     s.L = fixed_replay.steps[i].cost.L;
     s.gh = summarize(all.step_gh[i]);
     s.cost = summarize(all.step_cost[i]);
+    require_finite(s.gh, "g*h of superstep " + std::to_string(s.number));
+    require_finite(s.cost, "cost of superstep " + std::to_string(s.number));
     std::uint64_t best = 0;
     for (int j = 0; j < p; ++j) {
       const std::uint64_t count = all.critical[i * static_cast<std::size_t>(p + 1) + static_cast<std::size_t>(j + 1)];

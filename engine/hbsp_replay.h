@@ -14,8 +14,9 @@
 // One header row naming the five columns (any order); then one row per (superstep, processor).
 // superstep: whole numbers, non-decreasing and consecutive from the first row's (0 or 1, say);
 // processor: a machine name or a 0-based index among the first p; work (time for the hbsp1 form,
-// slowest-processor time for cj), sent and received (packets): numbers >= 0. A processor without a
-// row in a superstep does nothing in it. Blank lines and lines starting with # are skipped.
+// slowest-processor time for cj), sent and received (packets): numbers in [0, 1e30] (the ranges of
+// bounds/hbsp.h). A processor without a row in a superstep does nothing in it. Blank lines and
+// lines starting with # are skipped.
 //
 // ---- r_j trace ---------------------------------------------------------------------------------
 //   # measured r_j of two processors
@@ -33,8 +34,9 @@
 // t_0 < ... < t_m recur at t_i + k*P, P = t_m + d, for k = 1, 2, ... (needs t_0 + d > 0).
 // Clocks: `superstep` reads superstep s's r_j at clock s (the program's superstep number);
 // `time` reads it at the superstep's start time in the model (the sum of the costs before it).
-// Measurement clocks are >= 0 and strictly increasing; r_j values are > 0. Processors of the
-// machine without a section keep their r_j; a section for a processor the machine lacks is an error.
+// Measurement clocks are in [0, 1e30] and strictly increasing; r_j values in [1e-30, 1e30] (the
+// ranges of bounds/hbsp.h). Processors of the machine without a section keep their r_j; a section
+// for a processor the machine lacks is an error.
 //
 // ---- Monte Carlo replay ------------------------------------------------------------------------
 // Replication k draws, for every superstep and every traced processor j, r_j uniformly from j's
@@ -107,7 +109,8 @@ struct Replay {
   double w = 0.0, gh = 0.0, L = 0.0, total = 0.0;  // sums over the supersteps
 };
 
-// Replays the program with the machine's r_j, or with the r_j in force in `trace`.
+// Replays the program with the machine's r_j, or with the r_j in force in `trace`. A cost that
+// overflows a double throws InputError (no result holds inf or NaN; bounds/hbsp.h, "Ranges").
 Replay replay(const model::Machine& m, const Program& program, model::CostForm form, const Trace* trace = nullptr);
 
 struct BootstrapOptions {
@@ -136,6 +139,7 @@ struct BootstrapReplay {
   Estimate gh;              // the sum of the g*h terms
 };
 
+// Throws InputError, like replay(), when a replication's cost or the statistics' spread overflows.
 BootstrapReplay monte_carlo_replay(const model::Machine& m, const Program& program, model::CostForm form,
                                    const Trace& trace, const BootstrapOptions& options);
 

@@ -646,3 +646,121 @@ TEST_CASE("regenerate results/hbsp", "[.][hbsp-regenerate]") {
   std::filesystem::current_path(cwd);
   SUCCEED("wrote results/hbsp");
 }
+
+// ---- ranges (issue 6): no cost is inf or NaN ---------------------------------------------------
+
+// Numbers near 1e308 (g, L, r_j, work, packets) gave costs of inf, printed as such by hbsp replay.
+// The readers now keep every number within 1e30 in magnitude, and the ones that must be > 0 at
+// least 1e-30 (bounds/hbsp.h, "Ranges"), naming the file, line, field and limit; within these a
+// program's costs and hbsp predict's ratios are finite. A cost that overflows all the same is an
+// InputError, never a result.
+TEST_CASE("HBSP numbers lie within 1e-30 and 1e30: outside, an error naming the field and the limit", "[hbsp]") {
+  using Catch::Contains;
+  const auto bad_machine = [](const std::string& text) { return error_of([&] { machine(text, "m.txt"); }); };
+  const std::string procs = "processor a r=1 index=1\nprocessor b r=2 index=2\n";
+  CHECK_THAT(bad_machine("g 1e308\nL 1\n" + procs), Contains("m.txt:1") && Contains("field 'g'") && Contains("limit is 1e30"));
+  CHECK_THAT(bad_machine("g -1e308\nL 1\n" + procs), Contains("m.txt:1") && Contains("field 'g'") && Contains("limit is 1e30"));
+  CHECK_THAT(bad_machine("g 1e-31\nL 1\n" + procs), Contains("m.txt:1") && Contains("field 'g'") && Contains("limit 1e-30"));
+  CHECK_THAT(bad_machine("g 1\nL 1e308\n" + procs), Contains("m.txt:2") && Contains("field 'L'") && Contains("limit is 1e30"));
+  CHECK_THAT(bad_machine("g 1\nL p=2 2e30\n" + procs), Contains("m.txt:2") && Contains("field 'L'") && Contains("limit"));
+  CHECK_THAT(bad_machine("g 1\nL 1\nprocessor a r=1e308 index=1\n"),
+             Contains("m.txt:3") && Contains("field 'r'") && Contains("limit is 1e30"));
+  CHECK_THAT(bad_machine("g 1\nL 1\nprocessor a r=1 c=1e31\n"), Contains("m.txt:3") && Contains("field 'c'") && Contains("limit"));
+  CHECK_THAT(bad_machine("g 1\nL 1\nprocessor a r=1 index=1e-31\n"),
+             Contains("m.txt:3") && Contains("field 'index'") && Contains("limit 1e-30"));
+
+  // The ranges' ends are accepted.
+  const auto m = machine("g 1e30\nL 1e30\nprocessor a r=1e30 c=1e-30\nprocessor b r=1 c=1e30\nprocessor c r=1e30 c=1\n");
+  CHECK(m.relative_speed(1, 3) == Approx(1e60));
+  const std::string head = "superstep,processor,work,sent,received\n";
+  const auto bad_program = [&](const std::string& text) { return error_of([&] { program(text, m, 3, "p.csv"); }); };
+  CHECK_THAT(bad_program(head + "0,a,1e308,0,0\n"), Contains("p.csv:2") && Contains("field 'work'") && Contains("limit"));
+  CHECK_THAT(bad_program(head + "0,a,0,1e31,0\n"), Contains("p.csv:2") && Contains("field 'sent'") && Contains("limit"));
+  CHECK_THAT(bad_program(head + "0,a,0,0,1e31\n"), Contains("p.csv:2") && Contains("field 'received'"));
+  const auto bad_trace = [&](const std::string& text) { return error_of([&] { trace(text, m, "t.txt"); }); };
+  CHECK_THAT(bad_trace("processor a\n0 1e31\n"), Contains("t.txt:2") && Contains("field 'r'") && Contains("limit"));
+  CHECK_THAT(bad_trace("processor a\n0 1e-31\n"), Contains("t.txt:2") && Contains("field 'r'") && Contains("limit 1e-30"));
+  CHECK_THAT(bad_trace("processor a\n1e31 1\n"), Contains("t.txt:2") && Contains("field 'superstep'"));
+  CHECK_THAT(bad_trace("processor a\n0 1\nLOOPAFTER 1e31\n"), Contains("t.txt:3") && Contains("field 'LOOPAFTER'"));
+
+  // The largest costs within the ranges: g*r*h = 1e30*1e30*1e30 a superstep, finite, also for the
+  // Monte Carlo replay's spread (r_j drawn from 1e-30 to 1e30).
+  const auto big = program(head + "0,a,1e30,1e30,1e30\n0,b,1e30,1e30,1e30\n0,c,1e30,1e30,1e30\n1,a,1e30,1e30,0\n", m, 3);
+  const auto t = trace("processor a\n0 1e30\n1 1e-30\nprocessor c\n0 1e30\n", m);
+  for (const auto form : {model::CostForm::hbsp1, model::CostForm::cj}) {
+    const auto r = rp::replay(m, big, form, &t);
+    CHECK(r.total == Approx(1e90));  // superstep 0; superstep 1 adds 1e30 or so
+    rp::BootstrapOptions options;
+    options.reps = 50;
+    const auto mc = rp::monte_carlo_replay(m, big, form, t, options);
+    for (const double x : {mc.total.mean, mc.total.stderr_, mc.total.ci_low, mc.total.ci_high, mc.gh.stderr_})
+      CHECK(std::isfinite(x));
+  }
+  model::AlgorithmParams a;
+  a.algorithm = model::Algorithm::matrix_multiplication;
+  a.p = 3;
+  a.n = 1e30;
+  a.item_size = 1e30;
+  CHECK(std::isfinite(model::closed_form(m, a)));
+  CHECK(std::isfinite(rp::replay(m, rp::generate(m, a), model::CostForm::cj).total));
+  a.n = 2e30;
+  CHECK_THAT(error_of([&] { model::closed_form(m, a); }), Contains("--n") && Contains("limit 1e30"));
+  a.n = 1e3;
+  a.item_size = 1e31;
+  CHECK_THAT(error_of([&] { rp::generate(m, a); }), Contains("--item-size") && Contains("limit 1e30"));
+
+  // hbsp predict's ratios T_s/T_f and T_u/T_b on the most extreme machine: finite and > 0 (L = 0,
+  // the smallest g: the denominators are the smallest possible).
+  const auto extreme = machine("g 1e-30\nL 0\nprocessor a r=1e30 c=1e-30\nprocessor b r=1 c=1e30\nprocessor c r=1e30 c=1e30\n");
+  for (const auto alg : {model::Algorithm::scatter, model::Algorithm::broadcast_two_phase})
+    for (const auto accounting : {model::Accounting::paper, model::Accounting::exact})
+      for (const int p : {2, 3}) {
+        model::AlgorithmParams b;
+        b.algorithm = alg;
+        b.accounting = accounting;
+        b.p = p;
+        b.n = 1000 * 1024;
+        b.item_size = 1;
+        b.workload = model::Workload::equal;
+        b.root.kind = model::RootChoice::slowest;
+        const double ts = model::closed_form(extreme, b);
+        b.root.kind = model::RootChoice::fastest;
+        const double tf = model::closed_form(extreme, b);
+        b.workload = model::Workload::balanced;
+        const double tb = model::closed_form(extreme, b);
+        for (const double ratio : {ts / tf, tf / tb}) CHECK((std::isfinite(ratio) && ratio > 0.0));
+      }
+}
+
+TEST_CASE("a cost that overflows is an error, never inf: closed forms, replays, Monte Carlo", "[hbsp]") {
+  using Catch::Contains;
+  // Beyond the readers' ranges, built by hand.
+  model::Machine m;
+  m.g = 1e300;
+  m.latency_any = 0.0;
+  m.processors = {{"a", 1.0, 1.0}, {"b", 1.0, 1.0}};
+  m.source = "huge.txt";
+  model::AlgorithmParams a;
+  a.algorithm = model::Algorithm::scatter;
+  a.n = 1e30;
+  a.item_size = 1e30;
+  CHECK_THAT(error_of([&] { model::closed_form(m, a); }),
+             Contains("huge.txt") && Contains("closed form of scatter") && Contains("overflows"));
+  CHECK_THAT(error_of([&] { model::paper_form(m, a); }), Contains("overflows"));
+  CHECK_THAT(error_of([&] { rp::replay(m, rp::generate(m, a), model::CostForm::hbsp1); }),
+             Contains("scatter") && Contains("superstep 0") && Contains("overflows"));
+
+  // Within the ranges the static replay is finite, but the replications' spread overflows:
+  // g*h is 1e150 or 1e160 as r_a is drawn 1 or 1e10, and (1e160)^2 is beyond a double.
+  m.g = 1.0;
+  rp::Program prog;
+  prog.name = "spread.csv";
+  prog.p = 2;
+  prog.steps.push_back({0, {0.0, 0.0}, {1e150, 0.0}, {0.0, 1e150}});
+  CHECK(std::isfinite(rp::replay(m, prog, model::CostForm::hbsp1).total));
+  const auto t = trace("processor a\n0 1\n1 1e10\n", m);
+  rp::BootstrapOptions options;
+  options.reps = 20;
+  CHECK_THAT(error_of([&] { rp::monte_carlo_replay(m, prog, model::CostForm::hbsp1, t, options); }),
+             Contains("spread.csv") && Contains("Monte Carlo") && Contains("overflows"));
+}

@@ -10,12 +10,15 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include <boost/math/distributions/normal.hpp>
 #include <boost/random/mersenne_twister.hpp>
 
+#include "distributions/format.h"
 #include "distributions/input_error.h"
 #include "distributions/law.h"
 #include "distributions/sampler.h"
@@ -548,4 +551,50 @@ TEST_CASE("Sampler: a*X is a times X on the same variates (common random numbers
       CHECK(e1() == e2());  // both engines consumed the same number of variates
     }
   }
+}
+
+// Issue 6: scale factors near underflow. A subnormal factor (below 2.2250738585072014e-308, the
+// smallest normal double) has lost digits and squares to 0, and a factor whose product with a
+// component's mean or variance underflows would give a law that is not a constant a variance of
+// 0. Both are refused, like the overflows, where the text is known.
+TEST_CASE("scale factors and moments near underflow are refused", "[law]") {
+  check_parse_error("1e-310*u(0,1)", "smallest normal double", 0);
+  check_parse_error("4.9e-324*c(1)", "smallest normal double", 0);
+  check_parse_error("2*(1e-310*u(0,1))", "smallest normal double", 3);
+  check_parse_error("1e-200*u(0,1)", "variance underflows", 0);         // 1e-400/12
+  check_parse_error("1e-155*n(0,1)", "variance underflows", 0);         // s*s = 1e-310
+  check_parse_error("1e-300*c(1e-10)", "mean underflows", 0);
+  check_parse_error("1e-160*(1e-160*c(1))", "scale factors multiply", 0);  // 1e-320
+  check_parse_error("mix(0.5:u(0,1),0.5:1e-200*u(0,1))", "variance underflows", 19);
+  CHECK_THROWS_WITH(parse_law("1e-200*u(0,1)"), Contains("scaled by 1e-200"));
+  // The same rule for the leaves' own parameters: moments below the smallest normal double.
+  check_parse_error("u(0,1e-160)", "variance underflows", 0);
+  check_parse_error("n(1,1e-310)", "variance underflows", 0);
+  check_parse_error("c(1e-310)", "mean underflows", 0);
+  // Small but normal stays accepted, and a constant 0 has no mean to underflow.
+  CHECK(parse_law("1e-150*u(0,1)").variance() > 0.0);
+  CHECK(parse_law("2.2250738585072014e-308*c(1)").mean() == std::numeric_limits<double>::min());
+  CHECK(parse_law("1e-100*(1e-100*c(1))").mean() == Approx(1e-200));
+  CHECK(parse_law("1e-300*c(0)").mean() == 0.0);
+  CHECK(parse_law("mix(0.5:c(-1),0.5:c(1))").mean() == 0.0);  // a mean of 0 by cancellation
+  CHECK(parse_law("u(0,1e-150)").variance() > 0.0);
+}
+
+// Issue 6 (c): the one shared number formatter (distributions/format.h). Its two forms are the
+// outputs the CLI transcripts compare: they must not change.
+TEST_CASE("format_exact and format_brief", "[law]") {
+  using hetstruct::distributions::format_brief;
+  using hetstruct::distributions::format_exact;
+  CHECK(format_exact(0.1) == "0.1");
+  CHECK(format_exact(1.0 / 3.0) == "0.3333333333333333");
+  CHECK(format_exact(1e-5) == "1e-05");
+  CHECK(format_exact(1e300) == "1e+300");
+  CHECK(format_exact(-2.5) == "-2.5");
+  for (const double x : {0.1, 1.0 / 3.0, 2.0 / 3.0 * 1e-300, 123456789.125, 5e-324})
+    CHECK(std::strtod(format_exact(x).c_str(), nullptr) == x);
+  CHECK(format_brief(1.0 / 3.0) == "0.333333");
+  CHECK(format_brief(123456789.0) == "1.23457e+08");
+  CHECK(format_brief(1e30) == "1e+30");
+  CHECK(format_brief(0.196) == "0.196");
+  CHECK(format_brief(-4.0) == "-4");
 }

@@ -13,14 +13,24 @@
 // parser that accepts what its consumers cannot handle is the same bug.
 #pragma once
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "bounds/hbsp.h"
+#include "cli/output.h"
+#include "cli/sweep.h"
 #include "distributions/input_error.h"
 #include "distributions/law.h"
 #include "engine/hbsp_replay.h"
@@ -59,6 +69,14 @@ inline void check_law(const std::string& text) {
     }
     require(law.negative_probability() >= 0.0 && law.negative_probability() <= 1.0,
             "law '" + text + "': P(X < 0) outside [0, 1]");
+    // Nor near underflow: scale factors are normal doubles, and only point masses have variance 0.
+    bool point_masses = true;
+    for (const auto& c : law.components()) {
+      require(std::isfinite(c.leaf.scale) && c.leaf.scale >= std::numeric_limits<double>::min(),
+              "law '" + text + "': a scale factor that is not a normal double");
+      point_masses = point_masses && c.leaf.kind == d::LeafKind::constant;
+    }
+    require(point_masses || variance > 0.0, "law '" + text + "': not a constant, but its variance is 0");
     (void)law.breakpoints();
     // law.h: "parse(to_string()) gives back an equal law". Exact equality can fail on the
     // weights of a mixture that adds up to 1 only within the accepted 1e-9, so the round trip
@@ -146,15 +164,40 @@ inline void exercise_algorithms(const model::Machine& m, int p) {
         a.p = p;
         a.n = 1000.0;
         a.root.kind = root;
-        (void)model::closed_form(m, a);
-        (void)model::paper_form(m, a);
+        // bounds/hbsp.h, "Ranges": no cost is inf or NaN (refused with InputError instead).
+        require(std::isfinite(model::closed_form(m, a)) && std::isfinite(model::paper_form(m, a)),
+                "a closed form is not finite");
         const replay::Program prog = replay::generate(m, a);
-        (void)replay::replay(m, prog, model::CostForm::hbsp1);
-        (void)replay::replay(m, prog, model::CostForm::cj);
+        for (const auto form : {model::CostForm::hbsp1, model::CostForm::cj})
+          require(std::isfinite(replay::replay(m, prog, form).total), "a generated program's replay is not finite");
       } catch (const InputError&) {
       }
     }
   }
+}
+
+// `hbsp predict`'s ratios (cli/hbsp_command.cpp): T_s/T_f and T_u/T_b of scatter and two-phase
+// broadcast at the figures' smallest and largest n, which the machine's ranges keep finite and > 0.
+inline void check_predict_ratios(const model::Machine& m, int p) {
+  model::AlgorithmParams a;
+  a.p = p;
+  a.item_size = 1.0;
+  for (const auto alg : {model::Algorithm::scatter, model::Algorithm::broadcast_two_phase})
+    for (const auto accounting : {model::Accounting::paper, model::Accounting::exact})
+      for (const double n : {100.0 * 1024.0, 1000.0 * 1024.0}) {
+        a.algorithm = alg;
+        a.accounting = accounting;
+        a.n = n;
+        a.workload = model::Workload::equal;
+        a.root.kind = model::RootChoice::slowest;
+        const double ts = model::closed_form(m, a);
+        a.root.kind = model::RootChoice::fastest;
+        const double tf = model::closed_form(m, a);  // also T_u
+        a.workload = model::Workload::balanced;
+        const double tb = model::closed_form(m, a);
+        for (const double ratio : {ts / tf, tf / tb})
+          require(std::isfinite(ratio) && ratio > 0.0, "a predicted ratio (hbsp predict) is not finite and > 0");
+      }
 }
 
 inline void check_machine(const std::string& text) {
@@ -181,6 +224,12 @@ inline void check_machine(const std::string& text) {
       } catch (const InputError&) {
       }
       if (p >= 2 && p <= 8) exercise_algorithms(m, p);
+      if (p >= 2) {
+        try {
+          check_predict_ratios(m, p);
+        } catch (const InputError&) {  // no L for p
+        }
+      }
     }
   } catch (const InputError&) {
   }
@@ -202,6 +251,8 @@ inline void check_program(const std::string& text) {
     for (const auto form : {model::CostForm::hbsp1, model::CostForm::cj}) {
       const replay::Replay r = replay::replay(m, prog, form);
       require(r.steps.size() == prog.steps.size(), "a replay without one step per superstep");
+      // Within the ranges of bounds/hbsp.h a program's costs are finite: the replay prints no inf.
+      require(std::isfinite(r.total), "a replay's total is not finite");
     }
   } catch (const InputError&) {
   }
@@ -239,14 +290,183 @@ inline void check_trace(const std::string& text) {
       return p;
     }();
     for (const auto form : {model::CostForm::hbsp1, model::CostForm::cj})
-      (void)replay::replay(m, prog, form, &trace);
+      require(std::isfinite(replay::replay(m, prog, form, &trace).total), "a replay under the trace is not finite");
     replay::BootstrapOptions options;
     options.seed = 1;
     options.reps = 3;
     options.threads = 1;
-    (void)replay::monte_carlo_replay(m, prog, model::CostForm::cj, trace, options);
+    const auto b = replay::monte_carlo_replay(m, prog, model::CostForm::cj, trace, options);
+    for (const double x : {b.total.mean, b.total.stderr_, b.total.ci_low, b.total.ci_high, b.gh.mean, b.w, b.L})
+      require(std::isfinite(x), "a Monte Carlo replay's statistic is not finite");
   } catch (const InputError&) {
   }
+}
+
+// ---- sweep lists, ranges, CSV records and TOML configs (cli/sweep.h) ---------------------------
+
+// The expansions' limit here (the CLI passes --max-configs, 10^6 by default): small enough that
+// checking a range value by value stays cheap.
+inline constexpr std::uint64_t sweep_limit = 1000;
+
+inline std::string sweep_trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t");
+  return b == std::string::npos ? "" : s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+// The bounds of a range item "start:stop[:step]", trimmed as split_list trims.
+inline std::vector<std::string> sweep_range_parts(const std::string& item) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  for (auto colon = item.find(':'); colon != std::string::npos; colon = item.find(':', start = colon + 1))
+    parts.push_back(sweep_trim(item.substr(start, colon - start)));
+  parts.push_back(sweep_trim(item.substr(start)));
+  if (parts.size() == 2) parts.push_back("1");
+  return parts;
+}
+
+inline void check_sweep_list(const std::string& option, const std::string& text) {
+  try {
+    for (const auto& item : cli::split_list(option, text)) {
+      require(!item.empty() && item == sweep_trim(item), option + " '" + text + "': an empty or untrimmed item");
+      // Items are split at depth 0, so an item splits alone into itself.
+      require(cli::split_list(option, item) == std::vector<std::string>{item},
+              option + " '" + text + "': the item '" + item + "' splits further");
+    }
+  } catch (const InputError&) {
+  }
+}
+
+// sweep.h: whole numbers and inclusive ranges a:b[:s] (step 1 by default), no repeated value, at
+// most `limit` values; a list's values are its items' values in order.
+inline void check_sweep_integers(const std::string& option, const std::string& text) {
+  std::vector<long long> values;
+  try {
+    values = cli::expand_integers(option, text, sweep_limit);
+  } catch (const InputError&) {
+    return;
+  }
+  const std::string what = option + " '" + text + "': ";
+  require(!values.empty() && values.size() <= sweep_limit, what + "no value, or more than the limit");
+  auto sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  require(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end(), what + "a repeated value");
+  std::size_t at = 0;
+  for (const auto& item : cli::split_list(option, text)) {
+    const auto part = cli::expand_integers(option, item, sweep_limit);  // accepted in the list: alone too
+    require(at + part.size() <= values.size() && std::equal(part.begin(), part.end(), values.begin() + at),
+            what + "the values are not its items' values in order");
+    at += part.size();
+    if (item.find(':') == std::string::npos) continue;
+    const auto bounds = sweep_range_parts(item);
+    // long double holds any difference of two long longs exactly (64-bit mantissa).
+    const long double lo = std::stoll(bounds[0]), hi = std::stoll(bounds[1]), step = std::stoll(bounds[2]);
+    require(part.front() == lo, what + "the range '" + item + "' does not start at its start");
+    for (std::size_t i = 1; i < part.size(); ++i)
+      require(static_cast<long double>(part[i]) - part[i - 1] == step,
+              what + "the range '" + item + "' skips or repeats");
+    require(part.back() <= hi && hi - part.back() < step, what + "the range '" + item + "' does not end at its stop");
+  }
+  require(at == values.size(), what + "more values than its items give");
+}
+
+// sweep.h: numbers (fractions allowed) and inclusive ranges, finite, no repeated value (as numbers:
+// 0 and -0 are one value), at most `limit`; a range starts at its start, increases, and ends
+// within its stop (the end included within a relative 1e-9).
+inline void check_sweep_numbers(const std::string& option, const std::string& text) {
+  std::vector<double> values;
+  try {
+    values = cli::expand_numbers(option, text, sweep_limit);
+  } catch (const InputError&) {
+    return;
+  }
+  const std::string what = option + " '" + text + "': ";
+  require(!values.empty() && values.size() <= sweep_limit, what + "no value, or more than the limit");
+  for (const double v : values) require(std::isfinite(v), what + "a value is not finite");
+  auto sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  require(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end(), what + "a repeated value");
+  const auto same = [](double a, double b) { return a == b && std::signbit(a) == std::signbit(b); };
+  std::size_t at = 0;
+  for (const auto& item : cli::split_list(option, text)) {
+    const auto part = cli::expand_numbers(option, item, sweep_limit);
+    require(at + part.size() <= values.size() && std::equal(part.begin(), part.end(), values.begin() + at, same),
+            what + "the values are not its items' values in order");
+    at += part.size();
+    if (item.find(':') == std::string::npos) continue;
+    const auto bounds = sweep_range_parts(item);
+    const double lo = distributions::parse_number(bounds[0], option);
+    const double hi = distributions::parse_number(bounds[1], option);
+    const double step = distributions::parse_number(bounds[2], option);
+    require(part.front() == lo, what + "the range '" + item + "' does not start at its start");
+    for (std::size_t i = 1; i < part.size(); ++i)
+      require(part[i] > part[i - 1], what + "the range '" + item + "' does not increase");
+    require(part.back() <= hi, what + "the range '" + item + "' goes past its stop");
+    require(hi - part.back() < step * (1.0 + 1e-9), what + "the range '" + item + "' stops a step short");
+  }
+  require(at == values.size(), what + "more values than its items give");
+}
+
+// sweep.h: one CSV record (RFC 4180 quotes); false exactly when a quote is left open. What
+// csv_field (cli/output.h) writes reads back as the same fields (how --resume reads its --out).
+inline void check_csv_record(const std::string& line) {
+  std::vector<std::string> fields;
+  const bool complete = cli::parse_csv_line(line, fields);
+  require(!fields.empty(), "a CSV record without fields");
+  require(complete == (std::count(line.begin(), line.end(), '"') % 2 == 0), "a CSV record's open quote misjudged");
+  if (!complete) return;
+  std::string written;
+  for (std::size_t i = 0; i < fields.size(); ++i) written += (i ? "," : "") + cli::csv_field(fields[i]);
+  std::vector<std::string> back;
+  require(cli::parse_csv_line(written, back) && back == fields,
+          "CSV fields written by csv_field read back as other fields");
+}
+
+// A TOML config read as `hetstruct sweep --config FILE` reads it (SweepCommand through CLI::App);
+// --reps 0, which the file cannot override, stops execute() right after the file is applied.
+// Then the values the file gave go through the expansions execute() applies to them.
+inline void check_sweep_config(const std::string& text) {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("hetstruct-fuzz-sweep-" + std::to_string(::getpid()) + ".toml"))
+                               .string();
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+  }
+  cli::SweepCommand sweep;
+  CLI::App app{"hetstruct"};
+  sweep.add_to(app);
+  const char* const argv[] = {"hetstruct", "sweep", "--config", path.c_str(), "--reps", "0", "--quiet"};
+  app.parse(static_cast<int>(std::size(argv)), argv);
+  bool refused = false;
+  try {
+    sweep.execute();
+  } catch (const InputError&) {
+    refused = true;
+  }
+  std::remove(path.c_str());
+  require(refused, "sweep --config FILE --reps 0 ran");
+  for (const auto* v : {&sweep.n, &sweep.m, &sweep.levels})
+    for (const auto& t : *v) check_sweep_integers("--n", t);
+  for (const auto* v : {&sweep.a, &sweep.comm})
+    for (const auto& t : *v) check_sweep_numbers("--a", t);
+  for (const auto* v : {&sweep.structure, &sweep.law, &sweep.fast_law, &sweep.protocol, &sweep.policy, &sweep.exchange})
+    for (const auto& t : *v) check_sweep_list("--law", t);
+  for (const auto* t : {&sweep.seed_text, &sweep.max_configs_text}) {
+    try {
+      (void)cli::parse_count("--seed", *t, std::numeric_limits<std::uint64_t>::max());
+    } catch (const InputError&) {
+    }
+  }
+}
+
+// One input through every sweep reader: as a list, as whole numbers, as numbers, as a CSV record
+// and as a TOML config file.
+inline void check_sweep(const std::string& text) {
+  check_sweep_list("--law", text);
+  check_sweep_integers("--n", text);
+  check_sweep_numbers("--comm", text);
+  check_csv_record(text);
+  check_sweep_config(text);
 }
 
 }  // namespace hetstruct::fuzz
