@@ -17,6 +17,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <unordered_set>
 #include <span>
 #include <stdexcept>
 #include <tuple>
@@ -105,10 +106,9 @@ bool plain_decimal(const std::string& s, long long& digits, int& decimals) {
   return true;
 }
 
-void add_unique(const std::string& option, std::vector<std::string>& seen_text, const std::string& text) {
-  if (std::find(seen_text.begin(), seen_text.end(), text) != seen_text.end())
-    throw InputError(option, "the value " + text + " appears twice");
-  seen_text.push_back(text);
+// A set: checked value by value in a list, 10^6 values (the default --max-configs) took an hour.
+void add_unique(const std::string& option, std::unordered_set<std::string>& seen_text, const std::string& text) {
+  if (!seen_text.insert(text).second) throw InputError(option, "the value " + text + " appears twice");
 }
 
 }  // namespace
@@ -136,7 +136,7 @@ std::vector<std::string> split_list(const std::string& option, const std::string
 
 std::vector<long long> expand_integers(const std::string& option, const std::string& text, std::uint64_t limit) {
   std::vector<long long> values;
-  std::vector<std::string> seen;
+  std::unordered_set<std::string> seen;
   for (const auto& item : split_list(option, text)) {
     if (item.find(':') == std::string::npos) {
       const long long v = parse_integer(option, item);
@@ -153,10 +153,13 @@ std::vector<long long> expand_integers(const std::string& option, const std::str
     if (lo > hi) throw InputError(option, "range '" + item + "' is inverted (start > stop)");
     const long double count = (static_cast<long double>(hi) - lo) / step + 1;
     check_limit(option, item, count, limit);
-    for (long long v = lo;; v += step) {
+    // In unsigned arithmetic: stop - start can exceed LLONG_MAX (-1:9223372036854775807:...).
+    const auto start = static_cast<unsigned long long>(lo), stride = static_cast<unsigned long long>(step);
+    const unsigned long long n = (static_cast<unsigned long long>(hi) - start) / stride + 1;  // <= limit here
+    for (unsigned long long k = 0; k < n; ++k) {
+      const auto v = static_cast<long long>(start + k * stride);  // in [lo, hi]
       add_unique(option, seen, std::to_string(v));
       values.push_back(v);
-      if (hi - v < step) break;
     }
   }
   if (values.size() > limit) throw InputError(option, "more than " + std::to_string(limit) + " values", "raise --max-configs");
@@ -165,8 +168,9 @@ std::vector<long long> expand_integers(const std::string& option, const std::str
 
 std::vector<double> expand_numbers(const std::string& option, const std::string& text, std::uint64_t limit) {
   std::vector<double> values;
-  std::vector<std::string> seen;
+  std::unordered_set<std::string> seen;
   auto add = [&](double v) {
+    v += 0.0;  // -0 is 0: one value, printed "0"
     add_unique(option, seen, full(v));
     values.push_back(v);
   };
@@ -209,10 +213,13 @@ std::vector<double> expand_numbers(const std::string& option, const std::string&
       }
     }
     // Otherwise start + k*step, the end included within a relative 1e-9.
-    const auto last = static_cast<long long>(std::floor(q + 1e-9 * std::max(1.0, std::fabs(q))));
+    // (The allowance stays below one step; a last value past the stop is the stop; the start stays
+    // the start: 0:1e-10 is {0}, not {1e-10}.)
+    const auto last = static_cast<long long>(std::floor(q + std::min(0.5, 1e-9 * std::max(1.0, std::fabs(q)))));
     for (long long k = 0; k <= last; ++k) {
       double v = lo + static_cast<double>(k) * step;
-      if (k == last && std::fabs(v - hi) <= 1e-9 * std::max(std::fabs(hi), std::fabs(step))) v = hi;
+      if (k == last && k > 0 && (v > hi || std::fabs(v - hi) <= 1e-9 * std::max(std::fabs(hi), std::fabs(step))))
+        v = hi;
       add(v);
     }
   }
@@ -286,8 +293,9 @@ struct Grid {
 std::vector<std::string> dimension_values(Dim d, const std::vector<std::string>& texts, std::uint64_t limit) {
   const std::string option = "--" + std::string(d == d_fast_law ? "fast-law" : sweep_dimensions[d]);
   std::vector<std::string> out;
+  std::unordered_set<std::string> seen;
   auto add = [&](const std::string& v) {
-    if (std::find(out.begin(), out.end(), v) != out.end()) throw InputError(option, "the value " + v + " appears twice");
+    if (!seen.insert(v).second) throw InputError(option, "the value " + v + " appears twice");
     out.push_back(v);
   };
   for (const auto& text : texts) {

@@ -580,3 +580,17 @@ TEST_CASE("the paired standard error of (n,m) - (n-m,0) is smaller than the unpa
   CHECK(diff == Approx(mean83 - mean50).epsilon(1e-9));
   CHECK(diff_se < 0.95 * std::hypot(se83, se50));
 }
+
+TEST_CASE("range edge cases found by fuzz_sweep", "[sweep]") {
+  // -0 is 0: one value.
+  CHECK_THROWS_WITH(expand_numbers("--comm", "0,-0", 100), Catch::Contains("appears twice"));
+  // A range shorter than the end allowance keeps its start.
+  CHECK(expand_numbers("--comm", "0:1e-10", 100) == std::vector<double>{0.0});
+  CHECK(expand_numbers("--a", "0.5:0.5000000001", 100) == std::vector<double>{0.5});
+  // The last value never passes the stop.
+  const auto v = expand_numbers("--x", "-100:-1e-8:1/1", 1000);
+  CHECK(v.back() <= -1e-8);
+  // stop - start beyond LLONG_MAX: counted without overflow (UBSan checks the arithmetic).
+  CHECK(expand_integers("--n", "-1:9223372036854775807:9223372036854775807", 10) ==
+        std::vector<long long>{-1, 9223372036854775806LL});
+}
