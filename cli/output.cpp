@@ -11,16 +11,12 @@
 #include <iostream>
 #include <vector>
 
+#include "distributions/format.h"
 #include "distributions/input_error.h"
 
 namespace hetstruct::cli {
 
-std::string full(double x) {
-  if (std::isnan(x)) return "";
-  char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof buf, x);
-  return std::string(buf, r.ptr);
-}
+std::string full(double x) { return std::isnan(x) ? "" : distributions::format_exact(x); }
 
 std::string fixed(double x, int decimals) {
   if (std::isnan(x)) return "undefined";

@@ -1,7 +1,6 @@
 #include "engine/hbsp_replay.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -10,16 +9,11 @@
 #include <set>
 #include <sstream>
 
-#include <oneapi/tbb/blocked_range.h>
-#include <oneapi/tbb/parallel_for.h>
-#include <oneapi/tbb/task_arena.h>
-
 #include "distributions/format.h"
 #include "distributions/input_error.h"
+#include "engine/blocks.h"
 #include "engine/monte_carlo.h"
 #include "engine/streams.h"
-#include "engine/interrupt.h"
-#include "engine/tsan.h"
 
 namespace hetstruct::engine::hbsp {
 
@@ -421,6 +415,27 @@ struct BlockStats {
   Accumulator total, gh;
   std::vector<Accumulator> step_gh, step_cost;
   std::vector<std::uint64_t> critical;  // steps x (p + 1): index 0 counts "none"
+
+  void size(std::size_t steps, int p) {
+    if (!step_gh.empty() || steps == 0) return;
+    step_gh.resize(steps);
+    step_cost.resize(steps);
+    critical.assign(steps * static_cast<std::size_t>(p + 1), 0);
+  }
+  void merge(const BlockStats& o) {
+    total.merge(o.total);
+    gh.merge(o.gh);
+    if (step_gh.empty()) {
+      step_gh.resize(o.step_gh.size());
+      step_cost.resize(o.step_cost.size());
+      critical.assign(o.critical.size(), 0);
+    }
+    for (std::size_t i = 0; i < o.step_gh.size(); ++i) {
+      step_gh[i].merge(o.step_gh[i]);
+      step_cost[i].merge(o.step_cost[i]);
+    }
+    for (std::size_t k = 0; k < o.critical.size(); ++k) critical[k] += o.critical[k];
+  }
 };
 
 // A uniform index in [0, count) from one 63-bit variate.
@@ -433,11 +448,9 @@ std::size_t draw_index(ProcessorStream& stream, std::size_t count) {
 
 BootstrapReplay monte_carlo_replay(const model::Machine& m, const Program& program, model::CostForm form,
                                    const Trace& trace, const BootstrapOptions& options) {
-  if (options.reps == 0) throw InputError("--reps", "the number of replications must be at least 1");
   if (options.reps > max_bootstrap_reps)
     throw InputError("--reps", std::to_string(options.reps) + " is more than the limit " +
                                    std::to_string(max_bootstrap_reps) + " (every total is kept for the quantiles)");
-  if (options.threads < 0) throw InputError("--threads", "the thread count must be 0 (all cores) or more");
   for (const double q : options.quantile_levels)
     if (!(q >= 0.0 && q <= 1.0)) throw InputError("quantile", "levels are between 0 and 1, got " + format_brief(q));
 
@@ -451,70 +464,38 @@ BootstrapReplay monte_carlo_replay(const model::Machine& m, const Program& progr
     if (trace.traces(j)) values[j] = &trace.processors[j]->r;
   }
 
-  const std::uint64_t blocks = options.reps / block_size + (options.reps % block_size != 0);
   std::vector<double> totals(options.reps);
   BlockStats all;
-  all.step_gh.resize(steps);
-  all.step_cost.resize(steps);
-  all.critical.assign(steps * static_cast<std::size_t>(p + 1), 0);
-  std::atomic<std::uint64_t> done{0};
-
-  const int threads = options.threads > 0 ? options.threads : tbb::this_task_arena::max_concurrency();
-  tbb::task_arena arena(threads);
-  // Blocks run in waves so that the per-block statistics stay bounded in memory; each wave's
-  // blocks are merged in block order, which no thread count or schedule can change.
-  constexpr std::uint64_t wave = 256;
-  for (std::uint64_t first_block = 0; first_block < blocks; first_block += wave) {
-    const std::uint64_t wave_blocks = std::min(wave, blocks - first_block);
-    std::vector<BlockStats> stats(wave_blocks);
-    auto body = [&](const tbb::blocked_range<std::uint64_t>& range) {
-      tsan_acquire(&stats);  // the caller's writes happen before every body (engine/tsan.h)
-      std::vector<ProcessorStream> streams(static_cast<std::size_t>(p));
-      std::vector<double> r(static_cast<std::size_t>(p));
-      for (std::uint64_t b = range.begin(); b != range.end(); ++b) {
-        BlockStats& bs = stats[b];
-        bs.step_gh.resize(steps);
-        bs.step_cost.resize(steps);
-        bs.critical.assign(steps * static_cast<std::size_t>(p + 1), 0);
-        const std::uint64_t first = (first_block + b) * block_size;
-        const std::uint64_t last = std::min(first + block_size, options.reps);
-        for (std::uint64_t rep = first; rep < last; ++rep) {
-          throw_if_interrupted();
-          for (int j = 0; j < p; ++j) streams[j].reset(options.seed, rep, static_cast<std::uint64_t>(j));
-          double total = 0.0, gh = 0.0;
-          for (std::size_t i = 0; i < steps; ++i) {
-            for (int j = 0; j < p; ++j)
-              r[j] = values[j] ? (*values[j])[draw_index(streams[j], values[j]->size())] : fixed[j];
-            const auto& st = program.steps[i];
-            const auto c = cost(st.work, st.sent, st.received, r);
-            total += c.total;
-            gh += c.gh;
-            bs.step_gh[i].add(c.gh);
-            bs.step_cost[i].add(c.total);
-            ++bs.critical[i * static_cast<std::size_t>(p + 1) + static_cast<std::size_t>(c.comm_critical + 1)];
-          }
-          totals[rep] = total;
-          bs.total.add(total);
-          bs.gh.add(gh);
+  all.size(steps, p);
+  struct Buffers {
+    std::vector<ProcessorStream> streams;
+    std::vector<double> r;
+  };
+  compute_blocks<BlockStats>(
+      options, BlockRange{0, block_count(options.reps)},
+      [&] { return Buffers{std::vector<ProcessorStream>(static_cast<std::size_t>(p)), std::vector<double>(static_cast<std::size_t>(p))}; },
+      [&](BlockStats& bs, std::uint64_t rep, Buffers& b) {
+        bs.size(steps, p);
+        for (int j = 0; j < p; ++j) b.streams[j].reset(options.seed, rep, static_cast<std::uint64_t>(j));
+        double total = 0.0, gh = 0.0;
+        for (std::size_t i = 0; i < steps; ++i) {
+          for (int j = 0; j < p; ++j)
+            b.r[j] = values[j] ? (*values[j])[draw_index(b.streams[j], values[j]->size())] : fixed[j];
+          const auto& st = program.steps[i];
+          const auto c = cost(st.work, st.sent, st.received, b.r);
+          total += c.total;
+          gh += c.gh;
+          bs.step_gh[i].add(c.gh);
+          bs.step_cost[i].add(c.total);
+          ++bs.critical[i * static_cast<std::size_t>(p + 1) + static_cast<std::size_t>(c.comm_critical + 1)];
         }
-        const std::uint64_t now = done.fetch_add(last - first) + (last - first);
-        if (options.progress) options.progress(now, options.reps);
-      }
-      tsan_release(&done);  // and every body before the caller's code after the loop
-    };
-    tsan_release(&stats);
-    arena.execute([&] { tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, wave_blocks, 1), body); });
-    tsan_acquire(&done);
-    for (const auto& bs : stats) {
-      all.total.merge(bs.total);
-      all.gh.merge(bs.gh);
-      for (std::size_t i = 0; i < steps; ++i) {
-        all.step_gh[i].merge(bs.step_gh[i]);
-        all.step_cost[i].merge(bs.step_cost[i]);
-      }
-      for (std::size_t k = 0; k < all.critical.size(); ++k) all.critical[k] += bs.critical[k];
-    }
-  }
+        totals[rep] = total;  // each replication's own slot: no two threads write one
+        bs.total.add(total);
+        bs.gh.add(gh);
+      },
+      [&](std::span<const BlockStats> wave) {
+        for (const auto& bs : wave) all.merge(bs);
+      });
 
   // The replications' costs, and their spread, may overflow where the static replay's did not (r_j
   // drawn from the trace): checked before anything is returned.

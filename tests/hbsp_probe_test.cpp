@@ -12,6 +12,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "tests/support.h"
+
 #include "bounds/hbsp.h"
 #include "cli/hbsp_probe.h"
 #include "distributions/input_error.h"
@@ -23,15 +25,7 @@ namespace rp = engine::hbsp;
 
 namespace {
 
-template <class F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::error_of;
 
 cli::ProbeOptions options() {
   cli::ProbeOptions o;

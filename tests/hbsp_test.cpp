@@ -12,6 +12,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "tests/support.h"
+
 #include "bounds/hbsp.h"
 #include "cli/hbsp_command.h"
 #include "distributions/input_error.h"
@@ -57,16 +59,7 @@ processor b r=2 index=1
 processor c r=3 index=4
 )";
 
-// The message of the InputError `f` throws ("" when it throws none).
-template <class F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::error_of;
 
 bool close(double a, double b, double rel = 1e-12) { return std::abs(a - b) <= rel * std::max(std::abs(a), std::abs(b)); }
 
@@ -81,16 +74,7 @@ std::string run_hbsp(std::vector<std::string> args) {
   for (auto& a : args) argv.push_back(a.data());
   app.parse(static_cast<int>(argv.size()), argv.data());
   REQUIRE(command.parsed());
-  std::ostringstream captured;
-  auto* old = std::cout.rdbuf(captured.rdbuf());
-  try {
-    command.execute();
-  } catch (...) {
-    std::cout.rdbuf(old);
-    throw;
-  }
-  std::cout.rdbuf(old);
-  return captured.str();
+  return testing::captured_stdout([&] { command.execute(); });
 }
 
 std::vector<std::string> lines_of(const std::string& text) {

@@ -10,6 +10,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "tests/support.h"
+
 #include "cli/figures.h"
 #include "cli/model.h"
 #include "cli/output.h"
@@ -35,16 +37,7 @@ std::string run_sweep(std::vector<std::string> args, SweepCommand* keep = nullpt
   for (const auto& a : args) argv.push_back(a.c_str());
   app.parse(static_cast<int>(argv.size()), const_cast<char**>(argv.data()));
   REQUIRE(sweep.parsed());
-  std::ostringstream captured;
-  auto* old = std::cout.rdbuf(captured.rdbuf());
-  try {
-    sweep.execute();
-  } catch (...) {
-    std::cout.rdbuf(old);
-    throw;
-  }
-  std::cout.rdbuf(old);
-  return captured.str();
+  return testing::captured_stdout([&] { sweep.execute(); });
 }
 
 std::vector<std::vector<std::string>> records(const std::string& csv) {
