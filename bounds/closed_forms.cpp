@@ -14,16 +14,16 @@ namespace hetstruct::bounds {
 namespace {
 
 void require_uniform_model(int n, int m, double a) {
-  if (n < 1) throw InputError("--n", "the width must be at least 1");
-  if (m < 0 || m > n) throw InputError("--m", "the fast count must be between 0 and the width");
-  if (!(a > 0.0)) throw InputError("--a", "the scale must be > 0");
+  if (n < 1) throw InputError("width", "the width must be at least 1");
+  if (m < 0 || m > n) throw InputError("fast_count", "the fast count must be between 0 and the width");
+  if (!(a > 0.0)) throw InputError("scale", "the scale must be > 0");
 }
 
 }  // namespace
 
 double uniform_max_cdf(int n, int m, double a, double z) {
   require_uniform_model(n, m, a);
-  if (a > 1.0) throw InputError("--a", "Eq. 1 holds for 0 < a <= 1");
+  if (a > 1.0) throw InputError("scale", "Eq. 1 holds for 0 < a <= 1");
   if (z <= 0.0) return 0.0;
   if (z >= 1.0 && z >= a) return 1.0;
   if (z < a) return std::pow(1.0 / a, m) * std::pow(z, n);
@@ -32,7 +32,7 @@ double uniform_max_cdf(int n, int m, double a, double z) {
 
 double uniform_max_pdf(int n, int m, double a, double z) {
   require_uniform_model(n, m, a);
-  if (a > 1.0) throw InputError("--a", "Eq. 2 holds for 0 < a <= 1");
+  if (a > 1.0) throw InputError("scale", "Eq. 2 holds for 0 < a <= 1");
   if (z <= 0.0 || (z >= 1.0 && z >= a)) return 0.0;
   if (z < a) return n * std::pow(1.0 / a, m) * std::pow(z, n - 1);
   return (n - m) * std::pow(z, n - m - 1);

@@ -11,9 +11,9 @@ namespace hetstruct::bounds {
 namespace {
 
 void require(int width, int levels, double comm) {
-  if (width < 1) throw InputError("--n", "the width must be at least 1");
-  if (levels < 1) throw InputError("--levels", "must be at least 1");
-  if (!(comm >= 0.0)) throw InputError("--comm", "the communication cost must be >= 0");
+  if (width < 1) throw InputError("width", "the width must be at least 1");
+  if (levels < 1) throw InputError("levels", "must be at least 1");
+  if (!(comm >= 0.0)) throw InputError("comm_cost", "the communication cost must be >= 0");
 }
 
 }  // namespace
@@ -31,7 +31,7 @@ Bounds neighbor_bounds(double zero_comm_mean, int width, int levels, double comm
 Split proportional_split(int width, int fast_count, int levels, double slow_mean, double fast_mean, double comm) {
   require(width, levels, comm);
   if (fast_count < 1 || fast_count >= width)
-    throw InputError("--m", "the speed-proportional split needs 0 < m < n");
+    throw InputError("fast_count", "the speed-proportional split needs 0 < m < n");
   const double n = width, m = fast_count, p = levels;
   const double slow_cost = slow_mean + 2.0 * comm, fast_cost = fast_mean + 2.0 * comm;
   // Eq. 16, with the laws' means in place of 1/2 and a/2.
@@ -43,7 +43,7 @@ Split proportional_split(int width, int fast_count, int levels, double slow_mean
 Bounds master_slave_bounds(const std::vector<distributions::Law>& laws, int fast_count, int levels, double comm) {
   const int width = static_cast<int>(laws.size());
   require(width, levels, comm);
-  if (width < 2) throw InputError("--n", "a master-slave structure needs a master and at least one slave");
+  if (width < 2) throw InputError("width", "a master-slave structure needs a master and at least one slave");
   // The slow law is the last processor's (processors 0..m-1 are the fast ones).
   const distributions::Law& slow = laws.back();
   const int slaves = width - 1;

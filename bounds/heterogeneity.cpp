@@ -9,10 +9,10 @@
 namespace hetstruct::bounds {
 
 std::vector<double> power_weights(const std::vector<double>& mean_task_times) {
-  if (mean_task_times.empty()) throw InputError("--metrics", "no processors");
+  if (mean_task_times.empty()) throw InputError("metrics", "no processors");
   for (const double t : mean_task_times)
     if (!(t > 0.0) || !std::isfinite(t))
-      throw InputError("--metrics", "power weights need every processor's mean task time > 0",
+      throw InputError("metrics", "power weights need every processor's mean task time > 0",
                        "a processor's speed is 1 / E(X)");
   const double fastest = *std::min_element(mean_task_times.begin(), mean_task_times.end());
   std::vector<double> w;

@@ -16,12 +16,14 @@
 #include <oneapi/tbb/info.h>
 
 #include "bounds/closed_forms.h"
+#include "bounds/structure_bounds.h"
 #include "bounds/heterogeneity.h"
 #include "cli/figures.h"
 #include "cli/hbsp_command.h"
 #include "cli/model.h"
 #include "cli/plot.h"
-#include "cli/resources.h"
+#include "cli/parameters.h"
+#include "engine/resources.h"
 #include "cli/sweep.h"
 #include "cli/output.h"
 #include "cli/wilson_tables.h"
@@ -96,13 +98,13 @@ std::vector<double> mean_task_times(const structures::Structure& s) {
 }
 
 struct Simulate {
-  ModelOptions model;
+  ModelOptions options;
   SamplingOptions sampling;
   std::string format = "text";
   bool metrics = false;
 
   void add_to(CLI::App& app) {
-    model.add_to(app, true);
+    options.add_to(app, true);
     sampling.add_to(app);
     app.add_option("--format,-f", format, "text | csv | json")
         ->check(CLI::IsMember({"text", "csv", "json"}))->capture_default_str()->group("Output");
@@ -113,14 +115,15 @@ struct Simulate {
 
   int execute() {
     sampling.validate();
+    const engine::Model model = options.resolved();
     const structures::Structure s = model.build();
     const bool custom = s.kind == structures::StructureKind::custom;
     const double a = custom ? std::nan("") : model.scale_value();
     const engine::Plan plan = engine::compile(s, model.compile_options());
     const bool zero_comm = plan.kind != engine::PlanKind::protocol;
-    const auto closed = custom || !zero_comm ? std::nullopt : closed_form(s, model.is_paper_uniform(), a);
+    const auto closed = custom || !zero_comm ? std::nullopt : bounds::closed_form(s, model.is_paper_uniform(), a);
 
-    announce_duration(run_seconds(plan.kind, static_cast<double>(plan.compute_tasks()),
+    announce_duration(engine::run_seconds(plan.kind, static_cast<double>(plan.compute_tasks()),
                                   static_cast<double>(sampling.reps), sampling.effective_threads()),
                       "simulate " + s.name);
     Progress progress("simulate " + s.name);
@@ -230,22 +233,23 @@ struct Simulate {
 // ---- bounds ----------------------------------------------------------------------------------
 
 struct Bounds {
-  ModelOptions model;
+  ModelOptions options;
   SamplingOptions sampling;  // only for E(nn), which has no closed form
 
   void add_to(CLI::App& app) {
-    model.add_to(app, false);
+    options.add_to(app, false);
     sampling.add_to(app);
   }
 
   int execute() {
+    const engine::Model model = options.resolved();
     if (!model.graph.empty()) throw InputError("--graph", "bounds has no closed forms for a custom DAG");
     std::vector<structures::StructureKind> kinds;
-    if (model.structure.empty())
+    if (!model.structure)
       kinds = {structures::StructureKind::asynchronous, structures::StructureKind::synchronous,
                structures::StructureKind::master_slave};
     else
-      kinds = {structures::parse_structure_kind(model.structure)};
+      kinds = {*model.structure};
     const double comm = model.comm_value();
 
     std::ostringstream out;
@@ -259,7 +263,8 @@ struct Bounds {
                                  std::to_string(s.width) + ',' + std::to_string(s.fast_count) + ',' + full(a) + ',' +
                                  std::to_string(s.levels) + ',' + full(comm) + ',';
       auto row = [&](const std::string& quantity, const std::string& method, double value,
-                     std::optional<bounds::Bounds> b = std::nullopt) {
+                     std::optional<bounds::StructureBounds> sb = std::nullopt) {
+        const std::optional<bounds::Bounds> b = sb ? std::optional(sb->bounds) : std::nullopt;
         out << prefix << quantity << ',' << method << ',' << full(value) << ',' << (b ? full(b->lower) : "") << ','
             << (b ? full(b->upper) : "") << '\n';
       };
@@ -273,13 +278,14 @@ struct Bounds {
             row("mean_approx", "eq7", bounds::synchronous_uniform_mean_approx(n, m, p));
           }
           row("level_max", "quadrature", bounds::expected_max(s.laws));
-          const auto closed = closed_form(s, model.is_paper_uniform(), a);
+          const auto closed = bounds::closed_form(s, model.is_paper_uniform(), a);
           // The zero-communication mean, and Eq. 11's bounds at C built on it.
-          row("mean", closed->method + "+eq11", closed->value, comm_bounds(s, model.is_paper_uniform(), a, comm, 0));
+          const auto b = bounds::comm_bounds(s, model.is_paper_uniform(), a, comm, 0);
+          row("mean", closed->method + "+" + b->method, closed->value, b);
           break;
         }
         case structures::StructureKind::asynchronous: {
-          const auto closed = closed_form(s, false, a);
+          const auto closed = bounds::closed_form(s, false, a);
           row("mean", closed->method, closed->value);  // C does not touch it (Wilson 5.1)
           break;
         }
@@ -291,12 +297,13 @@ struct Bounds {
           run.reps = sampling.reps;
           run.threads = sampling.threads;
           const auto e = engine::run(engine::compile(s), run);
-          row("mean", "simulated+eq12", e.mean, comm_bounds(s, false, a, comm, e.mean));
+          const auto b = bounds::comm_bounds(s, false, a, comm, e.mean);
+          row("mean", b->method, e.mean, b);
           break;
         }
         case structures::StructureKind::master_slave: {
-          const auto b = comm_bounds(s, false, a, comm, 0);
-          row("mean", 0 < s.fast_count && s.fast_count < s.width ? "eq13+eq17" : "eq13", std::nan(""), b);
+          const auto b = bounds::comm_bounds(s, false, a, comm, 0);
+          row("mean", b->method, std::nan(""), b);
           break;
         }
         case structures::StructureKind::custom: break;
@@ -399,17 +406,18 @@ struct Table {
 // whichever slave is idle (overpartitioning), an equal static split (the ostrich approach) and a
 // speed-proportional static split (HCGM). Same seed, so the differences are paired.
 struct Policies {
-  ModelOptions model;
+  ModelOptions options;
   SamplingOptions sampling;
 
   void add_to(CLI::App& app) {
-    model.add_to(app, false);
+    options.add_to(app, false);
     sampling.add_to(app);
   }
 
   int execute() {
     sampling.validate();
-    if (!model.structure.empty() && model.structure != "ms")
+    const engine::Model model = options.resolved();
+    if (model.structure && *model.structure != structures::StructureKind::master_slave)
       throw InputError("--structure", "dealing policies apply to the master-slave structure (ms) only");
     if (!model.policy.empty()) throw InputError("--policy", "policies compares every policy; leave --policy out");
     const structures::Structure s = model.build(structures::StructureKind::master_slave);
@@ -421,11 +429,12 @@ struct Policies {
         {"dynamic", "overpartitioning"}, {"equal", "ostrich"}, {"proportional", "hcgm"}, {"balanced", "wilson_eq15"}};
     std::vector<engine::Plan> plans;
     for (const auto& p : policies) {
-      ModelOptions with = model;
+      engine::Model with = model;
       with.policy = p.policy;
       plans.push_back(engine::compile(s, with.compile_options()));
     }
-    const auto b = comm_bounds(s, false, model.scale_value(), model.comm_value(), 0.0);
+    const auto sb = bounds::comm_bounds(s, false, model.scale_value(), model.comm_value(), 0.0);
+    const std::optional<bounds::Bounds> b = sb ? std::optional(sb->bounds) : std::nullopt;
     std::ostringstream out;
     out << "structure,law,fast_law,n,m,a,levels,comm,protocol,policy,approach,reps,seed,mean,stderr,ci_low,ci_high,"
            "minus_dynamic,minus_dynamic_stderr,lower,upper\n";
@@ -521,6 +530,8 @@ int run(int argc, char** argv) {
   sigaction(SIGINT, &on_interrupt, nullptr);
   sigaction(SIGTERM, &on_interrupt, nullptr);
 
+  engine::set_warning_handler(warn_later);  // the library's warnings, printed after the result
+
   CLI::App app(overview, "hetstruct");
   app.set_version_flag("--version", std::string("hetstruct ") + HETSTRUCT_VERSION);
   app.require_subcommand(1);
@@ -575,7 +586,7 @@ int run(int argc, char** argv) {
       std::cerr << "hetstruct: " << e.what() << " (see hetstruct --help)\n";
     return 2;
   } catch (const InputError& e) {
-    std::cerr << "hetstruct: " << e.what() << "\n";
+    std::cerr << "hetstruct: " << flag_message(e) << "\n";
     return 2;
   } catch (const engine::Interrupted& e) {
     std::cerr << "\nhetstruct: " << e.what() << "\n";

@@ -53,7 +53,7 @@ const char* long_name(const std::string& structure) {
 
 std::string figure_csv(const FigureSpec& spec, const FigureRun& run,
                        const std::function<void(std::size_t, std::size_t)>& progress) {
-  ModelOptions model = ModelOptions::wilson(spec.structure, spec.n, spec.m, run.scale, run.law, run.levels);
+  engine::Model model = engine::Model::wilson(structures::parse_structure_kind(spec.structure), spec.n, spec.m, run.scale, run.law, run.levels);
   const structures::Structure s = model.build();
   const double a = model.scale_value();
 
@@ -67,11 +67,11 @@ std::string figure_csv(const FigureSpec& spec, const FigureRun& run,
     model.comm = full(comms[i]);
     const engine::Plan plan = engine::compile(s, model.compile_options());
     const engine::Estimate e = engine::run(plan, run.sampling);
-    const auto b = comm_bounds(s, model.is_paper_uniform(), a, comms[i], nn_zero);
+    const auto b = bounds::comm_bounds(s, model.is_paper_uniform(), a, comms[i], nn_zero)->bounds;
     out << spec.number << ',' << spec.structure << ',' << csv_field(run.law) << ',' << full(a) << ',' << spec.n << ','
         << spec.m << ',' << run.levels << ',' << full(comms[i]) << ',' << plan.protocol << ',' << full(e.mean) << ','
-        << full(e.stderr_) << ',' << full(e.ci_low) << ',' << full(e.ci_high) << ',' << full(b->lower) << ','
-        << full(b->upper) << ',' << e.reps << ',' << run.sampling.seed << '\n';
+        << full(e.stderr_) << ',' << full(e.ci_low) << ',' << full(e.ci_high) << ',' << full(b.lower) << ','
+        << full(b.upper) << ',' << e.reps << ',' << run.sampling.seed << '\n';
     if (progress) progress(i + 1, comms.size());
   }
   return out.str();

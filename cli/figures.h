@@ -6,7 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/model.h"
+#include "bounds/structure_bounds.h"
+#include "engine/model.h"
 #include "engine/monte_carlo.h"
 
 namespace hetstruct::cli {

@@ -13,6 +13,7 @@
 
 #include "distributions/format.h"
 #include "distributions/input_error.h"
+#include "engine/resources.h"
 
 namespace hetstruct::cli {
 
@@ -75,6 +76,12 @@ std::vector<std::string>& pending_warnings() {
   return pending;
 }
 }  // namespace
+
+void announce_duration(double seconds, const std::string& what) {
+  if (seconds < 60.0) return;
+  std::cerr << "hetstruct: " << what << " should take about " << engine::human_seconds(seconds)
+            << " (Ctrl-C stops it cleanly)\n";
+}
 
 void warn_later(const std::string& text) {
   auto& pending = pending_warnings();

@@ -31,6 +31,9 @@ void write_file_atomically(const std::string& path, const std::string& content);
 void warn_later(const std::string& text);
 void flush_warnings();
 
+// One line on stderr when a run is expected to take more than a minute.
+void announce_duration(double seconds, const std::string& what);
+
 // A progress line on stderr, only when stderr is a terminal; thread-safe and throttled.
 class Progress {
  public:

@@ -23,9 +23,11 @@
 #include <tuple>
 #include <sstream>
 
-#include "cli/model.h"
+#include "bounds/structure_bounds.h"
+#include "engine/model.h"
 #include "cli/output.h"
-#include "cli/resources.h"
+#include "cli/parameters.h"
+#include "engine/resources.h"
 #include "distributions/input_error.h"
 #include "distributions/law.h"
 #include "engine/interrupt.h"
@@ -321,9 +323,9 @@ std::vector<std::string> dimension_values(Dim d, const std::vector<std::string>&
   return out;
 }
 
-ModelOptions to_model(const Config& c) {
-  ModelOptions m;
-  m.structure = c[d_structure];
+engine::Model to_model(const Config& c) {
+  engine::Model m;
+  m.structure = structures::parse_structure_kind(c[d_structure]);
   m.law = c[d_law];
   m.fast_law = c[d_fast_law];
   m.width = std::stoi(c[d_n]);
@@ -333,7 +335,7 @@ ModelOptions to_model(const Config& c) {
   m.comm = c[d_comm];
   m.protocol = c[d_protocol];
   m.policy = c[d_policy];
-  m.exchange = c[d_exchange];
+  m.exchange = engine::parse_exchange(c[d_exchange]);
   m.memory_check = false;  // checked once for the grid
   return m;
 }
@@ -349,7 +351,7 @@ std::string describe(const Config& c) {
 
 // Builds and compiles a configuration with one level (enough to catch bad combinations).
 void validate(const Config& c) {
-  ModelOptions m = to_model(c);
+  engine::Model m = to_model(c);
   m.levels = 1;
   const auto s = m.build();
   (void)engine::compile(s, m.compile_options());
@@ -665,7 +667,7 @@ std::vector<RunSpec> plan_runs(std::vector<Entry>& entries) {
 
 // A configuration's structure and plans, compiled when first needed.
 struct Job {
-  ModelOptions model;
+  engine::Model model;
   structures::Structure s;
   engine::Plan plan;
   std::vector<std::optional<engine::Plan>> bases;
@@ -676,7 +678,7 @@ struct Job {
 
   const engine::Plan& base(std::size_t i, const Config& target) {
     if (!bases[i]) {
-      const ModelOptions other = to_model(target);
+      const engine::Model other = to_model(target);
       bases[i].emplace(engine::compile(other.build(), other.compile_options()));
     }
     return *bases[i];
@@ -751,16 +753,12 @@ std::string config_rows(const Entry& entry, const Job& job, const std::vector<Co
   const double a = job.model.scale_value(), comm = job.model.comm_value();
 
   if (zero_comm) {
-    if (const auto closed = closed_form(s, paper_uniform, a)) row("closed_form", closed->method, "", closed->value, nullptr);
+    if (const auto closed = bounds::closed_form(s, paper_uniform, a)) row("closed_form", closed->method, "", closed->value, nullptr);
   }
   const double nn_zero = entry.nn_zero_run == no_run ? 0.0 : estimates[entry.nn_zero_run].mean;
-  if (const auto b = comm_bounds(s, paper_uniform, a, comm, nn_zero)) {
-    const char* method = s.kind == structures::StructureKind::synchronous ? "eq11"
-                         : s.kind == structures::StructureKind::nearest_neighbor
-                             ? "simulated+eq12"
-                             : (0 < s.fast_count && s.fast_count < s.width ? "eq13+eq17" : "eq13");
-    if (!std::isnan(b->lower)) row("lower_bound", method, "", b->lower, nullptr);
-    if (!std::isnan(b->upper)) row("upper_bound", method, "", b->upper, nullptr);
+  if (const auto b = bounds::comm_bounds(s, paper_uniform, a, comm, nn_zero)) {
+    if (!std::isnan(b->bounds.lower)) row("lower_bound", b->method, "", b->bounds.lower, nullptr);
+    if (!std::isnan(b->bounds.upper)) row("upper_bound", b->method, "", b->bounds.upper, nullptr);
   }
   for (std::size_t i = 0; i < comparisons.size(); ++i) {
     if (entry.difference_runs[i] == no_run) continue;  // its target cannot be built (--skip-invalid)
@@ -1001,7 +999,7 @@ int SweepCommand::execute() {
   if (memory_check) {
     long long widest = 0;
     for (const auto& v : grid.values[d_n]) widest = std::max(widest, std::stoll(v));
-    check_model_memory(static_cast<std::uint64_t>(widest), 0, "sweep --n " + std::to_string(widest));
+    engine::check_model_memory(static_cast<std::uint64_t>(widest), 0, "width", "the sweep's " + std::to_string(widest) + " processors");
   }
 
   std::vector<Comparison> comparisons;
@@ -1018,7 +1016,7 @@ int SweepCommand::execute() {
     try {
       validate(c);
     } catch (const InputError& e) {
-      if (!skip_invalid) throw InputError("sweep", "configuration " + describe(c) + ": " + e.what(), "or --skip-invalid");
+      if (!skip_invalid) throw InputError("sweep", "configuration " + describe(c) + ": " + flag_message(e), "or --skip-invalid");
       ++invalid;
       continue;
     }
@@ -1030,7 +1028,7 @@ int SweepCommand::execute() {
         entry.targets.emplace_back(t);
       } catch (const InputError& e) {
         if (!skip_invalid)
-          throw InputError("sweep", "configuration " + describe(c) + ": --compare-to " + cmp.label() + ": " + e.what(),
+          throw InputError("sweep", "configuration " + describe(c) + ": --compare-to " + cmp.label() + ": " + flag_message(e),
                            "or --skip-invalid");
         ++comparisons_left_out;
         entry.targets.emplace_back();

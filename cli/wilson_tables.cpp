@@ -8,7 +8,8 @@
 
 #include "distributions/input_error.h"
 #include "bounds/closed_forms.h"
-#include "cli/model.h"
+#include "bounds/structure_bounds.h"
+#include "engine/model.h"
 #include "cli/output.h"
 #include "engine/plan.h"
 
@@ -100,8 +101,8 @@ std::vector<std::string> contradiction_flags(const std::vector<PaperCell>& cells
 
 namespace {
 
-ModelOptions model_of(const PaperCell& c, double comm, int levels) {
-  return ModelOptions::wilson(c.structure, c.n, c.m, c.a, c.law, levels, comm);
+engine::Model model_of(const PaperCell& c, double comm, int levels) {
+  return engine::Model::wilson(structures::parse_structure_kind(c.structure), c.n, c.m, c.a, c.law, levels, comm);
 }
 
 // The paper says its synchronous uniform simulations agree with Eq. 6. A cell farther from Eq. 6
@@ -136,7 +137,7 @@ std::vector<CellResult> regenerate(const std::vector<int>& tables, const TableRu
     const Config key{c.structure, c.law, c.n, c.m, c.m == 0 ? std::string() : c.a, comm};
     auto it = done.find(key);
     if (it != done.end()) return it->second;
-    const ModelOptions model = model_of(c, comm, run.levels);
+    const engine::Model model = model_of(c, comm, run.levels);
     engine::RunOptions options;
     options.seed = run.seed;
     options.reps = c.structure == "ms" && run.master_slave_reps ? run.master_slave_reps : run.reps;
@@ -149,10 +150,11 @@ std::vector<CellResult> regenerate(const std::vector<int>& tables, const TableRu
     r.estimate = simulate(c, c.comm);
     r.deviation_pct = 100.0 * (r.estimate.mean - c.paper) / c.paper;
     if (r.flag.empty() && contradicts_eq6(c, r.estimate, run.levels)) r.flag = "contradicts_eq6";
-    const ModelOptions model = model_of(c, c.comm, run.levels);
+    const engine::Model model = model_of(c, c.comm, run.levels);
     // E(nn) at C = 0 under the reading of Tables 1-2: the paper's bounds build on its own E(nn).
     const double nn_zero = c.structure == "nn" ? simulate(c, 0.0).mean : 0.0;
-    r.bounds = comm_bounds(model.build(), model.is_paper_uniform(), model.scale_value(), c.comm, nn_zero);
+    if (const auto b = bounds::comm_bounds(model.build(), model.is_paper_uniform(), model.scale_value(), c.comm, nn_zero))
+      r.bounds = b->bounds;
     if (progress) progress(++count, results.size());
   }
   return results;

@@ -33,8 +33,8 @@ namespace hetstruct::engine {
 // keep them) is its business, and no wave size changes a bit of a fold.
 template <class Block, class Options, class MakeState, class Add, class Consume>
 void compute_blocks(const Options& options, BlockRange range, MakeState make_state, Add add, Consume consume) {
-  if (options.reps == 0) throw InputError("--reps", "the number of replications must be at least 1");
-  if (options.threads < 0) throw InputError("--threads", "the thread count must be 0 (all cores) or more");
+  if (options.reps == 0) throw InputError("reps", "the number of replications must be at least 1");
+  if (options.threads < 0) throw InputError("threads", "the thread count must be 0 (all cores) or more");
   if (range.first > range.last || range.last > block_count(options.reps))
     throw std::out_of_range("block range [" + std::to_string(range.first) + ", " + std::to_string(range.last) +
                             ") outside the " + std::to_string(block_count(options.reps)) + " blocks of the run");

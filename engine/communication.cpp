@@ -10,7 +10,7 @@ std::vector<std::string> protocol_names(const std::string& structure) {
   if (structure == "sync") return synchronous_protocol_names();
   if (structure == "nn") return neighbor_protocol_names();
   if (structure == "ms") return master_slave_protocol_names();
-  throw InputError("--protocol", "the " + structure + " structure has no communication protocol");
+  throw InputError("protocol", "the " + structure + " structure has no communication protocol");
 }
 
 std::unique_ptr<Protocol> make_protocol(const std::string& structure, const std::string& name, const CommSetup& setup) {
@@ -18,7 +18,7 @@ std::unique_ptr<Protocol> make_protocol(const std::string& structure, const std:
   if (std::find(names.begin(), names.end(), name) == names.end()) {
     std::string list;
     for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-    throw InputError("--protocol", "unknown protocol '" + name + "' for " + structure, "choose " + list);
+    throw InputError("protocol", "unknown protocol '" + name + "' for " + structure, "choose " + list);
   }
   if (structure == "sync") return make_synchronous_protocol(name, setup);
   if (structure == "nn") return make_neighbor_protocol(name, setup);

@@ -78,7 +78,7 @@ struct MetricsBlock {
 
 MetricsRun run_with_metrics(const Plan& plan, const RunOptions& options, const std::vector<double>& power_weights) {
   if (power_weights.size() != static_cast<std::size_t>(plan.width))
-    throw InputError("--metrics", "one power weight per processor is needed");
+    throw InputError("metrics", "one power weight per processor is needed");
   const auto total = fold_run<MetricsBlock>(
       options, [&] { return Workspace(plan); },
       [&](MetricsBlock& block, std::uint64_t r, Workspace& ws) {

@@ -64,7 +64,7 @@ void compile_generic(const structures::Structure& s, Plan& plan) {
   for (const auto v : order) {
     const auto& task = g[v];
     if (task.kind == TaskKind::pooled)
-      throw InputError("--structure ms", "a master-slave task pool has no fixed precedence graph",
+      throw InputError("structure", "a master-slave task pool has no fixed precedence graph",
                        "it is evaluated by dealing tasks at run time");
     plan.task_sampler.push_back(task.kind == TaskKind::compute ? task.law : -1);
     plan.task_processor.push_back(std::max(task.processor, 0));
@@ -109,9 +109,9 @@ namespace {
 // so C changes nothing; sync, nn and ms run a protocol when C > 0 or a protocol is named.
 bool needs_protocol(const structures::Structure& s, const CompileOptions& options) {
   if (options.comm_cost < 0.0 || !std::isfinite(options.comm_cost))
-    throw InputError("--comm", "the communication cost must be a finite number >= 0");
+    throw InputError("comm_cost", "the communication cost must be a finite number >= 0");
   if (!options.policy.empty() && s.kind != StructureKind::master_slave)
-    throw InputError("--policy", "dealing policies apply to the master-slave structure (ms) only");
+    throw InputError("policy", "dealing policies apply to the master-slave structure (ms) only");
   const bool asked = options.comm_cost > 0.0 || !options.protocol.empty() || !options.policy.empty();
   if (!asked) return false;
   switch (s.kind) {
@@ -120,10 +120,10 @@ bool needs_protocol(const structures::Structure& s, const CompileOptions& option
     case StructureKind::master_slave: return true;
     case StructureKind::asynchronous:
       if (!options.protocol.empty())
-        throw InputError("--protocol", "the asynchronous structure has no communication protocol");
+        throw InputError("protocol", "the asynchronous structure has no communication protocol");
       return false;
     case StructureKind::custom:
-      throw InputError("--comm", "communication costs on a custom DAG are not supported yet");
+      throw InputError("comm_cost", "communication costs on a custom DAG are not supported yet");
   }
   return false;
 }
@@ -143,7 +143,7 @@ Plan compile(const structures::Structure& s, CompileOptions options) {
       plan.comm.mean_task_time.push_back(s.laws.at(i).mean());
     }
     const auto names = protocol_names(plan.structure);
-    if (names.empty()) throw InputError("--comm", "no communication protocol for " + plan.structure + " yet");
+    if (names.empty()) throw InputError("comm_cost", "no communication protocol for " + plan.structure + " yet");
     plan.protocol = options.protocol.empty() ? names.front() : options.protocol;
     make_protocol(plan.structure, plan.protocol, plan.comm);  // validates the name and the policy now
     return plan;

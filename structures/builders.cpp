@@ -8,9 +8,9 @@
 namespace hetstruct::structures {
 
 void Processors::validate() const {
-  if (width < 1) throw InputError("--n", "the width must be at least 1, got " + std::to_string(width));
+  if (width < 1) throw InputError("width", "the width must be at least 1, got " + std::to_string(width));
   if (fast_count < 0 || fast_count > width)
-    throw InputError("--m", "the fast count must be between 0 and the width " + std::to_string(width) +
+    throw InputError("fast_count", "the fast count must be between 0 and the width " + std::to_string(width) +
                                 ", got " + std::to_string(fast_count));
 }
 
@@ -24,7 +24,7 @@ Processors heterogeneous(int width, int fast_count, double scale, const distribu
 namespace {
 
 void require_levels(int levels) {
-  if (levels < 1) throw InputError("--levels", "the number of levels must be at least 1, got " + std::to_string(levels));
+  if (levels < 1) throw InputError("levels", "the number of levels must be at least 1, got " + std::to_string(levels));
 }
 
 Structure make_regular(StructureKind kind, const Processors& procs, int levels) {
@@ -183,7 +183,7 @@ StructureKind parse_structure_kind(const std::string& name) {
   if (name == "sync" || name == "synch" || name == "synchronous") return StructureKind::synchronous;
   if (name == "nn" || name == "nearest-neighbor") return StructureKind::nearest_neighbor;
   if (name == "ms" || name == "master-slave") return StructureKind::master_slave;
-  throw InputError("--structure", "unknown structure '" + name + "'", "choose async, sync, nn or ms");
+  throw InputError("structure", "unknown structure '" + name + "'", "choose async, sync, nn or ms");
 }
 
 }  // namespace hetstruct::structures

@@ -64,7 +64,7 @@ TEST_CASE("unknown protocols and policies are input errors at compile time", "[m
     engine::compile(s, with_comm(0.1, "master-computes", "round-robin"));
     FAIL("an unknown policy was accepted");
   } catch (const InputError& e) {
-    REQUIRE(e.where() == "--policy");
+    REQUIRE(e.where() == "policy");  // the library names parameters, not flags
   }
   // Also at C = 0, where naming a policy takes the protocol path.
   REQUIRE_THROWS_AS(engine::compile(s, with_comm(0.0, "", "round-robin")), InputError);

@@ -1,44 +1,44 @@
-// Resource estimates (cli/resources.h): the arithmetic behind the memory guard and the time notice.
+// Resource estimates (engine/resources.h): the arithmetic behind the memory guard and the time notice.
 #include <cmath>
 
 #include <catch2/catch.hpp>
 
-#include "cli/resources.h"
+#include "engine/resources.h"
 #include "distributions/input_error.h"
 
 using namespace hetstruct;
 
 TEST_CASE("memory estimates grow with processors, threads and DAG files", "[resources]") {
-  const double base = cli::model_bytes(0, 0, 1);
+  const double base = engine::model_bytes(0, 0, 1);
   // 300 bytes per processor and 100 per processor and thread (measured: 10^6 processors, 262 MB).
-  REQUIRE(cli::model_bytes(1000000, 0, 2) - base == Approx(5e8));
-  REQUIRE(cli::model_bytes(0, 1000, 4) - base == Approx(20000.0));
-  REQUIRE(cli::model_bytes(1000000, 0, 2) > 262e6);
+  REQUIRE(engine::model_bytes(1000000, 0, 2) - base == Approx(5e8));
+  REQUIRE(engine::model_bytes(0, 1000, 4) - base == Approx(20000.0));
+  REQUIRE(engine::model_bytes(1000000, 0, 2) > 262e6);
 }
 
 TEST_CASE("time estimates are tasks x replications x ns per task over the threads", "[resources]") {
-  REQUIRE(cli::run_seconds(engine::PlanKind::synchronous, 1e6, 1000, 2) == Approx(3.0));
-  REQUIRE(cli::run_seconds(engine::PlanKind::protocol, 1e6, 1000, 1) == Approx(180.0));
-  REQUIRE(cli::run_seconds(engine::PlanKind::dag, 1e6, 1000, 0) == Approx(10.0));  // 0 threads: one
+  REQUIRE(engine::run_seconds(engine::PlanKind::synchronous, 1e6, 1000, 2) == Approx(3.0));
+  REQUIRE(engine::run_seconds(engine::PlanKind::protocol, 1e6, 1000, 1) == Approx(180.0));
+  REQUIRE(engine::run_seconds(engine::PlanKind::dag, 1e6, 1000, 0) == Approx(10.0));  // 0 threads: one
 }
 
 TEST_CASE("the memory guard refuses what the machine cannot hold", "[resources]") {
-  const double available = cli::available_bytes();
+  const double available = engine::available_bytes();
   REQUIRE(available > 0.0);
   REQUIRE(std::isfinite(available));  // /proc/meminfo or sysconf on Linux
-  REQUIRE_NOTHROW(cli::check_memory(available / 2, "--n 4", "--no-memory-check"));
-  REQUIRE_THROWS_AS(cli::check_memory(available * 2, "--n 4", "--no-memory-check"), InputError);
-  REQUIRE_THROWS_WITH(cli::check_memory(1e15, "--n 4", "--no-memory-check"),
-                      Catch::Contains("909 TB of memory") && Catch::Contains("--no-memory-check"));
+  REQUIRE_NOTHROW(engine::check_memory(available / 2, "width", "4 processors"));
+  REQUIRE_THROWS_AS(engine::check_memory(available * 2, "width", "4 processors"), InputError);
+  REQUIRE_THROWS_WITH(engine::check_memory(1e15, "width", "4 processors"),
+                      Catch::Contains("909 TB of memory") && Catch::Contains("memory_check off"));
 }
 
 TEST_CASE("sizes and durations read as people write them", "[resources]") {
-  REQUIRE(cli::human_bytes(512) == "512 B");
-  REQUIRE(cli::human_bytes(1.5 * 1024 * 1024) == "1.5 MB");
-  REQUIRE(cli::human_bytes(21.0 * 1024 * 1024 * 1024) == "21 GB");
-  REQUIRE(cli::human_seconds(59.4) == "59 s");
-  REQUIRE(cli::human_seconds(200) == "3 min 20 s");
-  REQUIRE(cli::human_seconds(4800) == "1 h 20 min");
-  REQUIRE(cli::human_seconds(3 * 86400 + 7200) == "3 days 2 h");
-  REQUIRE(cli::human_seconds(1e12) == "more than 30 years");
+  REQUIRE(engine::human_bytes(512) == "512 B");
+  REQUIRE(engine::human_bytes(1.5 * 1024 * 1024) == "1.5 MB");
+  REQUIRE(engine::human_bytes(21.0 * 1024 * 1024 * 1024) == "21 GB");
+  REQUIRE(engine::human_seconds(59.4) == "59 s");
+  REQUIRE(engine::human_seconds(200) == "3 min 20 s");
+  REQUIRE(engine::human_seconds(4800) == "1 h 20 min");
+  REQUIRE(engine::human_seconds(3 * 86400 + 7200) == "3 days 2 h");
+  REQUIRE(engine::human_seconds(1e12) == "more than 30 years");
 }

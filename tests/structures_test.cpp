@@ -366,8 +366,8 @@ TEST_CASE("processor counts and levels are checked", "[structures]") {
   REQUIRE_NOTHROW(Processors{4, 4, u, u}.validate());
 
   REQUIRE(error_of([&] { heterogeneous(3, 4, 0.5, u); }) ==
-          "--m: the fast count must be between 0 and the width 3, got 4");
-  REQUIRE(error_of([&] { heterogeneous(0, 0, 0.5, u); }) == "--n: the width must be at least 1, got 0");
+          "fast_count: the fast count must be between 0 and the width 3, got 4");
+  REQUIRE(error_of([&] { heterogeneous(0, 0, 0.5, u); }) == "width: the width must be at least 1, got 0");
 
   const auto procs = heterogeneous(3, 1, 0.5, u);
   REQUIRE_THROWS_AS(asynchronous(procs, 0), InputError);
@@ -375,7 +375,7 @@ TEST_CASE("processor counts and levels are checked", "[structures]") {
   REQUIRE_THROWS_AS(nearest_neighbor(procs, 0), InputError);
   REQUIRE_THROWS_AS(nearest_neighbor(procs, -1, NeighborExchange::plain), InputError);
   REQUIRE_THROWS_AS(master_slave(procs, 0), InputError);
-  REQUIRE(error_of([&] { asynchronous(procs, 0); }) == "--levels: the number of levels must be at least 1, got 0");
+  REQUIRE(error_of([&] { asynchronous(procs, 0); }) == "levels: the number of levels must be at least 1, got 0");
 }
 
 TEST_CASE("structure names", "[structures]") {
@@ -394,7 +394,7 @@ TEST_CASE("structure names", "[structures]") {
     REQUIRE_THROWS_AS(parse_structure_kind(bad), InputError);
   }
   REQUIRE(error_of([] { parse_structure_kind("tree"); }) ==
-          "--structure: unknown structure 'tree' (choose async, sync, nn or ms)");
+          "structure: unknown structure 'tree' (choose async, sync, nn or ms)");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@
 #include "tests/support.h"
 
 #include "cli/figures.h"
-#include "cli/model.h"
+#include "engine/model.h"
 #include "cli/output.h"
 #include "cli/plot.h"
 #include "cli/sweep.h"
@@ -321,7 +321,7 @@ bool same_bits(const engine::Estimate& x, const engine::Estimate& y) {
          same_bits(x.min, y.min) && same_bits(x.max, y.max);
 }
 
-engine::Plan compile(const ModelOptions& m) { return engine::compile(m.build(), m.compile_options()); }
+engine::Plan compile(const engine::Model& m) { return engine::compile(m.build(), m.compile_options()); }
 
 using Split = std::vector<engine::BlockRange>;
 
@@ -362,9 +362,9 @@ TEST_CASE("block ranges folded in order over any split give run() and run_differ
   options.threads = 2;
   const std::uint64_t blocks = engine::block_count(options.reps);
   REQUIRE(blocks == 14);
-  const engine::Plan sync = compile(ModelOptions::wilson("sync", 6, 2, "1/2", "uniform", 20));
-  const engine::Plan base = compile(ModelOptions::wilson("sync", 4, 0, "1/2", "uniform", 20));
-  const engine::Plan nn = compile(ModelOptions::wilson("nn", 5, 2, "4/5", "normal", 10, 0.1));  // a protocol plan
+  const engine::Plan sync = compile(engine::Model::wilson(structures::StructureKind::synchronous, 6, 2, "1/2", "uniform", 20));
+  const engine::Plan base = compile(engine::Model::wilson(structures::StructureKind::synchronous, 4, 0, "1/2", "uniform", 20));
+  const engine::Plan nn = compile(engine::Model::wilson(structures::StructureKind::nearest_neighbor, 5, 2, "4/5", "normal", 10, 0.1));  // a protocol plan
   const engine::Estimate whole = engine::run(sync, options), whole_nn = engine::run(nn, options);
   const engine::Estimate whole_difference = engine::run_difference(sync, base, options);
   for (const Split& split : splits_of(blocks)) {
@@ -398,7 +398,7 @@ TEST_CASE("a run of more than one wave of blocks folds piece by piece to run()",
   options.seed = 5;
   options.reps = 1100 * engine::block_size;  // two waves of 1024 blocks in run()
   options.threads = 2;
-  const engine::Plan plan = compile(ModelOptions::wilson("async", 2, 1, "1/2", "uniform", 2));
+  const engine::Plan plan = compile(engine::Model::wilson(structures::StructureKind::asynchronous, 2, 1, "1/2", "uniform", 2));
   const engine::Estimate whole = engine::run(plan, options);
   for (const Split& split : std::vector<Split>{{{0, 700}, {700, 1100}}, {{0, 1024}, {1024, 1100}}, {{0, 1}, {1, 1100}}})
     for (const bool fold_prefix : {false, true})

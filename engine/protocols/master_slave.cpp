@@ -79,7 +79,7 @@ Policy parse_policy(const std::string& name) {
   if (name == "equal") return Policy::equal;
   if (name == "proportional") return Policy::proportional;
   if (name == "balanced") return Policy::balanced;
-  throw InputError("--policy", "unknown master-slave dealing policy '" + name + "'",
+  throw InputError("policy", "unknown master-slave dealing policy '" + name + "'",
                    "choose dynamic, equal, proportional or balanced");
 }
 
@@ -324,28 +324,28 @@ std::vector<std::string> master_slave_protocol_names() {
 
 std::unique_ptr<Protocol> make_master_slave_protocol(const std::string& name, const CommSetup& setup) {
   const Policy policy = parse_policy(setup.policy);
-  if (setup.width < 1) throw InputError("--n", "the master-slave structure needs at least one processor");
+  if (setup.width < 1) throw InputError("width", "the master-slave structure needs at least one processor");
   Roles roles;
   if (name == "master-computes") {
     roles = {0, true, true};
   } else if (name == "master-idle") {
     if (setup.width < 2)
-      throw InputError("--protocol", "master-idle needs at least one slave", "use n >= 2 or master-computes");
+      throw InputError("protocol", "master-idle needs at least one slave", "use n >= 2 or master-computes");
     roles = {0, false, true};
   } else if (name == "master-free-own") {
     roles = {0, true, false};
   } else if (name == "master-computes-slow-master") {
     roles = {setup.width - 1, true, true};
   } else {
-    throw InputError("--protocol", "unknown master-slave protocol '" + name + "'");
+    throw InputError("protocol", "unknown master-slave protocol '" + name + "'");
   }
   if (policy == Policy::proportional || policy == Policy::balanced) {
     if (static_cast<int>(setup.mean_task_time.size()) < setup.width)
-      throw InputError("--policy", "proportional dealing needs every processor's mean task time");
+      throw InputError("policy", "proportional dealing needs every processor's mean task time");
     for (int i = 0; i < setup.width; ++i) {
       const double mean = setup.mean_task_time[i];
       if (!(mean > 0.0) || !std::isfinite(mean))
-        throw InputError("--policy", "proportional dealing needs positive, finite mean task times",
+        throw InputError("policy", "proportional dealing needs positive, finite mean task times",
                          "processor " + std::to_string(i) + " has mean " + std::to_string(mean));
     }
   }

@@ -309,7 +309,7 @@ std::unique_ptr<Protocol> make_neighbor_protocol(const std::string& name, const 
   if (name == "event-available") return std::make_unique<EventCommit>(setup, EventCommit::Key::availability);
   if (name == "sequential") return std::make_unique<LevelRule>(setup, LevelRule::Rule::sequential);
   if (name == "plain") return std::make_unique<LevelRule>(setup, LevelRule::Rule::plain);
-  throw InputError("--protocol", "unknown nearest-neighbour protocol '" + name + "'");
+  throw InputError("protocol", "unknown nearest-neighbour protocol '" + name + "'");
 }
 
 }  // namespace hetstruct::engine

@@ -296,7 +296,7 @@ std::unique_ptr<Protocol> make_synchronous_protocol(const std::string& name, con
   if (name == "coordinator") return std::make_unique<Coordinator>(setup, Order::fast_first, false);
   if (name == "coordinator-fcfs") return std::make_unique<Coordinator>(setup, Order::fast_first, true);
   if (name == "coordinator-slow-first") return std::make_unique<Coordinator>(setup, Order::slow_first, false);
-  throw InputError("--protocol", "unknown synchronous protocol '" + name + "'");
+  throw InputError("protocol", "unknown synchronous protocol '" + name + "'");
 }
 
 }  // namespace hetstruct::engine

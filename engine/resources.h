@@ -10,9 +10,9 @@
 #include <cstdint>
 #include <string>
 
-#include "engine/plan.h"
+#include "engine/plan.h"  // PlanKind
 
-namespace hetstruct::cli {
+namespace hetstruct::engine {
 
 // A regular structure of `width` processors, or a DAG read from a file of `dag_file_bytes`.
 double model_bytes(std::uint64_t width, std::uint64_t dag_file_bytes, int threads);
@@ -23,17 +23,16 @@ double run_seconds(engine::PlanKind kind, double tasks_per_rep, double reps, int
 // The memory this machine has available now (MemAvailable; the physical memory if unknown).
 double available_bytes();
 
-// Refuses (InputError naming `override_flag`) an estimate above the available memory.
-void check_memory(double bytes, const std::string& what, const std::string& override_flag);
+// Refuses an estimate above the available memory: InputError on `parameter` (width, graph), saying
+// `what` needs it ("2000000000 processors"); its hint names the `memory_check` setting that overrides it.
+void check_memory(double bytes, const std::string& parameter, const std::string& what);
 
-// check_memory of model_bytes with every core's buffers, naming --no-memory-check.
-void check_model_memory(std::uint64_t width, std::uint64_t dag_file_bytes, const std::string& what);
-
-// One line on stderr when the run is expected to take more than a minute.
-void announce_duration(double seconds, const std::string& what);
+// check_memory of model_bytes with every core's buffers.
+void check_model_memory(std::uint64_t width, std::uint64_t dag_file_bytes, const std::string& parameter,
+                        const std::string& what);
 
 // "1.2 GB", "3 min 20 s": sizes and durations for messages.
 std::string human_bytes(double bytes);
 std::string human_seconds(double seconds);
 
-}  // namespace hetstruct::cli
+}  // namespace hetstruct::engine

@@ -1,4 +1,4 @@
-#include "cli/resources.h"
+#include "engine/resources.h"
 
 #include <unistd.h>
 
@@ -6,14 +6,13 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <iostream>
 #include <sstream>
 
 #include <oneapi/tbb/info.h>
 
 #include "distributions/input_error.h"
 
-namespace hetstruct::cli {
+namespace hetstruct::engine {
 
 namespace {
 
@@ -71,22 +70,17 @@ double available_bytes() {
   return available;
 }
 
-void check_memory(double bytes, const std::string& what, const std::string& override_flag) {
+void check_memory(double bytes, const std::string& parameter, const std::string& what) {
   const double available = available_bytes();
   if (bytes <= available) return;
-  throw InputError(what, "needs about " + human_bytes(bytes) + " of memory, more than the " + human_bytes(available) +
+  throw InputError(parameter, what + " need about " + human_bytes(bytes) + " of memory, more than the " + human_bytes(available) +
                              " this machine has available",
-                   "make the model smaller, or run anyway with " + override_flag);
+                   "make the model smaller, or run anyway with memory_check off");
 }
 
-void check_model_memory(std::uint64_t width, std::uint64_t dag_file_bytes, const std::string& what) {
-  check_memory(model_bytes(width, dag_file_bytes, tbb::info::default_concurrency()), what, "--no-memory-check");
-}
-
-void announce_duration(double seconds, const std::string& what) {
-  if (seconds < 60.0) return;
-  std::cerr << "hetstruct: " << what << " should take about " << human_seconds(seconds)
-            << " (Ctrl-C stops it cleanly)\n";
+void check_model_memory(std::uint64_t width, std::uint64_t dag_file_bytes, const std::string& parameter,
+                        const std::string& what) {
+  check_memory(model_bytes(width, dag_file_bytes, tbb::info::default_concurrency()), parameter, what);
 }
 
 std::string human_bytes(double bytes) {
@@ -112,4 +106,4 @@ std::string human_seconds(double seconds) {
   return out.str();
 }
 
-}  // namespace hetstruct::cli
+}  // namespace hetstruct::engine

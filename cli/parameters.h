@@ -1,0 +1,19 @@
+// The one table from the library's parameter names (the papers' words: width, fast_count, ...) to
+// this command line's flags, so that a library error reads right from a flag: the library says
+// "width: the width must be at least 1", the user reads "--n: the width must be at least 1".
+#pragma once
+
+#include <string>
+
+#include "distributions/input_error.h"
+
+namespace hetstruct::cli {
+
+// The flag of a library parameter ("width" -> "--n"); the name itself when it has no flag.
+std::string flag_of(const std::string& parameter);
+
+// The error's message with its parameter spelled as a flag: where() when it is a parameter, and
+// the settings named in the hint ("memory_check off" -> "--no-memory-check").
+std::string flag_message(const InputError& e);
+
+}  // namespace hetstruct::cli

@@ -1,0 +1,151 @@
+#include "engine/model.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <vector>
+
+#include "distributions/format.h"
+#include "distributions/input_error.h"
+#include "engine/resources.h"
+
+namespace hetstruct::engine {
+
+using distributions::Law;
+
+namespace {
+
+std::function<void(const std::string&)>& warning_handler() {
+  static std::function<void(const std::string&)> handler;
+  return handler;
+}
+
+// Normal laws are not truncated (nor are Wilson's): say how often the model's likeliest law draws
+// a negative time when that is more than one task in a hundred (once: the first such model).
+void warn_negative_times(const std::vector<Law>& laws) {
+  static bool warned = false;
+  if (warned) return;
+  const Law* worst = nullptr;
+  double worst_p = 0.01;
+  for (const auto& law : laws) {
+    const double p = law.cdf(-std::numeric_limits<double>::denorm_min());  // P(X < 0)
+    if (p > worst_p) {
+      worst = &law;
+      worst_p = p;
+    }
+  }
+  if (!worst) return;
+  warned = true;
+  char percent[32];
+  std::snprintf(percent, sizeof percent, "%.3g%%", 100.0 * worst_p);
+  warn(worst->to_string() + " draws a negative task time with probability " + percent +
+       " (normal laws are not truncated, as in Wilson's tables; tn(mean,variance) truncates at 0)");
+}
+
+Law parse_law_parameter(const std::string& parameter, const std::string& text) {
+  try {
+    return distributions::parse_law(text);
+  } catch (const InputError& e) {
+    throw InputError(parameter, e.what());
+  }
+}
+
+}  // namespace
+
+void set_warning_handler(std::function<void(const std::string&)> handler) { warning_handler() = std::move(handler); }
+
+void warn(const std::string& text) {
+  if (warning_handler()) warning_handler()(text);
+}
+
+structures::NeighborExchange parse_exchange(const std::string& name) {
+  if (name == "sequential") return structures::NeighborExchange::sequential;
+  if (name == "plain") return structures::NeighborExchange::plain;
+  throw InputError("exchange", "unknown rule '" + name + "'", "choose sequential or plain");
+}
+
+const char* to_string(structures::NeighborExchange exchange) {
+  return exchange == structures::NeighborExchange::plain ? "plain" : "sequential";
+}
+
+Model Model::wilson(structures::StructureKind structure, int n, int m, std::string scale, std::string law, int levels,
+                    double comm) {
+  Model model;
+  model.structure = structure;
+  model.width = n;
+  model.fast_count = m;
+  model.scale = std::move(scale);
+  model.law = std::move(law);
+  model.levels = levels;
+  model.comm = distributions::format_exact(comm);
+  return model;
+}
+
+Law Model::slow_law() const {
+  if (law == "uniform") return Law::paper_uniform();
+  if (law == "normal") return Law::paper_normal();
+  return parse_law_parameter("law", law);
+}
+
+double Model::scale_value() const {
+  const double a = distributions::parse_number(scale, "scale");
+  if (!(a > 0.0)) throw InputError("scale", "the scale must be > 0, got " + scale);
+  return a;
+}
+
+Law Model::fast_law_value() const {
+  if (!fast_law.empty()) return parse_law_parameter("fast_law", fast_law);
+  return Law::scaled(scale_value(), slow_law());
+}
+
+double Model::comm_value() const {
+  const double c = distributions::parse_number(comm, "comm_cost");
+  if (!(c >= 0.0)) throw InputError("comm_cost", "the communication cost must be >= 0, got " + comm);
+  return c;
+}
+
+CompileOptions Model::compile_options() const {
+  CompileOptions options;
+  options.comm_cost = comm_value();
+  options.protocol = protocol;
+  options.policy = policy;
+  return options;
+}
+
+bool Model::is_paper_uniform() const { return fast_law.empty() && slow_law() == Law::paper_uniform(); }
+
+structures::Structure Model::build() const {
+  if (!graph.empty()) {
+    if (structure) throw InputError("graph", "give either a structure or a graph, not both");
+    std::error_code ec;
+    const auto file_bytes = std::filesystem::file_size(graph, ec);
+    if (memory_check && !ec) check_model_memory(0, file_bytes, "graph", graph + " and its graph");
+    structures::Structure s = structures::read_dot(graph);
+    warn_negative_times(s.laws);
+    return s;
+  }
+  if (!structure) throw InputError("structure", "missing", "give a structure (async, sync, nn, ms) or a graph file");
+  return build(*structure);
+}
+
+structures::Structure Model::build(structures::StructureKind kind) const {
+  if (width < 1) throw InputError("width", "the width must be at least 1, got " + std::to_string(width));
+  if (levels < 1) throw InputError("levels", "must be at least 1, got " + std::to_string(levels));
+  structures::Processors procs{width, fast_count, slow_law(), slow_law()};
+  procs.validate();
+  if (memory_check) check_model_memory(static_cast<std::uint64_t>(width), 0, "width", std::to_string(width) + " processors");
+  // Bad values are errors even where the structure does not use them (m = 0, not nn).
+  scale_value();
+  if (fast_count > 0) procs.fast_law = fast_law_value();
+  warn_negative_times({procs.slow_law, procs.fast_law});
+  switch (kind) {
+    case structures::StructureKind::asynchronous: return structures::asynchronous(procs, levels);
+    case structures::StructureKind::synchronous: return structures::synchronous(procs, levels);
+    case structures::StructureKind::nearest_neighbor: return structures::nearest_neighbor(procs, levels, exchange);
+    case structures::StructureKind::master_slave: return structures::master_slave(procs, levels);
+    case structures::StructureKind::custom: break;
+  }
+  throw InputError("structure", "a custom structure needs a graph file");
+}
+
+}  // namespace hetstruct::engine

@@ -1,0 +1,64 @@
+// What to simulate, as a library caller (the CLI, a test, the sweep, the paper's tables) states
+// it: one of Wilson's structures on n processors of which m are fast, or a DAG file, with its
+// communication. Law and number texts are kept as given (fractions, the names `uniform` and
+// `normal`), since results print them back; the typed values come from the accessors.
+//
+// Errors are InputError naming the parameter in the papers' words (width, fast_count, scale, law,
+// fast_law, levels, comm_cost, exchange, protocol, policy, structure, graph, memory_check); a front
+// end maps those names to its own spelling (cli/parameters.h).
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "engine/plan.h"
+#include "structures/structure.h"
+
+namespace hetstruct::engine {
+
+struct Model {
+  std::optional<structures::StructureKind> structure;  // async, sync, nn, ms; none with a graph
+  std::string graph;            // a DOT file instead of a structure
+  int width = 0;                // n
+  int fast_count = 0;           // m
+  std::string scale = "1/2";    // a, text so that fractions work
+  std::string law = "uniform";  // uniform, normal, or a law in the law syntax
+  std::string fast_law;         // overrides a*law on the fast processors
+  int levels = 1000;            // p, tasks per processor
+  structures::NeighborExchange exchange = structures::NeighborExchange::sequential;
+  std::string comm = "0";       // C, the time of one message (text: fractions work)
+  std::string protocol;         // communication protocol; empty: the structure's default
+  std::string policy;           // master-slave dealing policy; empty: dynamic
+  bool memory_check = true;     // refuse a model larger than the available memory (engine/resources.h)
+
+  // Wilson's (n, m) model of a structure: n - m processors draw `law`, m draw `scale` * `law`.
+  static Model wilson(structures::StructureKind structure, int n, int m, std::string scale, std::string law,
+                      int levels, double comm = 0.0);
+
+  // The law the model names: `uniform` is u(0,1), `normal` is n(1/2,1/12) (Wilson's pair).
+  distributions::Law slow_law() const;
+  distributions::Law fast_law_value() const;
+  double scale_value() const;
+  double comm_value() const;
+  // True for Wilson's uniform setting: u(0,1) slow and a*u(0,1) fast (where Eq. 1-7 apply).
+  bool is_paper_uniform() const;
+  // The plan's compile options: C, protocol and policy.
+  CompileOptions compile_options() const;
+
+  // Validates everything and builds the structure; refuses one that would not fit in memory
+  // unless memory_check is off.
+  structures::Structure build() const;
+  structures::Structure build(structures::StructureKind kind) const;
+};
+
+// Where the library's warnings go (a law that draws negative times, say): the CLI prints them
+// after the result; by default they are dropped.
+void set_warning_handler(std::function<void(const std::string&)> handler);
+void warn(const std::string& text);
+
+// Accepts sequential and plain (InputError on `exchange` otherwise).
+structures::NeighborExchange parse_exchange(const std::string& name);
+const char* to_string(structures::NeighborExchange exchange);
+
+}  // namespace hetstruct::engine
