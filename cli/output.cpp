@@ -26,24 +26,6 @@ std::string fixed(double x, int decimals) {
   return buf;
 }
 
-std::string csv_field(const std::string& s) {
-  // A carriage return is quoted too: readers (parse_csv_line) drop an unquoted one, as CRLF files
-  // end their lines with it (found by fuzz_sweep).
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string q = "\"";
-  for (const char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
-
-std::string json_string(const std::string& s) {
-  std::string q = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') q += '\\';
-    q += c;
-  }
-  return q + "\"";
-}
-
 std::uint64_t parse_count(const std::string& option, const std::string& text, std::uint64_t max) {
   std::uint64_t value = 0;
   const auto r = std::from_chars(text.data(), text.data() + text.size(), value);

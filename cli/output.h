@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "engine/record.h"
+
 namespace hetstruct::cli {
 
 // Shortest text that reads back to the same double (full precision for CSV and JSON);
@@ -14,9 +16,10 @@ namespace hetstruct::cli {
 std::string full(double x);
 // Fixed-point text for humans.
 std::string fixed(double x, int decimals);
-// Quotes a CSV field when it holds a comma, a quote or a newline.
-std::string csv_field(const std::string& s);
-std::string json_string(const std::string& s);
+// CSV and JSON texts: the one module of engine/record.h.
+using engine::csv_field;
+using engine::json_string;
+using engine::parse_csv_line;
 
 // A count in plain decimal digits, at most `max`: CLI11 would read "-1" as 2^64-1 for an
 // unsigned option. Throws InputError naming `option`.

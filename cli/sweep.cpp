@@ -229,36 +229,6 @@ std::vector<double> expand_numbers(const std::string& option, const std::string&
   return values;
 }
 
-bool parse_csv_line(const std::string& line, std::vector<std::string>& fields) {
-  fields.clear();
-  std::string field;
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"') {
-        if (i + 1 < line.size() && line[i + 1] == '"') {
-          field += '"';
-          ++i;
-        } else {
-          quoted = false;
-        }
-      } else {
-        field += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      fields.push_back(field);
-      field.clear();
-    } else if (c != '\r') {
-      field += c;
-    }
-  }
-  fields.push_back(field);
-  return !quoted;
-}
-
 namespace {
 
 // ---- the grid --------------------------------------------------------------------------------

@@ -66,8 +66,6 @@ std::vector<long long> expand_integers(const std::string& option, const std::str
 // Expands a list of numbers (fractions allowed: 1/2) and inclusive ranges `a:b[:s]`; same errors.
 std::vector<double> expand_numbers(const std::string& option, const std::string& text, std::uint64_t limit);
 
-// One CSV record split into fields (RFC 4180 quotes). Returns false when a quote is unterminated.
-bool parse_csv_line(const std::string& line, std::vector<std::string>& fields);
 
 // A numeric expression over a configuration's numeric columns: numbers (1, 0.25, 1e-3; a fraction
 // 1/2 is a division), the columns n, m, a, levels and comm, + - * /, unary minus and parentheses,

@@ -1,0 +1,76 @@
+// One record type for every result the library hands to a front end: ordered, named fields,
+// rendered by the CSV, JSON and text writers below. A header is the record's names, never counted
+// by hand, and every command prints its data through these writers.
+//
+// Values: a number (NaN reads as undefined: empty in CSV, null in JSON), an integer, a text, or
+// nothing (empty in CSV, null in JSON). Numbers print exactly (the shortest text that reads back
+// to the same double), so a CSV or JSON file round-trips bit for bit. A non-finite number other
+// than NaN is an error at the writer (std::domain_error): results are checked before they reach
+// it, and JSON has no token for infinity.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace hetstruct::engine {
+
+class Record {
+ public:
+  using Value = std::variant<std::monostate, double, std::int64_t, std::uint64_t, std::string>;
+  struct Field {
+    std::string name;
+    Value value;
+  };
+
+  Record& add(std::string name, double value) { return put(std::move(name), value); }
+  Record& add(std::string name, int value) { return put(std::move(name), static_cast<std::int64_t>(value)); }
+  Record& add(std::string name, long value) { return put(std::move(name), static_cast<std::int64_t>(value)); }
+  Record& add(std::string name, long long value) { return put(std::move(name), static_cast<std::int64_t>(value)); }
+  Record& add(std::string name, unsigned long value) { return put(std::move(name), static_cast<std::uint64_t>(value)); }
+  Record& add(std::string name, unsigned long long value) { return put(std::move(name), static_cast<std::uint64_t>(value)); }
+  Record& add(std::string name, std::string value) { return put(std::move(name), std::move(value)); }
+  Record& add(std::string name, const char* value) { return put(std::move(name), std::string(value)); }
+  Record& add_none(std::string name) { return put(std::move(name), std::monostate{}); }
+  // Appends another record's fields.
+  Record& append(const Record& other);
+
+  const std::vector<Field>& fields() const { return fields_; }
+  std::vector<std::string> names() const;
+  // The field's value as the CSV writes it ("" when there is no such field).
+  std::string text(const std::string& name) const;
+
+ private:
+  Record& put(std::string name, Value value) {
+    fields_.push_back({std::move(name), std::move(value)});
+    return *this;
+  }
+  std::vector<Field> fields_;
+};
+
+enum class Format { csv, json, text };
+// csv, json or text; InputError on `format` otherwise.
+Format parse_format(const std::string& name);
+const char* to_string(Format format);
+
+// ---- CSV (RFC 4180) --------------------------------------------------------------------------
+// A field, quoted when it holds a comma, a quote, a carriage return or a newline.
+std::string csv_field(const std::string& s);
+std::string csv_header(const std::vector<std::string>& names);
+std::string csv_line(const Record& r);  // ends with '\n'
+// One CSV record split into fields. Returns false when a quote is unterminated.
+bool parse_csv_line(const std::string& line, std::vector<std::string>& fields);
+
+// ---- JSON (RFC 8259) -------------------------------------------------------------------------
+std::string json_string(const std::string& s);
+std::string json_object(const Record& r);  // one line, no newline
+
+// ---- the writers: records as a whole output ---------------------------------------------------
+// csv: the header (`names`, or the first record's) and one line a record; json: an array of
+// objects, one a line (`single`: the one object alone); text: aligned columns under the names.
+std::string render(std::span<const Record> records, Format format, const std::vector<std::string>& names = {},
+                   bool single = false);
+
+}  // namespace hetstruct::engine
