@@ -21,6 +21,7 @@
 #include "cli/figures.h"
 #include "cli/hbsp_command.h"
 #include "cli/model.h"
+#include "cli/options.h"
 #include "cli/plot.h"
 #include "cli/parameters.h"
 #include "engine/resources.h"
@@ -39,31 +40,6 @@ namespace hetstruct::cli {
 
 namespace {
 
-
-struct SamplingOptions {
-  std::string reps_text = "10000";
-  std::string seed_text = "1";
-  int threads = 0;
-  std::uint64_t reps = 0, seed = 0;
-
-  // Memory does not grow with replications (their statistics stream); this bounds the time.
-  static constexpr std::uint64_t max_reps = 1'000'000'000;
-
-  void add_to(CLI::App& app) {
-    app.add_option("--reps,-r", reps_text, "Replications (independent simulated executions)")->capture_default_str()->group("Sampling");
-    app.add_option("--seed", seed_text, "Seed: the same seed gives the same numbers on any thread count")
-        ->capture_default_str()->group("Sampling");
-    app.add_option("--threads,-t", threads, "Worker threads (0: all cores)")->capture_default_str()->group("Sampling");
-  }
-  // Parses and checks the options; call before using reps and seed.
-  void validate() {
-    reps = parse_count("--reps", reps_text, max_reps);
-    seed = parse_count("--seed", seed_text, std::numeric_limits<std::uint64_t>::max());
-    if (reps == 0) throw InputError("--reps", "the number of replications must be at least 1");
-    if (threads < 0) throw InputError("--threads", "must be 0 (all cores) or more");
-  }
-  int effective_threads() const { return threads > 0 ? threads : tbb::info::default_concurrency(); }
-};
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -100,14 +76,13 @@ std::vector<double> mean_task_times(const structures::Structure& s) {
 struct Simulate {
   ModelOptions options;
   SamplingOptions sampling;
-  std::string format = "text";
+  OutputOptions output;
   bool metrics = false;
 
   void add_to(CLI::App& app) {
     options.add_to(app, true);
     sampling.add_to(app);
-    app.add_option("--format,-f", format, "text | csv | json")
-        ->check(CLI::IsMember({"text", "csv", "json"}))->capture_default_str()->group("Output");
+    output.add_to(app, engine::Format::text);
     app.add_flag("--metrics", metrics,
                  "Zhang-Yan measures: power weights, heterogeneity H, parallelism degree, speedup, efficiency")
         ->group("Output");
@@ -142,8 +117,6 @@ struct Simulate {
     const engine::Estimate e = measured ? measured->makespan : engine::run(plan, run);
     const double elapsed = seconds_since(t0);
     const double h = metrics ? bounds::heterogeneity(weights) : std::nan("");
-    std::string weight_list;
-    for (const double w : weights) weight_list += (weight_list.empty() ? "" : ";") + full(w);
 
     const double z = closed && e.has_error() ? (e.mean - closed->value) / e.stderr_ : std::nan("");
     const std::string law = custom ? "" : (model.law == "uniform" || model.law == "normal") ? model.law : s.laws.back().to_string();
@@ -153,44 +126,27 @@ struct Simulate {
     const std::string protocol = zero_comm ? "" : plan.protocol;
     const std::string policy = !zero_comm && plan.structure == "ms" ? plan.comm.policy : "";
 
+    engine::Record r;
+    r.add("structure", s.name).add("law", law).add("fast_law", fast_law).add("n", s.width);
+    if (custom) r.add_none("m");
+    else r.add("m", s.fast_count);
+    r.add("a", a).add("levels", s.levels).add("reps", e.reps).add("seed", sampling.seed);
+    r.add("mean", e.mean).add("stderr", e.stderr_).add("ci_low", e.ci_low).add("ci_high", e.ci_high);
+    r.add("min", e.min).add("max", e.max);
+    if (closed) r.add("closed_form", closed->value).add("closed_form_method", closed->method);
+    else r.add_none("closed_form").add_none("closed_form_method");
+    r.add("z", z).add("comm", comm).add("protocol", protocol).add("policy", policy);
+    if (measured)
+      r.add("power_weights", weights).add("heterogeneity", h).add("p_deg", measured->parallelism_degree.mean)
+          .add("p_deg_stderr", measured->parallelism_degree.stderr_).add("speedup", measured->speedup.mean)
+          .add("speedup_stderr", measured->speedup.stderr_)
+          .add("speedup_property", bounds::property_speedup(measured->parallelism_degree.mean, h))
+          .add("efficiency", bounds::efficiency(measured->speedup.mean, weights));
+
     std::ostringstream out;
-    if (format == "csv") {
-      out << "structure,law,fast_law,n,m,a,levels,reps,seed,mean,stderr,ci_low,ci_high,min,max,closed_form,"
-             "closed_form_method,z,comm,protocol,policy"
-          << (metrics ? ",power_weights,heterogeneity,p_deg,p_deg_stderr,speedup,speedup_stderr,speedup_property,efficiency"
-                      : "")
-          << '\n';
-      out << csv_field(s.name) << ',' << csv_field(law) << ',' << csv_field(fast_law) << ',' << s.width << ',' << m
-          << ',' << full(a) << ',' << s.levels << ',' << e.reps << ',' << sampling.seed << ',' << full(e.mean) << ','
-          << full(e.stderr_) << ',' << full(e.ci_low) << ',' << full(e.ci_high) << ',' << full(e.min) << ','
-          << full(e.max) << ',' << (closed ? full(closed->value) : "") << ',' << (closed ? closed->method : "")
-          << ',' << full(z) << ',' << full(comm) << ',' << protocol << ',' << policy;
-      if (measured)
-        out << ',' << weight_list << ',' << full(h) << ',' << full(measured->parallelism_degree.mean) << ','
-            << full(measured->parallelism_degree.stderr_) << ',' << full(measured->speedup.mean) << ','
-            << full(measured->speedup.stderr_) << ','
-            << full(bounds::property_speedup(measured->parallelism_degree.mean, h)) << ','
-            << full(bounds::efficiency(measured->speedup.mean, weights));
-      out << '\n';
-    } else if (format == "json") {
-      auto num = [](double x) { return std::isnan(x) ? std::string("null") : full(x); };
-      out << "{\"structure\":" << json_string(s.name) << ",\"law\":" << json_string(law)
-          << ",\"fast_law\":" << json_string(fast_law) << ",\"n\":" << s.width << ",\"m\":" << (custom ? "null" : m)
-          << ",\"a\":" << num(a) << ",\"levels\":" << s.levels << ",\"reps\":" << e.reps << ",\"seed\":" << sampling.seed
-          << ",\"mean\":" << num(e.mean) << ",\"stderr\":" << num(e.stderr_) << ",\"ci_low\":" << num(e.ci_low)
-          << ",\"ci_high\":" << num(e.ci_high) << ",\"min\":" << num(e.min) << ",\"max\":" << num(e.max)
-          << ",\"closed_form\":" << (closed ? num(closed->value) : "null")
-          << ",\"closed_form_method\":" << (closed ? json_string(closed->method) : "null") << ",\"z\":" << num(z)
-          << ",\"comm\":" << num(comm) << ",\"protocol\":" << json_string(protocol)
-          << ",\"policy\":" << json_string(policy);
-      if (measured)
-        out << ",\"power_weights\":[" << [&] { std::string l = weight_list; std::replace(l.begin(), l.end(), ';', ','); return l; }()
-            << "],\"heterogeneity\":" << num(h) << ",\"p_deg\":" << num(measured->parallelism_degree.mean)
-            << ",\"p_deg_stderr\":" << num(measured->parallelism_degree.stderr_)
-            << ",\"speedup\":" << num(measured->speedup.mean) << ",\"speedup_stderr\":" << num(measured->speedup.stderr_)
-            << ",\"speedup_property\":" << num(bounds::property_speedup(measured->parallelism_degree.mean, h))
-            << ",\"efficiency\":" << num(bounds::efficiency(measured->speedup.mean, weights));
-      out << "}\n";
+    if (output.value() != engine::Format::text) {
+      output.emit(std::span(&r, 1), {}, true);
+      return 0;
     } else {
       out << "structure   " << s.name << " (" << engine::to_string(plan.kind) << " plan), width " << s.width
           << ", levels " << s.levels << "\n";
@@ -217,7 +173,7 @@ struct Simulate {
         out << "closed form none for this structure\n";
       }
       if (measured) {
-        out << "power      W = " << weight_list << "  heterogeneity H = " << fixed(h, 4) << "\n";
+        out << "power      W = " << r.text("power_weights") << "  heterogeneity H = " << fixed(h, 4) << "\n";
         out << "parallel   P_deg " << fixed(measured->parallelism_degree.mean, 4) << " +- "
             << fixed(measured->parallelism_degree.stderr_, 4) << "  speedup SP " << fixed(measured->speedup.mean, 4)
             << " +- " << fixed(measured->speedup.stderr_, 4) << " (P_deg(1-H) = "
@@ -225,7 +181,7 @@ struct Simulate {
             << fixed(bounds::efficiency(measured->speedup.mean, weights), 4) << "\n";
       }
     }
-    std::cout << out.str();
+    output.emit(out.str());
     return 0;
   }
 };

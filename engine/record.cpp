@@ -26,7 +26,11 @@ std::string plain(const Record::Field& f) {
         if constexpr (std::is_same_v<T, std::monostate>) return "";
         else if constexpr (std::is_same_v<T, double>) return number_text(v, f.name);
         else if constexpr (std::is_same_v<T, std::string>) return v;
-        else return std::to_string(v);
+        else if constexpr (std::is_same_v<T, std::vector<double>>) {
+          std::string list;
+          for (const double x : v) list += (list.empty() ? "" : ";") + number_text(x, f.name);
+          return list;
+        } else return std::to_string(v);
       },
       f.value);
 }
@@ -38,7 +42,11 @@ std::string json_value(const Record::Field& f) {
         if constexpr (std::is_same_v<T, std::monostate>) return "null";
         else if constexpr (std::is_same_v<T, double>) return std::isnan(v) ? "null" : number_text(v, f.name);
         else if constexpr (std::is_same_v<T, std::string>) return json_string(v);
-        else return std::to_string(v);
+        else if constexpr (std::is_same_v<T, std::vector<double>>) {
+          std::string list;
+          for (const double x : v) list += (list.empty() ? "" : ",") + (std::isnan(x) ? "null" : number_text(x, f.name));
+          return "[" + list + "]";
+        } else return std::to_string(v);
       },
       f.value);
 }

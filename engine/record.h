@@ -2,8 +2,8 @@
 // rendered by the CSV, JSON and text writers below. A header is the record's names, never counted
 // by hand, and every command prints its data through these writers.
 //
-// Values: a number (NaN reads as undefined: empty in CSV, null in JSON), an integer, a text, or
-// nothing (empty in CSV, null in JSON). Numbers print exactly (the shortest text that reads back
+// Values: a number (NaN reads as undefined: empty in CSV, null in JSON), an integer, a text, a
+// list of numbers, or nothing (empty in CSV, null in JSON). Numbers print exactly (the shortest text that reads back
 // to the same double), so a CSV or JSON file round-trips bit for bit. A non-finite number other
 // than NaN is an error at the writer (std::domain_error): results are checked before they reach
 // it, and JSON has no token for infinity.
@@ -19,7 +19,7 @@ namespace hetstruct::engine {
 
 class Record {
  public:
-  using Value = std::variant<std::monostate, double, std::int64_t, std::uint64_t, std::string>;
+  using Value = std::variant<std::monostate, double, std::int64_t, std::uint64_t, std::string, std::vector<double>>;
   struct Field {
     std::string name;
     Value value;
@@ -33,6 +33,8 @@ class Record {
   Record& add(std::string name, unsigned long long value) { return put(std::move(name), static_cast<std::uint64_t>(value)); }
   Record& add(std::string name, std::string value) { return put(std::move(name), std::move(value)); }
   Record& add(std::string name, const char* value) { return put(std::move(name), std::string(value)); }
+  // A list of numbers: one JSON array; in CSV and text, the numbers joined by ';'.
+  Record& add(std::string name, std::vector<double> values) { return put(std::move(name), std::move(values)); }
   Record& add_none(std::string name) { return put(std::move(name), std::monostate{}); }
   // Appends another record's fields.
   Record& append(const Record& other);

@@ -1,0 +1,59 @@
+#include "cli/options.h"
+
+#include <iostream>
+#include <limits>
+
+#include <oneapi/tbb/info.h>
+
+#include "cli/output.h"
+#include "distributions/input_error.h"
+
+namespace hetstruct::cli {
+
+void SamplingOptions::add_to(CLI::App& app) {
+  app.add_option("--reps,-r", reps_text, "Replications (independent simulated executions)")
+      ->capture_default_str()->type_name("UINT")->group("Sampling");
+  app.add_option("--seed", seed_text, "Seed: the same seed gives the same numbers on any thread count")
+      ->capture_default_str()->type_name("UINT")->group("Sampling");
+  app.add_option("--threads,-t", threads, "Worker threads (0: all cores)")->capture_default_str()->group("Sampling");
+}
+
+void SamplingOptions::validate() {
+  reps = parse_count("--reps", reps_text, max_reps);
+  seed = parse_count("--seed", seed_text, std::numeric_limits<std::uint64_t>::max());
+  if (reps == 0) throw InputError("--reps", "the number of replications must be at least 1");
+  if (threads < 0) throw InputError("--threads", "must be 0 (all cores) or more");
+  const int cores = tbb::info::default_concurrency();
+  if (threads > cores)
+    throw InputError("--threads", std::to_string(threads) + " is more than the " + std::to_string(cores) +
+                                      " cores this process may use", "give at most " + std::to_string(cores) + ", or 0 for all");
+}
+
+int SamplingOptions::effective_threads() const { return threads > 0 ? threads : tbb::info::default_concurrency(); }
+
+engine::RunOptions SamplingOptions::run_options() const {
+  engine::RunOptions run;
+  run.seed = seed;
+  run.reps = reps;
+  run.threads = threads;
+  return run;
+}
+
+void OutputOptions::add_to(CLI::App& app, engine::Format default_format) {
+  format = engine::to_string(default_format);
+  app.add_option("--format,-f", format, "csv | json | text")->capture_default_str()->group("Output");
+  app.add_option("--out,-o", out_path, "Write to this file (atomically: whole or not at all) instead of stdout")
+      ->group("Output");
+}
+
+void OutputOptions::emit(const std::string& text) const {
+  if (out_path.empty()) std::cout << text;
+  else write_file_atomically(out_path, text);
+}
+
+void OutputOptions::emit(std::span<const engine::Record> records, const std::vector<std::string>& names,
+                         bool single) const {
+  emit(engine::render(records, value(), names, single));
+}
+
+}  // namespace hetstruct::cli

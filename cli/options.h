@@ -1,0 +1,49 @@
+// The option groups that several commands share, each defined once: sampling (--reps --seed
+// --threads) and output (--format --out).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "engine/monte_carlo.h"
+#include "engine/record.h"
+
+namespace hetstruct::cli {
+
+struct SamplingOptions {
+  std::string reps_text = "10000";
+  std::string seed_text = "1";
+  int threads = 0;
+  std::uint64_t reps = 0, seed = 0;
+
+  // Memory does not grow with replications (their statistics stream); this bounds the time.
+  static constexpr std::uint64_t max_reps = 1'000'000'000;
+
+  void add_to(CLI::App& app);
+  // Parses and checks the options; call before using reps and seed. Refuses more threads than
+  // oneTBB can run (it would only warn in its own words and use fewer).
+  void validate();
+  int effective_threads() const;
+  // The engine's run options (without progress).
+  engine::RunOptions run_options() const;
+};
+
+struct OutputOptions {
+  std::string format;  // csv, json or text
+  std::string out_path;
+
+  // `default_format`: what the command prints without --format.
+  void add_to(CLI::App& app, engine::Format default_format);
+  engine::Format value() const { return engine::parse_format(format); }
+  // The command's whole output: to stdout, or written atomically to --out.
+  void emit(const std::string& text) const;
+  // Records through the chosen writer (`single`: JSON prints the one object, not an array).
+  void emit(std::span<const engine::Record> records, const std::vector<std::string>& names = {},
+            bool single = false) const;
+};
+
+}  // namespace hetstruct::cli
