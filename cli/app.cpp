@@ -143,6 +143,7 @@ struct Simulate {
           .add("speedup_property", bounds::property_speedup(measured->parallelism_degree.mean, h))
           .add("efficiency", bounds::efficiency(measured->speedup.mean, weights));
 
+    r.check_finite();
     std::ostringstream out;
     if (output.value() != engine::Format::text) {
       output.emit(std::span(&r, 1), {}, true);
@@ -191,10 +192,12 @@ struct Simulate {
 struct Bounds {
   ModelOptions options;
   SamplingOptions sampling;  // only for E(nn), which has no closed form
+  OutputOptions output;
 
   void add_to(CLI::App& app) {
     options.add_to(app, false);
     sampling.add_to(app);
+    output.add_to(app, engine::Format::csv);
   }
 
   int execute() {
@@ -208,64 +211,27 @@ struct Bounds {
       kinds = {*model.structure};
     const double comm = model.comm_value();
 
-    std::ostringstream out;
-    out << "structure,law,fast_law,n,m,a,levels,comm,quantity,method,value,lower,upper\n";
+    std::vector<engine::Record> records;
     for (const auto kind : kinds) {
       const structures::Structure s = model.build(kind);
-      if (kind == structures::StructureKind::master_slave && s.width < 2) continue;  // no slave
       const double a = model.scale_value();
-      const std::string prefix = csv_field(s.name) + ',' + csv_field(model.law) + ',' +
-                                 csv_field(s.fast_count ? s.laws.front().to_string() : "") + ',' +
-                                 std::to_string(s.width) + ',' + std::to_string(s.fast_count) + ',' + full(a) + ',' +
-                                 std::to_string(s.levels) + ',' + full(comm) + ',';
-      auto row = [&](const std::string& quantity, const std::string& method, double value,
-                     std::optional<bounds::StructureBounds> sb = std::nullopt) {
-        const std::optional<bounds::Bounds> b = sb ? std::optional(sb->bounds) : std::nullopt;
-        out << prefix << quantity << ',' << method << ',' << full(value) << ',' << (b ? full(b->lower) : "") << ','
-            << (b ? full(b->upper) : "") << '\n';
-      };
-      switch (kind) {
-        case structures::StructureKind::synchronous: {
-          if (model.is_paper_uniform()) {
-            const int n = s.width, m = s.fast_count, p = s.levels;
-            row("level_max", "eq3", bounds::uniform_max_mean(n, m, a));
-            row("level_max_approx", "eq4", bounds::uniform_max_mean_approx(n, m));
-            row("level_max_homogeneous", "eq5", bounds::homogeneous_uniform_max_mean(n));
-            row("mean_approx", "eq7", bounds::synchronous_uniform_mean_approx(n, m, p));
-          }
-          row("level_max", "quadrature", bounds::expected_max(s.laws));
-          const auto closed = bounds::closed_form(s, model.is_paper_uniform(), a);
-          // The zero-communication mean, and Eq. 11's bounds at C built on it.
-          const auto b = bounds::comm_bounds(s, model.is_paper_uniform(), a, comm, 0);
-          row("mean", closed->method + "+" + b->method, closed->value, b);
-          break;
-        }
-        case structures::StructureKind::asynchronous: {
-          const auto closed = bounds::closed_form(s, false, a);
-          row("mean", closed->method, closed->value);  // C does not touch it (Wilson 5.1)
-          break;
-        }
-        case structures::StructureKind::nearest_neighbor: {
-          // E(nn) has no closed form (Wilson 4.1): simulated at C = 0 with the Tables 1-2 rule.
-          sampling.validate();
-          engine::RunOptions run;
-          run.seed = sampling.seed;
-          run.reps = sampling.reps;
-          run.threads = sampling.threads;
-          const auto e = engine::run(engine::compile(s), run);
-          const auto b = bounds::comm_bounds(s, false, a, comm, e.mean);
-          row("mean", b->method, e.mean, b);
-          break;
-        }
-        case structures::StructureKind::master_slave: {
-          const auto b = bounds::comm_bounds(s, false, a, comm, 0);
-          row("mean", b->method, std::nan(""), b);
-          break;
-        }
-        case structures::StructureKind::custom: break;
+      // E(nn) has no closed form (Wilson 4.1): simulated at C = 0 with the Tables 1-2 rule.
+      double nn_zero = std::nan("");
+      if (kind == structures::StructureKind::nearest_neighbor) {
+        sampling.validate();
+        nn_zero = engine::run(engine::compile(s), sampling.run_options()).mean;
+      }
+      for (const auto& q : bounds::structure_quantities(s, model.is_paper_uniform(), a, comm, nn_zero)) {
+        engine::Record r;
+        r.add("structure", s.name).add("law", model.law).add("fast_law", s.fast_count ? s.laws.front().to_string() : "");
+        r.add("n", s.width).add("m", s.fast_count).add("a", a).add("levels", s.levels).add("comm", comm);
+        r.add("quantity", q.quantity).add("method", q.method).add("value", q.value);
+        r.add("lower", q.bounds ? q.bounds->bounds.lower : std::nan(""));
+        r.add("upper", q.bounds ? q.bounds->bounds.upper : std::nan(""));
+        records.push_back(std::move(r));
       }
     }
-    std::cout << out.str();
+    output.emit(records);
     return 0;
   }
 };
@@ -364,10 +330,12 @@ struct Table {
 struct Policies {
   ModelOptions options;
   SamplingOptions sampling;
+  OutputOptions output;
 
   void add_to(CLI::App& app) {
     options.add_to(app, false);
     sampling.add_to(app);
+    output.add_to(app, engine::Format::csv);
   }
 
   int execute() {
@@ -377,10 +345,7 @@ struct Policies {
       throw InputError("--structure", "dealing policies apply to the master-slave structure (ms) only");
     if (!model.policy.empty()) throw InputError("--policy", "policies compares every policy; leave --policy out");
     const structures::Structure s = model.build(structures::StructureKind::master_slave);
-    engine::RunOptions run;
-    run.seed = sampling.seed;
-    run.reps = sampling.reps;
-    run.threads = sampling.threads;
+    engine::RunOptions run = sampling.run_options();
     const struct { const char* policy; const char* approach; } policies[] = {
         {"dynamic", "overpartitioning"}, {"equal", "ostrich"}, {"proportional", "hcgm"}, {"balanced", "wilson_eq15"}};
     std::vector<engine::Plan> plans;
@@ -391,23 +356,24 @@ struct Policies {
     }
     const auto sb = bounds::comm_bounds(s, false, model.scale_value(), model.comm_value(), 0.0);
     const std::optional<bounds::Bounds> b = sb ? std::optional(sb->bounds) : std::nullopt;
-    std::ostringstream out;
-    out << "structure,law,fast_law,n,m,a,levels,comm,protocol,policy,approach,reps,seed,mean,stderr,ci_low,ci_high,"
-           "minus_dynamic,minus_dynamic_stderr,lower,upper\n";
+    std::vector<engine::Record> records;
     for (std::size_t i = 0; i < plans.size(); ++i) {
       Progress progress(std::string("policy ") + policies[i].policy);
       run.progress = [&](std::uint64_t d, std::uint64_t t) { progress.update(d, t); };
       const auto e = engine::run(plans[i], run);
+      // Paired with dynamic dealing on the same streams (common random numbers).
       const auto d = i == 0 ? engine::Estimate{} : engine::run_difference(plans[i], plans[0], run);
-      out << "ms," << csv_field(model.law) << ',' << csv_field(s.fast_count ? s.laws.front().to_string() : "") << ','
-          << s.width << ',' << s.fast_count << ',' << full(model.scale_value()) << ',' << s.levels << ','
-          << full(plans[i].comm.comm_cost) << ',' << plans[i].protocol << ',' << policies[i].policy << ','
-          << policies[i].approach << ',' << e.reps << ',' << sampling.seed << ',' << full(e.mean) << ','
-          << full(e.stderr_) << ',' << full(e.ci_low) << ',' << full(e.ci_high) << ','
-          << (i == 0 ? "0" : full(d.mean)) << ',' << (i == 0 ? "0" : full(d.stderr_)) << ','
-          << (b ? full(b->lower) : "") << ',' << (b ? full(b->upper) : "") << '\n';
+      engine::Record r;
+      r.add("structure", "ms").add("law", model.law).add("fast_law", s.fast_count ? s.laws.front().to_string() : "");
+      r.add("n", s.width).add("m", s.fast_count).add("a", model.scale_value()).add("levels", s.levels);
+      r.add("comm", plans[i].comm.comm_cost).add("protocol", plans[i].protocol).add("policy", policies[i].policy);
+      r.add("approach", policies[i].approach).add("reps", e.reps).add("seed", sampling.seed).add("mean", e.mean);
+      r.add("stderr", e.stderr_).add("ci_low", e.ci_low).add("ci_high", e.ci_high);
+      r.add("minus_dynamic", i == 0 ? 0.0 : d.mean).add("minus_dynamic_stderr", i == 0 ? 0.0 : d.stderr_);
+      r.add("lower", b ? b->lower : std::nan("")).add("upper", b ? b->upper : std::nan(""));
+      records.push_back(std::move(r));
     }
-    std::cout << out.str();
+    output.emit(records);
     return 0;
   }
 };
@@ -539,7 +505,7 @@ int run(int argc, char** argv) {
       std::cerr << "hetstruct: unknown command or option '" << argv[1]
                 << "' (commands: simulate, bounds, table, figure, policies, sweep, plot, hbsp; see hetstruct --help)\n";
     else
-      std::cerr << "hetstruct: " << e.what() << " (see hetstruct --help)\n";
+      std::cerr << "hetstruct: " << parse_error_message(e.what()) << " (see hetstruct --help)\n";
     return 2;
   } catch (const InputError& e) {
     std::cerr << "hetstruct: " << flag_message(e) << "\n";

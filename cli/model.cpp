@@ -1,5 +1,7 @@
 #include "cli/model.h"
 
+#include "distributions/input_error.h"
+
 namespace hetstruct::cli {
 
 void ModelOptions::add_to(CLI::App& app, bool structure_required) {
@@ -10,7 +12,7 @@ void ModelOptions::add_to(CLI::App& app, bool structure_required) {
       ->group(group);
   app.add_option("--graph", model.graph, "A DAG in Graphviz DOT (vertex attributes processor, law) instead of --structure")
       ->group(group);
-  app.add_option("--n", model.width, "Width: number of processors")->group(group);
+  width_option_ = app.add_option("--n", model.width, "Width: number of processors")->group(group);
   app.add_option("--m", model.fast_count, "Fast processors (the first m), drawing a*X")->capture_default_str()->group(group);
   app.add_option("--a", model.scale, "Scale of the fast processors' law, 0 < a (fractions allowed: 4/5)")
       ->capture_default_str()->group(group);
@@ -36,6 +38,8 @@ engine::Model ModelOptions::resolved() const {
   engine::Model m = model;
   m.exchange = engine::parse_exchange(exchange);
   if (!structure.empty()) m.structure = structures::parse_structure_kind(structure);
+  if (m.graph.empty() && width_option_ && width_option_->count() == 0)
+    throw InputError("--n", "missing", "give the width: the number of processors");
   return m;
 }
 

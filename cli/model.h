@@ -17,8 +17,12 @@ struct ModelOptions {
 
   // Registers the options on a subcommand.
   void add_to(CLI::App& app, bool structure_required);
-  // The model with its structure and exchange parsed (InputError on an unknown name).
+  // The model with its structure and exchange parsed (InputError on an unknown name or a
+  // structure without --n).
   engine::Model resolved() const;
+
+ private:
+  CLI::Option* width_option_ = nullptr;
 };
 
 }  // namespace hetstruct::cli

@@ -21,8 +21,9 @@ std::string full(double x) { return std::isnan(x) ? "" : distributions::format_e
 
 std::string fixed(double x, int decimals) {
   if (std::isnan(x)) return "undefined";
+  // Fixed point up to 1e15; beyond, exponent notation (a 300-digit integer part does not fit).
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
+  std::snprintf(buf, sizeof buf, std::abs(x) < 1e15 ? "%.*f" : "%.*e", decimals, x);
   return buf;
 }
 

@@ -14,7 +14,7 @@ namespace hetstruct::cli {
 // Shortest text that reads back to the same double (full precision for CSV and JSON);
 // empty for NaN (an undefined value, such as the standard error of one replication).
 std::string full(double x);
-// Fixed-point text for humans.
+// Fixed-point text for humans (exponent notation from 1e15 on).
 std::string fixed(double x, int decimals);
 // CSV and JSON texts: the one module of engine/record.h.
 using engine::csv_field;

@@ -1,6 +1,10 @@
 #include "cli/parameters.h"
 
 #include <array>
+#include <iterator>
+#include <regex>
+#include <sstream>
+#include <vector>
 #include <utility>
 
 namespace hetstruct::cli {
@@ -8,7 +12,8 @@ namespace hetstruct::cli {
 namespace {
 
 // Library parameter -> flag. The sweep's TOML keys are the flags without their dashes.
-constexpr std::array<std::pair<const char*, const char*>, 16> flags = {{
+constexpr std::array<std::pair<const char*, const char*>, 17> flags = {{
+    {"format", "--format"},
     {"structure", "--structure"}, {"graph", "--graph"},     {"width", "--n"},       {"fast_count", "--m"},
     {"scale", "--a"},             {"law", "--law"},         {"fast_law", "--fast-law"}, {"levels", "--levels"},
     {"comm_cost", "--comm"},      {"protocol", "--protocol"}, {"policy", "--policy"}, {"exchange", "--exchange"},
@@ -33,6 +38,27 @@ std::string flag_message(const InputError& e) {
   for (const auto& [phrase, flag] : hint_phrases)
     if (const auto at = hint.find(phrase); at != std::string::npos) hint.replace(at, std::string(phrase).size(), flag);
   return InputError(flag_of(e.where()), e.problem(), hint).what();
+}
+
+std::string parse_error_message(const std::string& m) {
+  std::smatch match;
+  static const std::regex conversion(R"(^Could not convert: (\S+) = (.*)$)");
+  static const std::regex at_most(R"(^(\S+): At Most 1 required but received \d+$)");
+  static const std::regex missing(R"(^(\S+): \d+ required \S+ missing$)");
+  static const std::regex extras(R"(^The following arguments were not expected: (.*)$)");
+  if (std::regex_match(m, match, conversion))
+    return match[1].str() + ": '" + match[2].str() + "' is not a valid value (of the type --help shows)";
+  if (std::regex_match(m, match, at_most)) return match[1].str() + ": given more than once";
+  if (std::regex_match(m, match, missing)) return match[1].str() + ": the value is missing";
+  if (std::regex_match(m, match, extras)) {
+    // CLI11 lists them last first.
+    std::istringstream words(match[1].str());
+    std::vector<std::string> args{std::istream_iterator<std::string>(words), {}};
+    std::string list;
+    for (auto it = args.rbegin(); it != args.rend(); ++it) list += (list.empty() ? "" : " ") + *it;
+    return "unexpected argument" + std::string(args.size() > 1 ? "s" : "") + ": " + list;
+  }
+  return m;
 }
 
 }  // namespace hetstruct::cli

@@ -16,4 +16,8 @@ std::string flag_of(const std::string& parameter);
 // the settings named in the hint ("memory_check off" -> "--no-memory-check").
 std::string flag_message(const InputError& e);
 
+// CLI11's parse errors in the same words as ours: "--levels: '1.5' is not a valid value" rather
+// than "Could not convert: --levels = 1.5"; unexpected arguments in the order given.
+std::string parse_error_message(const std::string& cli11_message);
+
 }  // namespace hetstruct::cli

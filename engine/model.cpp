@@ -101,6 +101,10 @@ Law Model::fast_law_value() const {
 double Model::comm_value() const {
   const double c = distributions::parse_number(comm, "comm_cost");
   if (!(c >= 0.0)) throw InputError("comm_cost", "the communication cost must be >= 0, got " + comm);
+  // Bounded as every other time the tool reads (HBSP numbers, law parameters): beyond, sums of
+  // messages overflow a double.
+  if (c > max_comm_cost)
+    throw InputError("comm_cost", "the communication cost " + comm + " is more than the limit 1e30");
   return c;
 }
 

@@ -17,6 +17,9 @@
 
 namespace hetstruct::engine {
 
+// The largest communication cost C accepted: 1e30, so that sums of 2C per message stay finite.
+inline constexpr double max_comm_cost = 1e30;
+
 struct Model {
   std::optional<structures::StructureKind> structure;  // async, sync, nn, ms; none with a graph
   std::string graph;            // a DOT file instead of a structure

@@ -14,7 +14,9 @@ namespace {
 
 std::string number_text(double x, const std::string& name) {
   if (std::isnan(x)) return "";
-  if (!std::isfinite(x)) throw std::domain_error("the result '" + name + "' is not finite");
+  if (!std::isfinite(x))
+    throw InputError(name, "the result is not finite: the model's times overflow a double",
+                     "use smaller task times, communication cost or levels");
   return distributions::format_exact(x);
 }
 
@@ -57,6 +59,8 @@ Record& Record::append(const Record& other) {
   fields_.insert(fields_.end(), other.fields_.begin(), other.fields_.end());
   return *this;
 }
+
+void Record::check_finite() const { (void)csv_line(*this); }
 
 std::vector<std::string> Record::names() const {
   std::vector<std::string> n;

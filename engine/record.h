@@ -5,8 +5,8 @@
 // Values: a number (NaN reads as undefined: empty in CSV, null in JSON), an integer, a text, a
 // list of numbers, or nothing (empty in CSV, null in JSON). Numbers print exactly (the shortest text that reads back
 // to the same double), so a CSV or JSON file round-trips bit for bit. A non-finite number other
-// than NaN is an error at the writer (std::domain_error): results are checked before they reach
-// it, and JSON has no token for infinity.
+// than NaN is bad input at the writer (InputError naming the field: the model overflows a double),
+// never a printed `inf`: JSON has no token for it, and no reader should get one.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +41,9 @@ class Record {
 
   const std::vector<Field>& fields() const { return fields_; }
   std::vector<std::string> names() const;
+  // InputError when a number is infinite (what the writers check), for outputs that format the
+  // record themselves.
+  void check_finite() const;
   // The field's value as the CSV writes it ("" when there is no such field).
   std::string text(const std::string& name) const;
 

@@ -100,6 +100,7 @@ Structure synchronous(const Processors& procs, int levels);
 Structure nearest_neighbor(const Processors& procs, int levels,
                            NeighborExchange exchange = NeighborExchange::sequential);
 // The task pool: width * levels tasks dealt to whichever processor is idle; processor 0 deals.
+// Width 1 is a pool of one processor that runs every task (no slave: no Eq. 13 bound).
 Structure master_slave(const Processors& procs, int levels);
 
 // Any DAG from a Graphviz DOT file. Vertex attributes: `processor` (0-based integer) and `law`
