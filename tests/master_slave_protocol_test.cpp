@@ -3,6 +3,7 @@
 // pool, negative task times, determinism across threads, and the fit to Table 8.
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -280,6 +281,34 @@ TEST_CASE("equal-finish quotas, worked by hand", "[ms-protocol]") {
     //   makespan 8.5 (slave 2's last result, [8.5, 8.75], is not counted).
     REQUIRE(makespan(constant_ms(3, 1, 1.0, 0.5, 4), 0.25, "master-computes", "equal-finish") == 8.5);
   }
+}
+
+TEST_CASE("equal-finish is the proportional split at C = 0 and starves the master as C grows", "[ms-protocol]") {
+  // Wilson's configurations, both laws' means (a = 1/2, 4/5), p = 1000.
+  for (const auto& [n, m] : {std::pair{3, 0}, std::pair{4, 1}, std::pair{5, 1}, std::pair{8, 3}, std::pair{16, 8}})
+    for (const double a : {0.5, 0.8}) {
+      INFO("(" << n << "," << m << ") a=" << a);
+      const auto s = structures::master_slave(structures::heterogeneous(n, m, a, Law::paper_uniform()), 1000);
+      auto quota = [&](double comm, const char* policy) {
+        const auto plan = engine::compile(s, with_comm(comm, "master-computes", policy));
+        return engine::master_slave_quotas(plan.protocol, plan.comm);
+      };
+      REQUIRE(quota(0.0, "equal-finish") == quota(0.0, "proportional"));
+      // The master's quota never grows with C and is 0 once 2CS >= 1 (S: the slaves' sum of
+      // 1/(E(X) + 2C)); the quotas always add up to n p.
+      std::int64_t previous = quota(0.0, "equal-finish").front();
+      for (int k = 1; k <= 50; ++k) {
+        const double comm = 0.005 * k;
+        const auto q = quota(comm, "equal-finish");
+        REQUIRE(q.front() <= previous);
+        previous = q.front();
+        REQUIRE(std::accumulate(q.begin(), q.end(), std::int64_t{0}) == std::int64_t{n} * 1000);
+        double slaves = 0.0;
+        for (int j = 1; j < n; ++j) slaves += 1.0 / (s.laws[j].mean() + 2.0 * comm);
+        if (2.0 * comm * slaves >= 1.0) REQUIRE(q.front() == 0);
+        else REQUIRE(q.front() > 0);
+      }
+    }
 }
 
 TEST_CASE("negative task times: a receipt right after its own send waits only for the task", "[ms-protocol]") {
