@@ -50,8 +50,8 @@ struct CommSetup {
   double comm_cost = 0.0;  // C
   // Per-processor mean task time, for policies that need it (the speed-proportional split).
   std::vector<double> mean_task_time;
-  // Master-slave dealing: dynamic (to whichever slave is idle: Morin's overpartitioning), equal
-  // (a static equal split: the ostrich approach) or proportional (a static split by speed: HCGM).
+  // Master-slave dealing: one of master_slave_policies() (dynamic, equal, proportional, balanced,
+  // equal-finish).
   std::string policy = "dynamic";
 };
 
@@ -75,5 +75,19 @@ std::unique_ptr<Protocol> make_master_slave_protocol(const std::string& name, co
 std::vector<std::string> synchronous_protocol_names();
 std::vector<std::string> neighbor_protocol_names();
 std::vector<std::string> master_slave_protocol_names();
+
+// A master-slave dealing policy: its --policy name, the approach it stands for (the label
+// `hetstruct policies` prints: overpartitioning, ostrich, hcgm, wilson_eq15, ...) and one line.
+struct MasterSlavePolicy {
+  std::string name;
+  std::string approach;
+  std::string summary;
+};
+// Every dealing policy, the default (dynamic) first: the one list the policy parser reads.
+std::vector<MasterSlavePolicy> master_slave_policies();
+// The tasks a static policy (setup.policy) gives each processor under master-slave protocol
+// `name`, the master's included (empty for dynamic dealing). Throws InputError as
+// make_protocol does.
+std::vector<std::int64_t> master_slave_quotas(const std::string& name, const CommSetup& setup);
 
 }  // namespace hetstruct::engine

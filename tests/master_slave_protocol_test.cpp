@@ -3,6 +3,7 @@
 // pool, negative task times, determinism across threads, and the fit to Table 8.
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -187,6 +188,129 @@ TEST_CASE("dealing policies: quotas and hand-computed makespans", "[ms-protocol]
   }
 }
 
+TEST_CASE("the policy registry: names, approaches, the default first; the parser reads it", "[ms-protocol]") {
+  const auto policies = engine::master_slave_policies();
+  REQUIRE(policies.size() == 5);
+  const std::vector<std::pair<std::string, std::string>> expected = {{"dynamic", "overpartitioning"},
+                                                                     {"equal", "ostrich"},
+                                                                     {"proportional", "hcgm"},
+                                                                     {"balanced", "wilson_eq15"},
+                                                                     {"equal-finish", "equal_finish"}};
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    REQUIRE(policies[i].name == expected[i].first);
+    REQUIRE(policies[i].approach == expected[i].second);
+    REQUIRE(!policies[i].summary.empty());
+  }
+  const auto s = constant_ms(3, 1, 1.0, 0.5, 2);
+  for (const auto& p : policies) REQUIRE_NOTHROW(engine::compile(s, with_comm(0.1, "master-computes", p.name)));
+  try {
+    engine::compile(s, with_comm(0.1, "master-computes", "round-robin"));
+    FAIL("an unknown policy was accepted");
+  } catch (const InputError& e) {
+    // The hint lists the registry.
+    REQUIRE(std::string(e.what()).find("equal-finish") != std::string::npos);
+  }
+}
+
+namespace {
+
+// The quotas of a policy under a protocol, for constant task times (fast processors 0..fast-1).
+std::vector<std::int64_t> quotas(int width, int fast, double slow_time, double fast_time, int levels, double comm,
+                                 const std::string& protocol, const std::string& policy) {
+  const auto plan = engine::compile(constant_ms(width, fast, slow_time, fast_time, levels), with_comm(comm, protocol, policy));
+  return engine::master_slave_quotas(plan.protocol, plan.comm);
+}
+
+using Quotas = std::vector<std::int64_t>;
+
+}  // namespace
+
+TEST_CASE("equal-finish quotas, worked by hand", "[ms-protocol]") {
+  // F: the common finish time; slave j finishes q_j tasks at q_j (E(X_j) + 2C), the master at
+  // 2C (T - q_M) + q_M (E(X_M) + 2c), c = C (master-computes) or 0 (master-free-own).
+  // q_M = T (1 - 2CS) / (1 + S (E(X_M) + 2c - 2C)), S = sum of the slaves' 1/(E(X_j) + 2C).
+  SECTION("n = 3, m = 1: the master's quota falls with C, to nothing") {
+    // Master 0 takes .5, slaves 1 and 2 take 1; p = 4, T = 12.
+    // C = 0: S = 2, q_M = 12 / (1 + 2 * .5) = 6, slaves 3 and 3: the proportional split.
+    REQUIRE(quotas(3, 1, 1.0, 0.5, 4, 0.0, "master-computes", "equal-finish") == Quotas{6, 3, 3});
+    REQUIRE(quotas(3, 1, 1.0, 0.5, 4, 0.0, "master-computes", "proportional") == Quotas{6, 3, 3});
+    // C = 1/8: w = 1/1.25 = .8, S = 1.6, 2CS = .4; q_M = 12 * .6 / (1 + 1.6 * .5) = 4; slaves
+    // (12 - 4) / 2 = 4. F = 5: master 2C * 8 + 4 * .75 = 5, slaves 4 * 1.25 = 5.
+    REQUIRE(quotas(3, 1, 1.0, 0.5, 4, 0.125, "master-computes", "equal-finish") == Quotas{4, 4, 4});
+    // C = 1/4: w = 2/3, S = 4/3, 2CS = 2/3; q_M = 12 (1/3) / (1 + (4/3) .5) = 2.4; slaves 4.8 each.
+    // Floors 2, 4, 4; the two remaining tasks to the largest fractions (.8, .8): 2, 5, 5.
+    REQUIRE(quotas(3, 1, 1.0, 0.5, 4, 0.25, "master-computes", "equal-finish") == Quotas{2, 5, 5});
+    // balanced (Eq. 15) gives the master a full share: weights 1/1, 2/3, 2/3 -> 5.14, 3.43, 3.43.
+    REQUIRE(quotas(3, 1, 1.0, 0.5, 4, 0.25, "master-computes", "balanced") == Quotas{5, 4, 3});
+    // C = 1/2: w = 1/2, S = 1, 2CS = 1: keeping both slaves busy takes all the master's time.
+    REQUIRE(quotas(3, 1, 1.0, 0.5, 4, 0.5, "master-computes", "equal-finish") == Quotas{0, 6, 6});
+  }
+  SECTION("n = 4, m = 2: a fast slave") {
+    // Master 0 and slave 1 take .5, slaves 2 and 3 take 1; C = 1/8, p = 5, T = 20.
+    // w = 4/3, .8, .8; S = 44/15; 2CS = 11/15; q_M = 20 (4/15) / (1 + (44/15) .5) = 80/37 = 2.16;
+    // the rest, 660/37, by w: 300/37 = 8.11, 180/37 = 4.86, 4.86. Floors 2, 8, 4, 4 (18); the two
+    // remaining tasks to the largest fractions, processors 2 and 3: 2, 8, 5, 5.
+    REQUIRE(quotas(4, 2, 1.0, 0.5, 5, 0.125, "master-computes", "equal-finish") == Quotas{2, 8, 5, 5});
+  }
+  SECTION("the other protocols") {
+    // master-free-own (own tasks cost no communication), n = 3, m = 1, p = 4, C = 1/4:
+    // q_M = 12 (1/3) / (1 + (4/3)(.5 + 0 - .5)) = 4, slaves 4 and 4.
+    REQUIRE(quotas(3, 1, 1.0, 0.5, 4, 0.25, "master-free-own", "equal-finish") == Quotas{4, 4, 4});
+    // master-idle: the master takes none, the slaves split by w (here equally).
+    REQUIRE(quotas(3, 1, 1.0, 0.5, 4, 0.25, "master-idle", "equal-finish") == Quotas{0, 6, 6});
+    // master-computes-slow-master, n = 3, m = 1, p = 3, C = 1/4: the master is processor 2
+    // (takes 1); slaves 0 (.5) and 1 (1): w = 1, 2/3, S = 5/3, 2CS = 5/6;
+    // q_M = 9 (1/6) / (1 + (5/3) 1) = .5625; the rest 8.4375 by w: 5.0625, 3.375. Floors 5, 3, 0;
+    // the one remaining task to the largest fraction, the master's: 5, 3, 1.
+    REQUIRE(quotas(3, 1, 1.0, 0.5, 3, 0.25, "master-computes-slow-master", "equal-finish") == Quotas{5, 3, 1});
+    // Dynamic dealing has no quotas.
+    REQUIRE(quotas(3, 1, 1.0, 0.5, 4, 0.25, "master-computes", "dynamic").empty());
+  }
+  SECTION("a schedule: C = 1/4, n = 3, m = 1, p = 4, quotas 2, 5, 5") {
+    // Master 0 takes .5, slaves take 1.
+    //   [0, .25] send to 1 (computes [.25, 1.25]); [.25, .5] send to 2 (computes [.5, 1.5]).
+    //   [.5, .75] self-send; own [.75, 1.25].
+    //   1.25: the own result and slave 1 tie: the master (index 0) first: [1.25, 1.75] return +
+    //         send (own 2, its last); own would end at 2.25. Slave 1 waits: [1.75, 2.25] (its 2nd;
+    //         own end 2.75); slave 1 computes [2.25, 3.25].
+    //   1.5: slave 2 waits: [2.25, 2.75] (its 2nd; own end 3.25); computes [2.75, 3.75].
+    //   3.25: the own result and slave 1 tie: self-return [3.25, 3.5] (no more own tasks); slave 1
+    //         [3.5, 4] (3rd), computes [4, 5].   3.75: slave 2 [4, 4.5], computes [4.5, 5.5].
+    //   5: [5, 5.5] (4th), computes [5.5, 6.5].  5.5: [5.5, 6] (4th), computes [6, 7].
+    //   6.5: [6.5, 7] (5th), computes [7, 8].    7: [7, 7.5] (5th), computes [7.5, 8.5].
+    //   makespan 8.5 (slave 2's last result, [8.5, 8.75], is not counted).
+    REQUIRE(makespan(constant_ms(3, 1, 1.0, 0.5, 4), 0.25, "master-computes", "equal-finish") == 8.5);
+  }
+}
+
+TEST_CASE("equal-finish is the proportional split at C = 0 and starves the master as C grows", "[ms-protocol]") {
+  // Wilson's configurations, both laws' means (a = 1/2, 4/5), p = 1000.
+  for (const auto& [n, m] : {std::pair{3, 0}, std::pair{4, 1}, std::pair{5, 1}, std::pair{8, 3}, std::pair{16, 8}})
+    for (const double a : {0.5, 0.8}) {
+      INFO("(" << n << "," << m << ") a=" << a);
+      const auto s = structures::master_slave(structures::heterogeneous(n, m, a, Law::paper_uniform()), 1000);
+      auto quota = [&](double comm, const char* policy) {
+        const auto plan = engine::compile(s, with_comm(comm, "master-computes", policy));
+        return engine::master_slave_quotas(plan.protocol, plan.comm);
+      };
+      REQUIRE(quota(0.0, "equal-finish") == quota(0.0, "proportional"));
+      // The master's quota never grows with C and is 0 once 2CS >= 1 (S: the slaves' sum of
+      // 1/(E(X) + 2C)); the quotas always add up to n p.
+      std::int64_t previous = quota(0.0, "equal-finish").front();
+      for (int k = 1; k <= 50; ++k) {
+        const double comm = 0.005 * k;
+        const auto q = quota(comm, "equal-finish");
+        REQUIRE(q.front() <= previous);
+        previous = q.front();
+        REQUIRE(std::accumulate(q.begin(), q.end(), std::int64_t{0}) == std::int64_t{n} * 1000);
+        double slaves = 0.0;
+        for (int j = 1; j < n; ++j) slaves += 1.0 / (s.laws[j].mean() + 2.0 * comm);
+        if (2.0 * comm * slaves >= 1.0) REQUIRE(q.front() == 0);
+        else REQUIRE(q.front() > 0);
+      }
+    }
+}
+
 TEST_CASE("negative task times: a receipt right after its own send waits only for the task", "[ms-protocol]") {
   SECTION("a slave") {
     // master-computes-slow-master, n = 2, m = 1: processor 0 (fast) is the slave and takes
@@ -253,7 +377,7 @@ TEST_CASE("at C = 0 master-computes with dynamic dealing is the task pool, bit f
 TEST_CASE("master-slave protocols give bit-identical results on 1 and 2 threads", "[ms-protocol]") {
   const auto s = structures::master_slave(structures::heterogeneous(5, 2, 0.5, Law::paper_normal()), 60);
   for (const auto& name : engine::master_slave_protocol_names())
-    for (const char* policy : {"dynamic", "equal", "proportional"}) {
+    for (const auto& [policy, approach, summary] : engine::master_slave_policies()) {
       INFO(name << " " << policy);
       const auto plan = engine::compile(s, with_comm(0.05, name, policy));
       engine::RunOptions options;
@@ -278,4 +402,30 @@ TEST_CASE("master-computes reproduces Table 8: (8,3), a = 1/2, uniform, C = 0.05
   options.reps = 300;
   const auto estimate = engine::run(engine::compile(s, with_comm(0.05, "")), options);
   REQUIRE(estimate.mean == Approx(809.0).epsilon(0.01));
+}
+
+TEST_CASE("equal-finish against equal and dynamic at (8,3), normal, a = 1/2, C = .1, paired", "[ms-protocol]") {
+  // Reference (tests/benchmarks/compare_policies, 1000 replications, seed 1, p = 100): equal-finish
+  // 163.647 (stderr .023); equal-finish minus equal -21.160 (paired stderr .050); minus dynamic
+  // +3.845 (.024). The master's 2C for each of the 800 tasks dealt leaves it no time of its own
+  // (2CS = 2.8 > 1): quotas 0, 153, 153, 99, 99, 99, 99, 98. Here an independent run (seed 7, 300
+  // replications) must agree with the reference within 4 combined standard errors.
+  const auto s = structures::master_slave(structures::heterogeneous(8, 3, 0.5, Law::paper_normal()), 100);
+  const auto plan = [&](const char* policy) { return engine::compile(s, with_comm(0.1, "master-computes", policy)); };
+  const auto finish = plan("equal-finish"), equal = plan("equal"), dynamic = plan("dynamic");
+  REQUIRE(engine::master_slave_quotas(finish.protocol, finish.comm) ==
+          std::vector<std::int64_t>{0, 153, 153, 99, 99, 99, 99, 98});
+  engine::RunOptions options;
+  options.seed = 7;
+  options.reps = 300;
+  const auto combined = [](double a, double b) { return 4.0 * std::sqrt(a * a + b * b); };
+  const auto e = engine::run(finish, options);
+  REQUIRE(e.mean == Approx(163.647).margin(combined(e.stderr_, 0.023)));
+  const auto vs_equal = engine::run_difference(finish, equal, options);
+  const auto vs_dynamic = engine::run_difference(finish, dynamic, options);
+  REQUIRE(vs_equal.mean == Approx(-21.160).margin(combined(vs_equal.stderr_, 0.050)));
+  REQUIRE(vs_dynamic.mean == Approx(3.845).margin(combined(vs_dynamic.stderr_, 0.024)));
+  // The conclusions, each many standard errors clear: better than equal, still behind dynamic.
+  REQUIRE(vs_equal.mean + 10.0 * vs_equal.stderr_ < 0.0);
+  REQUIRE(vs_dynamic.mean - 10.0 * vs_dynamic.stderr_ > 0.0);
 }

@@ -56,6 +56,21 @@
 // - balanced: the same split with s_i = 1/(mean_task_time[i] + 2C): Wilson's Eq. 15 balances each
 //   task's computation plus its two communications, so for two speeds this is Eq. 14-16's x and y
 //   at any C, up to the rounding (largest remainder here, where Eq. 16 takes ceilings).
+// - equal-finish: a static split that makes every computing processor's expected finish time
+//   equal, counting the master's dealing. With T = width*levels tasks, w_j = 1/(E(X_j) + 2C) for
+//   each computing slave j and S = sum_j w_j: a slave that is never kept waiting finishes its q_j
+//   tasks at q_j/w_j (receive C, compute, return C, per task); the master, which is never idle
+//   while tasks remain, finishes at 2C (T - q_M) + q_M (E(X_M) + 2c), c = C for master-computes
+//   (its own tasks cost 2C too, as the reading says), 0 for master-free-own. Setting both to the
+//   same F with q_j = F w_j and q_M = T - F S gives
+//     q_M = T (1 - 2CS) / (1 + S (E(X_M) + 2c - 2C)),   q_j = (T - q_M) w_j / S,
+//   when 2CS < 1, else q_M = 0 and the slaves split T by w_j (balanced among the slaves). 2CS is
+//   the fraction of the master's time that keeping every slave busy takes: the master keeps the
+//   rest for its own tasks, so its quota falls with C and is 0 from C = 1/(2S) on (the
+//   denominator is positive: it is (1 - 2CS) + S (E(X_M) + 2c) > 0). At C = 0 this is the
+//   proportional split. The real shares are rounded like proportional's (largest remainder). A
+//   master that does not compute (master-idle) gets 0 and the slaves split by w_j. This is a
+//   fluid model: it ignores slaves queueing for the master and the end of the schedule.
 // Under a static policy a served slave's next task comes from its own quota; once the quota is
 // spent the slave stops (its last result is still received: C). The master's own tasks come from
 // its own quota too.
@@ -72,15 +87,34 @@ namespace hetstruct::engine {
 
 namespace {
 
-enum class Policy { dynamic, equal, proportional, balanced };
+enum class Policy { dynamic, equal, proportional, balanced, equal_finish };
+
+// The one list of dealing policies (master_slave_policies() publishes it), the default first.
+struct PolicyEntry {
+  Policy policy;
+  MasterSlavePolicy info;
+};
+const std::vector<PolicyEntry>& policy_table() {
+  static const std::vector<PolicyEntry> table = {
+      {Policy::dynamic, {"dynamic", "overpartitioning", "every task from the shared pool to whichever processor is served next"}},
+      {Policy::equal, {"equal", "ostrich", "a static equal split among the computing processors"}},
+      {Policy::proportional, {"proportional", "hcgm", "a static split by speed 1/E(X), largest remainder rounding"}},
+      {Policy::balanced, {"balanced", "wilson_eq15", "a static split by 1/(E(X) + 2C), Wilson's Eq. 15"}},
+      {Policy::equal_finish,
+       {"equal-finish", "equal_finish",
+        "a static split that equalises expected finish times, the master's 2C per task dealt included"}},
+  };
+  return table;
+}
 
 Policy parse_policy(const std::string& name) {
-  if (name == "dynamic" || name.empty()) return Policy::dynamic;
-  if (name == "equal") return Policy::equal;
-  if (name == "proportional") return Policy::proportional;
-  if (name == "balanced") return Policy::balanced;
-  throw InputError("policy", "unknown master-slave dealing policy '" + name + "'",
-                   "choose dynamic, equal, proportional or balanced");
+  if (name.empty()) return Policy::dynamic;
+  std::string list;
+  for (const auto& entry : policy_table()) {
+    if (entry.info.name == name) return entry.policy;
+    list += (list.empty() ? "" : ", ") + entry.info.name;
+  }
+  throw InputError("policy", "unknown master-slave dealing policy '" + name + "'", "choose " + list);
 }
 
 // The parts of the rules that differ between the protocols of the family.
@@ -90,9 +124,31 @@ struct Roles {
   bool own_tasks_communicate = true;  // does each own task cost the master a self-send and a self-return of C?
 };
 
-// Static quotas (equal, proportional, balanced) of `tasks` among the processors with computes[i].
-std::vector<std::int64_t> static_quotas(Policy policy, const CommSetup& setup, const std::vector<bool>& computes,
+// equal-finish's real shares (see the comment at the top): the master's quota from the fraction
+// of its time the slaves leave it, the slaves' shares by w_j = 1/(E(X_j) + 2C).
+std::vector<double> equal_finish_shares(const CommSetup& setup, const Roles& roles, const std::vector<bool>& computes,
                                         std::int64_t tasks) {
+  const int n = setup.width;
+  const double c = setup.comm_cost, total = static_cast<double>(tasks);
+  std::vector<double> w(n, 0.0), share(n, 0.0);
+  double s = 0.0;
+  for (int j = 0; j < n; ++j)
+    if (computes[j] && j != roles.master) s += w[j] = 1.0 / (setup.mean_task_time.at(j) + 2.0 * c);
+  double master = 0.0;
+  if (computes[roles.master] && 2.0 * c * s < 1.0) {
+    const double own = roles.own_tasks_communicate ? c : 0.0;
+    master = total * (1.0 - 2.0 * c * s) / (1.0 + s * (setup.mean_task_time.at(roles.master) + 2.0 * own - 2.0 * c));
+    share[roles.master] = master;
+  }
+  for (int j = 0; j < n; ++j)
+    if (w[j] > 0.0) share[j] = (total - master) * w[j] / s;
+  return share;
+}
+
+// Static quotas (equal, proportional, balanced, equal-finish) of `tasks` among the processors with
+// computes[i].
+std::vector<std::int64_t> static_quotas(Policy policy, const CommSetup& setup, const Roles& roles,
+                                        const std::vector<bool>& computes, std::int64_t tasks) {
   const int n = setup.width;
   std::vector<std::int64_t> quota(n, 0);
   std::vector<double> weight(n, 0.0);
@@ -114,11 +170,14 @@ std::vector<std::int64_t> static_quotas(Policy policy, const CommSetup& setup, c
   }
   double total_weight = 0.0;
   for (const double w : weight) total_weight += w;
+  const auto finish_shares =
+      policy == Policy::equal_finish ? equal_finish_shares(setup, roles, computes, tasks) : std::vector<double>{};
   std::vector<double> remainder(n, -1.0);
   std::int64_t dealt = 0;
   for (int i = 0; i < n; ++i)
     if (computes[i]) {
-      const double share = static_cast<double>(tasks) * weight[i] / total_weight;
+      const double share = policy == Policy::equal_finish ? finish_shares[i]
+                                                          : static_cast<double>(tasks) * weight[i] / total_weight;
       quota[i] = static_cast<std::int64_t>(std::floor(share));
       remainder[i] = share - std::floor(share);
       dealt += quota[i];
@@ -145,7 +204,7 @@ class MasterSlave final : public Protocol {
         has_result_(setup.width) {
     std::vector<bool> computes(setup.width, true);
     if (!roles_.master_computes) computes[roles_.master] = false;
-    if (policy_ != Policy::dynamic) quota_ = static_quotas(policy_, setup, computes, tasks_);
+    if (policy_ != Policy::dynamic) quota_ = static_quotas(policy_, setup, roles_, computes, tasks_);
     left_.resize(quota_.size());
     ready_.reserve(setup.width);
   }
@@ -322,8 +381,10 @@ std::vector<std::string> master_slave_protocol_names() {
   return {"master-computes", "master-idle", "master-free-own", "master-computes-slow-master"};
 }
 
-std::unique_ptr<Protocol> make_master_slave_protocol(const std::string& name, const CommSetup& setup) {
-  const Policy policy = parse_policy(setup.policy);
+namespace {
+
+// The roles a protocol name gives, after the checks every protocol of the family makes.
+Roles checked_roles(const std::string& name, const CommSetup& setup, Policy policy) {
   if (setup.width < 1) throw InputError("width", "the master-slave structure needs at least one processor");
   Roles roles;
   if (name == "master-computes") {
@@ -339,17 +400,39 @@ std::unique_ptr<Protocol> make_master_slave_protocol(const std::string& name, co
   } else {
     throw InputError("protocol", "unknown master-slave protocol '" + name + "'");
   }
-  if (policy == Policy::proportional || policy == Policy::balanced) {
+  if (policy == Policy::proportional || policy == Policy::balanced || policy == Policy::equal_finish) {
     if (static_cast<int>(setup.mean_task_time.size()) < setup.width)
-      throw InputError("policy", "proportional dealing needs every processor's mean task time");
+      throw InputError("policy", setup.policy + " dealing needs every processor's mean task time");
     for (int i = 0; i < setup.width; ++i) {
       const double mean = setup.mean_task_time[i];
       if (!(mean > 0.0) || !std::isfinite(mean))
-        throw InputError("policy", "proportional dealing needs positive, finite mean task times",
+        throw InputError("policy", setup.policy + " dealing needs positive, finite mean task times",
                          "processor " + std::to_string(i) + " has mean " + std::to_string(mean));
     }
   }
-  return std::make_unique<MasterSlave>(setup, roles, policy);
+  return roles;
+}
+
+}  // namespace
+
+std::unique_ptr<Protocol> make_master_slave_protocol(const std::string& name, const CommSetup& setup) {
+  const Policy policy = parse_policy(setup.policy);
+  return std::make_unique<MasterSlave>(setup, checked_roles(name, setup, policy), policy);
+}
+
+std::vector<MasterSlavePolicy> master_slave_policies() {
+  std::vector<MasterSlavePolicy> policies;
+  for (const auto& entry : policy_table()) policies.push_back(entry.info);
+  return policies;
+}
+
+std::vector<std::int64_t> master_slave_quotas(const std::string& name, const CommSetup& setup) {
+  const Policy policy = parse_policy(setup.policy);
+  const Roles roles = checked_roles(name, setup, policy);
+  if (policy == Policy::dynamic) return {};
+  std::vector<bool> computes(setup.width, true);
+  if (!roles.master_computes) computes[roles.master] = false;
+  return static_quotas(policy, setup, roles, computes, static_cast<std::int64_t>(setup.width) * setup.levels);
 }
 
 }  // namespace hetstruct::engine
