@@ -1,6 +1,7 @@
 #include "bounds/hbsp.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -253,6 +254,47 @@ Machine load_machine(const std::string& path) {
   return parse_machine(in, path);
 }
 
+std::string machine_text(const Machine& m, const MachineComments& comments) {
+  const std::string where = m.source.empty() ? "machine" : m.source;
+  // What tokens() and split_key() would split or cut, the file cannot hold.
+  const auto writable = [&](const std::string& word, const std::string& what) {
+    const bool bad = word.empty() || std::any_of(word.begin(), word.end(), [](char ch) {
+                       return ch == '#' || ch == '=' || std::isspace(static_cast<unsigned char>(ch));
+                     });
+    if (bad) throw InputError(where, what + " '" + word + "' cannot be written in a machine file",
+                              "no whitespace, '#' or '='");
+    return word;
+  };
+  const auto number = [](double x) { return distributions::format_exact(x); };
+  const auto pad = [](const std::string& s, std::size_t width) {
+    return s.size() < width ? s + std::string(width - s.size(), ' ') : s;
+  };
+  std::ostringstream out;
+  for (const auto& line : comments.header) out << "# " << line << "\n";
+  if (!m.time_unit.empty() || !m.packet_unit.empty()) {
+    out << "unit";
+    if (!m.time_unit.empty()) out << " time=" << writable(m.time_unit, "time unit");
+    if (!m.packet_unit.empty()) out << " packet=" << writable(m.packet_unit, "packet unit");
+    out << "\n";
+  }
+  out << "g " << number(m.g) << "\n\n";
+  if (m.latency_any) out << "L " << number(*m.latency_any) << "\n";
+  for (const auto& [p, l] : m.latency_by_p) out << "L p=" << p << ' ' << number(l) << "\n";
+  if (m.latency_any || !m.latency_by_p.empty()) out << "\n";
+  std::size_t width = 0;
+  for (const auto& proc : m.processors) width = std::max(width, writable(proc.name, "processor name").size());
+  const std::string speed_key = m.speed_field == "c" ? "c=" : "index=";
+  for (std::size_t j = 0; j < m.processors.size(); ++j) {
+    const auto& proc = m.processors[j];
+    const std::string note = j < comments.processors.size() ? comments.processors[j] : "";
+    std::string line = "processor " + pad(proc.name, width) + "  " + pad("r=" + number(proc.r), 11) + ' ' +
+                       (note.empty() ? speed_key + number(proc.speed) : pad(speed_key + number(proc.speed), 15));
+    if (!note.empty()) line += "  # " + note;
+    out << line << "\n";
+  }
+  return out.str();
+}
+
 // ---- one superstep ---------------------------------------------------------------------------
 
 CostForm parse_cost_form(const std::string& text) {
@@ -337,6 +379,12 @@ int superstep_count(Algorithm a, int p) {
     case Algorithm::sample_sort: return 4;
   }
   return 0;
+}
+
+CostForm auto_cost_form(std::optional<Algorithm> a) {
+  const bool computes = a && (*a == Algorithm::prefix_sums || *a == Algorithm::matrix_multiplication ||
+                              *a == Algorithm::sample_sort);
+  return computes ? CostForm::cj : CostForm::hbsp1;
 }
 
 RootChoice parse_root(const Machine& m, int p, const std::string& text) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bounds/hbsp.h"
+#include "bounds/hbsp_predictions.h"
 #include "cli/figures.h"
 #include "cli/output.h"
 #include "distributions/input_error.h"
@@ -27,11 +28,9 @@ namespace {
 namespace model = bounds::hbsp;
 namespace replay_engine = engine::hbsp;
 
-constexpr double kilobyte = 1024.0;  // the paper's KB: binary kilobytes (not stated; see README)
-
-
 // "1000" (items), or bytes with a unit: "4096B", "100KB", "2MB" (binary units) -> items.
 double parse_size(const std::string& text, double item_size, bool bytes_allowed) {
+  using model::kilobyte;
   static const std::pair<const char*, double> units[] = {{"MB", kilobyte * kilobyte}, {"KB", kilobyte}, {"B", 1.0}};
   for (const auto& [suffix, factor] : units) {
     const std::string s = suffix;
@@ -52,71 +51,24 @@ const char* const replay_header =
 
 // ---- predict ---------------------------------------------------------------------------------
 
-struct Prediction {
-  const char* figure;
-  model::Algorithm algorithm;
-  const char* title;
-};
-
-const Prediction predictions[] = {
-    {"4", model::Algorithm::scatter, "scatter"},
-    {"6", model::Algorithm::broadcast_two_phase, "two-phase broadcast"},
-};
-
 const char* const predict_header = "figure,operation,panel,ratio,accounting,p,n_kb,n_bytes,numerator,denominator,factor";
 
-std::vector<int> predicted_p(const model::Machine& m) {
-  std::vector<int> ps;
-  for (int p = 2; p <= m.size(); ++p)
-    if (m.latency_by_p.count(p) || m.latency_any) ps.push_back(p);
-  if (ps.empty()) throw InputError(m.source, "no L for any p >= 2", "add 'L p=P VALUE' lines");
-  return ps;
-}
-
-std::string predict_csv(const model::Machine& m, const Prediction& pr) {
+std::string predict_csv(const model::Machine& m, const model::Prediction& pr) {
   std::ostringstream out;
   out << predict_header << '\n';
-  model::AlgorithmParams a;
-  a.algorithm = pr.algorithm;
-  a.item_size = 1.0;  // n in bytes: g is per byte
-  const auto ps = predicted_p(m);
-  for (const char* panel : {"a", "b"}) {
-    for (const auto accounting : {model::Accounting::paper, model::Accounting::exact}) {
-      a.accounting = accounting;
-      for (const int p : ps) {
-        a.p = p;
-        for (int kb = 100; kb <= 1000; kb += 100) {
-          a.n = kb * kilobyte;
-          double num = 0.0, den = 0.0;
-          if (panel[0] == 'a') {  // T_s / T_f: slowest vs fastest root, c_j = 1/p
-            a.workload = model::Workload::equal;
-            a.root.kind = model::RootChoice::slowest;
-            num = model::closed_form(m, a);
-            a.root.kind = model::RootChoice::fastest;
-            den = model::closed_form(m, a);
-          } else {  // T_u / T_b: equal vs balanced shares, fastest root
-            a.root.kind = model::RootChoice::fastest;
-            a.workload = model::Workload::equal;
-            num = model::closed_form(m, a);
-            a.workload = model::Workload::balanced;
-            den = model::closed_form(m, a);
-          }
-          out << pr.figure << ',' << model::to_string(pr.algorithm) << ',' << panel << ','
-              << (panel[0] == 'a' ? "Ts/Tf" : "Tu/Tb") << ',' << model::to_string(accounting) << ',' << p << ','
-              << kb << ',' << full(a.n) << ',' << full(num) << ',' << full(den) << ',' << full(num / den) << '\n';
-        }
-      }
-    }
-  }
+  for (const auto& r : model::predict(m, pr))
+    out << r.figure << ',' << model::to_string(r.operation) << ',' << r.panel << ',' << r.ratio << ','
+        << model::to_string(r.accounting) << ',' << r.p << ',' << r.n_kb << ',' << full(r.n_bytes) << ','
+        << full(r.numerator) << ',' << full(r.denominator) << ',' << full(r.factor) << '\n';
   return out.str();
 }
 
-std::string predict_script(const model::Machine& m, const Prediction& pr, const std::string& csv,
+std::string predict_script(const model::Machine& m, const model::Prediction& pr, const std::string& csv,
                            const std::string& svg, const std::string& png) {
   // Columns of predict_header: 3 panel, 5 accounting, 6 p, 7 n_kb, 11 factor.
   static const char* const colours[] = {"#1f4e79", "#c0392b", "#27ae60", "#8e44ad", "#d68910",
                                         "#17a589", "#7f8c8d", "#2c3e50", "#e84393"};
-  const auto ps = predicted_p(m);
+  const auto ps = model::predicted_p(m);
   std::ostringstream g;
   g << "# Figure " << pr.figure << " of the HBSP^1 paper (Williams & Parsons 2001), predicted by hetstruct.\n"
     << "set datafile separator ','\n"
@@ -285,17 +237,14 @@ int HbspCommand::replay() {
     a.workload = model::parse_workload(workload_);
     a.accounting = model::parse_accounting(accounting_);
     a.oversampling = oversampling_;
-    const bool computes = a.algorithm == model::Algorithm::prefix_sums ||
-                          a.algorithm == model::Algorithm::matrix_multiplication ||
-                          a.algorithm == model::Algorithm::sample_sort;
-    a.form = form_ == "auto" ? (computes ? model::CostForm::cj : model::CostForm::hbsp1) : model::parse_cost_form(form_);
+    a.form = form_ == "auto" ? model::auto_cost_form(a.algorithm) : model::parse_cost_form(form_);
     program = replay_engine::generate(m, a);
     params = a;
   } else {
     program = replay_engine::load_program(program_path_, m, p);
   }
   const model::CostForm form =
-      params ? params->form : (form_ == "auto" ? model::CostForm::hbsp1 : model::parse_cost_form(form_));
+      params ? params->form : (form_ == "auto" ? model::auto_cost_form(std::nullopt) : model::parse_cost_form(form_));
 
   std::optional<replay_engine::Trace> trace;
   if (!trace_path_.empty()) trace = replay_engine::load_trace(trace_path_, m);
@@ -359,7 +308,7 @@ int HbspCommand::predict() {
   std::error_code ec;
   std::filesystem::create_directories(out_dir_, ec);
   if (ec) throw InputError(out_dir_, "cannot create the output folder: " + ec.message());
-  for (const auto& pr : predictions) {
+  for (const auto& pr : model::paper_predictions()) {
     const auto t0 = std::chrono::steady_clock::now();
     const std::string base = out_dir_ + "/figure" + pr.figure;
     write_file_atomically(base + ".csv", predict_csv(m, pr));

@@ -15,6 +15,7 @@
 #include "tests/support.h"
 
 #include "bounds/hbsp.h"
+#include "bounds/hbsp_predictions.h"
 #include "cli/hbsp_command.h"
 #include "distributions/input_error.h"
 #include "engine/hbsp_replay.h"
@@ -551,6 +552,134 @@ TEST_CASE("bad algorithm parameters", "[hbsp]") {
   CHECK(model::parse_root(m, 4, "3").index == 3);
   CHECK_THROWS_AS(model::parse_algorithm("bogosort"), InputError);
   CHECK_THROWS_AS(model::parse_workload("fair"), InputError);
+}
+
+// ---- writing a machine file ------------------------------------------------------------------
+
+namespace {
+
+void check_same_machine(const model::Machine& a, const model::Machine& b) {
+  CHECK(a.g == b.g);
+  CHECK(a.latency_any == b.latency_any);
+  CHECK(a.latency_by_p == b.latency_by_p);
+  CHECK(a.time_unit == b.time_unit);
+  CHECK(a.packet_unit == b.packet_unit);
+  CHECK(a.speed_field == b.speed_field);
+  REQUIRE(a.size() == b.size());
+  for (int j = 0; j < a.size(); ++j) {
+    CHECK(a.processors[j].name == b.processors[j].name);
+    CHECK(a.processors[j].r == b.processors[j].r);
+    CHECK(a.processors[j].speed == b.processors[j].speed);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("hbsp machine file: written, it reads back as the same machine", "[hbsp]") {
+  // The shipped cluster: index=, L for each p, units.
+  const auto& m = cluster();
+  const std::string text = model::machine_text(m);
+  check_same_machine(machine(text), m);
+  CHECK(text.find("unit time=us packet=byte\ng 0.196\n\nL p=2 9000\n") == 0);
+  CHECK(text.find("processor chromus   r=4.08      index=0.75\n") != std::string::npos);
+
+  // c=, a default L, no units, numbers that need every digit, comments.
+  const auto odd = machine("g 0.1\nL 1e-7\nL p=3 123456789.125\nprocessor x1 r=1 c=0.30000000000000004\n"
+                           "processor a-long-name r=1.0000000000000002 c=7e-30\nprocessor z r=1e30 c=1e30\n");
+  model::MachineComments comments;
+  comments.header = {"made by hand", "second line"};
+  comments.processors = {"first", "", "third"};
+  const std::string odd_text = model::machine_text(odd, comments);
+  check_same_machine(machine(odd_text), odd);
+  CHECK(odd_text ==
+        "# made by hand\n"
+        "# second line\n"
+        "g 0.1\n"
+        "\n"
+        "L 1e-07\n"
+        "L p=3 123456789.125\n"
+        "\n"
+        "processor x1           r=1         c=0.30000000000000004  # first\n"
+        "processor a-long-name  r=1.0000000000000002 c=7e-30\n"
+        "processor z            r=1e+30     c=1e+30          # third\n");
+
+  // What the format cannot hold is refused, naming the machine.
+  auto bad = odd;
+  bad.processors[1].name = "two words";
+  CHECK(error_of([&] { model::machine_text(bad); }) ==
+        "m.txt: processor name 'two words' cannot be written in a machine file (no whitespace, '#' or '=')");
+  bad = odd;
+  bad.time_unit = "u#s";
+  CHECK_THAT(error_of([&] { model::machine_text(bad); }), Catch::Contains("time unit 'u#s'"));
+}
+
+// ---- the paper's Figures 4 and 6 (bounds/hbsp_predictions) -------------------------------------
+
+TEST_CASE("hbsp predictions: Figures 4 and 6 as typed rows", "[hbsp]") {
+  const auto& m = cluster();
+  CHECK(model::predicted_p(m) == paper_p);
+  const auto figures = model::paper_predictions();
+  REQUIRE(figures.size() == 2);
+  CHECK(std::string(figures[0].figure) == "4");
+  CHECK(figures[0].algorithm == model::Algorithm::scatter);
+  CHECK(std::string(figures[1].figure) == "6");
+  CHECK(figures[1].algorithm == model::Algorithm::broadcast_two_phase);
+
+  const auto four = model::predict(m, figures[0]);
+  REQUIRE(four.size() == 2 * 2 * 5 * 10);  // panels x accountings x p x n
+  // Panel a, paper accounting, p = 2, n = 100 KB, equal shares: the slowest root chromus (r 4.08)
+  // sends N, g*4.08*N + L; the fastest gromit sends N while chromus receives N/2 at r 4.08,
+  // g*max(N, 2.04*N) + L (g = 0.196, L = 9000, N = 102400 bytes).
+  const auto& first = four.front();
+  CHECK(std::string(first.figure) == "4");
+  CHECK(first.operation == model::Algorithm::scatter);
+  CHECK(first.panel == 'a');
+  CHECK(std::string(first.ratio) == "Ts/Tf");
+  CHECK(first.accounting == model::Accounting::paper);
+  CHECK(first.p == 2);
+  CHECK(first.n_kb == 100);
+  CHECK(first.n_bytes == 102400);
+  CHECK(first.numerator == 90887.232);
+  CHECK(first.denominator == 49943.616);
+  CHECK(first.factor == first.numerator / first.denominator);
+  // The order: panel, accounting, p, n.
+  CHECK(four[9].n_kb == 1000);
+  CHECK(four[10].p == 4);
+  CHECK(four[50].accounting == model::Accounting::exact);
+  CHECK(four[100].panel == 'b');
+  CHECK(std::string(four[100].ratio) == "Tu/Tb");
+
+  // The last row of Figure 6 (as in tests/golden/expected/hbsp_predict.txt).
+  const auto six = model::predict(m, figures[1]);
+  REQUIRE(six.size() == 200);
+  const auto& last = six.back();
+  CHECK(std::string(last.figure) == "6");
+  CHECK(last.operation == model::Algorithm::broadcast_two_phase);
+  CHECK(last.panel == 'b');
+  CHECK(last.accounting == model::Accounting::exact);
+  CHECK(last.p == 10);
+  CHECK(last.n_kb == 1000);
+  CHECK(last.n_bytes == 1024000);
+  CHECK(last.numerator == 991618.688);
+  CHECK(last.denominator == 1036590.72);
+  CHECK(last.factor == 0.9566154402771424);
+
+  // Only the p with an L, from 2 on; none is an error naming the machine.
+  CHECK(model::predicted_p(machine("g 1\nL p=1 5\nL p=3 7\nprocessor a r=1 c=1\nprocessor b r=1 c=1\n"
+                                   "processor c r=2 c=1\n")) == std::vector<int>{3});
+  CHECK(error_of([] { model::predicted_p(machine("g 1\nL p=1 5\nprocessor a r=1 c=1\nprocessor b r=1 c=1\n")); }) ==
+        "m.txt: no L for any p >= 2 (add 'L p=P VALUE' lines)");
+}
+
+TEST_CASE("hbsp cost form by algorithm (form auto): cj where work counts operations, else hbsp1", "[hbsp]") {
+  using A = model::Algorithm;
+  CHECK(model::auto_cost_form(A::prefix_sums) == model::CostForm::cj);
+  CHECK(model::auto_cost_form(A::matrix_multiplication) == model::CostForm::cj);
+  CHECK(model::auto_cost_form(A::sample_sort) == model::CostForm::cj);
+  CHECK(model::auto_cost_form(A::scatter) == model::CostForm::hbsp1);
+  CHECK(model::auto_cost_form(A::broadcast_one_phase) == model::CostForm::hbsp1);
+  CHECK(model::auto_cost_form(A::broadcast_two_phase) == model::CostForm::hbsp1);
+  CHECK(model::auto_cost_form(std::nullopt) == model::CostForm::hbsp1);  // a program CSV
 }
 
 // ---- the command -----------------------------------------------------------------------------
