@@ -66,7 +66,7 @@ struct Machine {
 
   int size() const { return static_cast<int>(processors.size()); }
   // Throws InputError unless 1 <= p <= size().
-  void check_p(int p, const std::string& where = "--p") const;
+  void check_p(int p, const std::string& where = "processors") const;
   // L for p processors; throws InputError when the file gives none.
   double latency(int p) const;
   // The processor with this name, or -1.
@@ -194,7 +194,9 @@ Accounting parse_accounting(const std::string& text);                     // pap
 const char* to_string(Workload w);
 const char* to_string(Accounting a);
 
-// Throws InputError when the parameters do not fit the machine (p, n, item size, root, ...).
+// Throws InputError when the parameters do not fit the machine (p, n, item size, root, ...). The
+// library's errors name a parameter in the papers' words: "processors", "size", "item size", "root",
+// "oversampling", "algorithm", "workload", "accounting", "cost form" (the CLI maps them to options).
 void validate(const Machine& m, const AlgorithmParams& a);
 int root_index(const Machine& m, const AlgorithmParams& a);
 // The fraction of the data each of the first p processors holds.

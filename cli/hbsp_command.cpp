@@ -35,12 +35,30 @@ double parse_size(const std::string& text, double item_size, bool bytes_allowed)
   for (const auto& [suffix, factor] : units) {
     const std::string s = suffix;
     if (text.size() > s.size() && text.compare(text.size() - s.size(), s.size(), s) == 0) {
-      if (!bytes_allowed) throw InputError("--n", "'" + text + "': matmul's n is the matrix order, give a number");
-      const double bytes = model::parse_number("--n", "n", text.substr(0, text.size() - s.size())) * factor;
+      if (!bytes_allowed) throw InputError("--size", "'" + text + "': matmul's n is the matrix order, give a number");
+      const double bytes = model::parse_number("--size", "n", text.substr(0, text.size() - s.size())) * factor;
       return bytes / item_size;
     }
   }
-  return model::parse_number("--n", "n", text);
+  return model::parse_number("--size", "n", text);
+}
+
+// The library names its parameters in the papers' words; the command line names the option.
+const std::pair<const char*, const char*> option_of_parameter[] = {
+    {"processors", "--processors"}, {"size", "--size"},           {"item size", "--item-size"},
+    {"root", "--root"},             {"oversampling", "--oversampling"}, {"algorithm", "--algorithm"},
+    {"workload", "--workload"},     {"accounting", "--accounting"}, {"cost form", "--form"},
+};
+
+// In hbsp these spellings meant other things than in the rest of the tool (--n the width, -m the
+// fast count, -a the scale, -p the levels): refused at once, naming the option that replaced them.
+void refuse_old_spelling(CLI::App& command, const std::string& name, const std::string& message) {
+  command
+      .add_option_function<std::vector<std::string>>(
+          name, [name, message](const std::vector<std::string>&) { throw InputError(name, message); })
+      ->expected(0, 1)
+      ->trigger_on_parse()
+      ->group("");
 }
 
 std::string processor_name(const model::Machine& m, int j) { return j < 0 ? "" : m.processors[j].name; }
@@ -114,19 +132,20 @@ void HbspCommand::add_to(CLI::App& app) {
 
   replay_ = hbsp_->add_subcommand(
       "replay", "Replay a superstep program (CSV or built-in algorithm) on a machine: per-superstep CSV and total");
-  replay_->add_option("--machine,-m", machine_path_, "Machine file (g, L, processors with r_j and speed)")
+  replay_->add_option("--machine", machine_path_, "Machine file (g, L, processors with r_j and speed)")
       ->required()->group("Machine");
-  replay_->add_option("--p", p_, "Use the first p processors of the machine (default: all)")->group("Machine");
+  replay_->add_option("--processors", p_, "Use the first p processors of the machine (default: all)")
+      ->group("Machine");
   replay_->add_option("--form", form_, "Superstep cost: hbsp1 (w = max w_j), cj (w = max w_j/c_j), auto")
       ->capture_default_str()->group("Machine");
   auto* program = replay_->add_option("--program", program_path_, "Program CSV: superstep,processor,work,sent,received")
                       ->group("Program");
-  auto* algorithm = replay_->add_option("--algorithm,-a", algorithm_,
+  auto* algorithm = replay_->add_option("--algorithm", algorithm_,
                                         "Built-in: scatter, broadcast1, broadcast2, prefix, matmul, samplesort")
                         ->group("Program");
   program->excludes(algorithm);
   algorithm->excludes(program);
-  replay_->add_option("--n", n_text_, "Problem size: items (matmul: the matrix order), or bytes as 4096B, 100KB, 2MB")
+  replay_->add_option("--size", n_text_, "Problem size n: items (matmul: the matrix order), or bytes as 4096B, 100KB, 2MB")
       ->capture_default_str()->group("Algorithm");
   replay_->add_option("--item-size", item_size_, "Packets per item (bytes per integer on the paper's cluster: 4)")
       ->capture_default_str()->group("Algorithm");
@@ -147,16 +166,19 @@ void HbspCommand::add_to(CLI::App& app) {
   replay_->add_option("--seed", seed_text_, "Seed: the same seed gives the same numbers on any thread count")
       ->capture_default_str()->group("Sampling");
   replay_->add_option("--threads,-t", threads_, "Worker threads (0: all cores)")->capture_default_str()->group("Sampling");
+  refuse_old_spelling(*replay_, "--n", "in hbsp the problem size is --size (--n is the width elsewhere)");
+  refuse_old_spelling(*replay_, "--p", "in hbsp the number of processors is --processors (-p is the levels elsewhere)");
+  refuse_old_spelling(*replay_, "-a", "in hbsp the algorithm is --algorithm (-a is the scale elsewhere)");
 
   predict_ = hbsp_->add_subcommand(
       "predict", "Regenerate the HBSP^1 paper's Figures 4 and 6 (predicted T_s/T_f, T_u/T_b): CSV, SVG, PNG");
-  predict_->add_option("--machine,-m", predict_machine_, "Machine file (default: the paper's cluster, embedded)");
+  predict_->add_option("--machine", predict_machine_, "Machine file (default: the paper's cluster, embedded)");
   predict_->add_option("--out-dir", out_dir_, "Folder for figure4/figure6 .csv, .gp, .svg, .png")->capture_default_str();
 
   probe_ = hbsp_->add_subcommand(
       "probe", "Under mpirun: measure r_j, c_j, g and L of the ranks (HBSP^1 Section 4.4); machine file and r_j trace");
   auto& o = probe_options_;
-  probe_->add_option("--machine,-m", o.machine_path, "Machine file to write (rank 0)")->required();
+  probe_->add_option("--machine", o.machine_path, "Machine file to write (rank 0)")->required();
   probe_->add_option("--trace", o.trace_path, "r_j trace to write (rank 0): one r_j per rank and round")->required();
   probe_->add_option("--rounds", o.rounds, "Rounds of measurements: the trace's points")->capture_default_str();
   probe_->add_option("--interval", o.interval, "Seconds between the end of a round and the start of the next")
@@ -166,14 +188,26 @@ void HbspCommand::add_to(CLI::App& app) {
       ->capture_default_str();
   probe_->add_option("--clock", o.clock, "Trace clock: time (us since the first round) or superstep (round k)")
       ->capture_default_str();
+  for (CLI::App* command : {replay_, predict_, probe_})
+    refuse_old_spelling(*command, "-m", "in hbsp the machine file is --machine (-m is the fast count elsewhere)");
 }
 
 bool HbspCommand::parsed() const { return hbsp_ != nullptr && hbsp_->parsed(); }
 
 int HbspCommand::execute() {
-  if (replay_->parsed()) return replay();
-  if (predict_->parsed()) return predict();
-  if (probe_->parsed()) return probe();
+  try {
+    if (replay_->parsed()) return replay();
+    if (predict_->parsed()) return predict();
+    if (probe_->parsed()) return probe();
+  } catch (const InputError& e) {
+    // A file given on the command line keeps its name, even one called "size".
+    for (const std::string* path : {&machine_path_, &program_path_, &trace_path_, &predict_machine_,
+                                    &probe_options_.machine_path, &probe_options_.trace_path})
+      if (e.where() == *path) throw;
+    for (const auto& [parameter, option] : option_of_parameter)
+      if (e.where() == parameter) throw InputError(option, e.problem(), e.hint());
+    throw;
+  }
   throw InputError("hbsp", "give a command: replay, predict or probe");
 }
 

@@ -543,10 +543,14 @@ TEST_CASE("bad algorithm parameters", "[hbsp]") {
   a.p = 3;  // no L for p = 3 in the paper
   CHECK_THAT(error_of([&] { model::closed_form(m, a); }), Catch::Contains("no L for p = 3"));
   a.p = 12;
-  CHECK_THAT(error_of([&] { model::closed_form(m, a); }), Catch::Contains("--p"));
+  // The library names the parameter in the papers' words, not an option of the command line.
+  CHECK(error_of([&] { model::closed_form(m, a); }) ==
+        "processors: p = 12 is not between 1 and the 10 processors of " + cluster_path);
+  a.p = 1;
+  CHECK(error_of([&] { model::closed_form(m, a); }) == "processors: the built-in algorithms need at least 2 processors");
   a.p = 4;
   a.n = -5;
-  CHECK_THAT(error_of([&] { rp::generate(m, a); }), Catch::Contains("--n"));
+  CHECK(error_of([&] { rp::generate(m, a); }) == "size: the problem size must be > 0, got -5");
   CHECK_THAT(error_of([&] { model::parse_root(m, 4, "sgi7"); }), Catch::Contains("first p = 4"));
   CHECK(model::parse_root(m, 4, "aditi").index == 2);
   CHECK(model::parse_root(m, 4, "3").index == 3);
@@ -685,7 +689,7 @@ TEST_CASE("hbsp cost form by algorithm (form auto): cj where work counts operati
 // ---- the command -----------------------------------------------------------------------------
 
 TEST_CASE("hbsp replay: tidy CSV with one row per superstep and a total equal to the closed form", "[hbsp]") {
-  const auto out = run_hbsp({"hbsp", "replay", "--machine", cluster_path, "--algorithm", "broadcast2", "--n", "100KB",
+  const auto out = run_hbsp({"hbsp", "replay", "--machine", cluster_path, "--algorithm", "broadcast2", "--size", "100KB",
                              "--workload", "equal"});
   const auto lines = lines_of(out);
   REQUIRE(lines.size() == 4);  // header, 2 supersteps, total
@@ -703,7 +707,7 @@ TEST_CASE("hbsp replay: tidy CSV with one row per superstep and a total equal to
 
   // Monte Carlo over the example trace: same bits on 1 and 2 threads.
   const std::vector<std::string> mc = {"hbsp", "replay", "--machine", cluster_path, "--algorithm", "samplesort",
-                                       "--n", "100000", "--trace", example_trace_path, "--reps", "500"};
+                                       "--size", "100000", "--trace", example_trace_path, "--reps", "500"};
   auto with = [&](const char* threads) {
     auto args = mc;
     args.push_back("--threads");
@@ -719,18 +723,51 @@ TEST_CASE("hbsp replay: tidy CSV with one row per superstep and a total equal to
 
   // a CSV program with the hbsp1 form
   const auto csv = lines_of(run_hbsp({"hbsp", "replay", "--machine", cluster_path, "--program", example_program_path,
-                                      "--p", "4"}));
+                                      "--processors", "4"}));
   REQUIRE(csv.size() == 5);
   CHECK(fields_of(csv[1])[2] == "hbsp1");
 
   // bad input reaches the caller as InputError (cli::run turns it into exit status 2)
   CHECK_THROWS_AS(run_hbsp({"hbsp", "replay", "--machine", "/nonexistent", "--algorithm", "scatter"}), InputError);
-  CHECK_THROWS_AS(run_hbsp({"hbsp", "replay", "--machine", cluster_path, "--algorithm", "scatter", "--p", "3"}), InputError);
+  CHECK_THROWS_AS(run_hbsp({"hbsp", "replay", "--machine", cluster_path, "--algorithm", "scatter", "--processors", "3"}),
+                  InputError);
   CHECK_THROWS_AS(run_hbsp({"hbsp", "replay", "--machine", cluster_path, "--algorithm", "scatter", "--reps", "10"}), InputError);
   CHECK_THROWS_AS(run_hbsp({"hbsp", "replay", "--machine", cluster_path}), InputError);
-  CHECK_THROWS_AS(run_hbsp({"hbsp", "replay", "--machine", cluster_path, "--algorithm", "matmul", "--n", "1KB"}), InputError);
+  CHECK_THROWS_AS(run_hbsp({"hbsp", "replay", "--machine", cluster_path, "--algorithm", "matmul", "--size", "1KB"}),
+                  InputError);
   CHECK_THROWS_AS(run_hbsp({"hbsp", "replay", "--machine", cluster_path, "--program", "a.csv", "--algorithm", "scatter"}),
                   CLI::ParseError);
+}
+
+TEST_CASE("hbsp options mean what they mean elsewhere: the old spellings are refused, naming the new", "[hbsp]") {
+  const auto error = [](std::vector<std::string> args) { return error_of([&] { run_hbsp(std::move(args)); }); };
+  const std::vector<std::string> replay = {"hbsp", "replay", "--machine", cluster_path, "--algorithm", "scatter"};
+  const auto with = [&](std::vector<std::string> more) {
+    auto args = replay;
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+  };
+  CHECK(error(with({"--n", "100KB"})) == "--n: in hbsp the problem size is --size (--n is the width elsewhere)");
+  CHECK(error(with({"--p", "4"})) ==
+        "--p: in hbsp the number of processors is --processors (-p is the levels elsewhere)");
+  CHECK(error({"hbsp", "replay", "-m", cluster_path, "--algorithm", "scatter"}) ==
+        "-m: in hbsp the machine file is --machine (-m is the fast count elsewhere)");
+  CHECK(error({"hbsp", "replay", "--machine", cluster_path, "-a", "scatter"}) ==
+        "-a: in hbsp the algorithm is --algorithm (-a is the scale elsewhere)");
+  CHECK(error({"hbsp", "predict", "-m", cluster_path}) ==
+        "-m: in hbsp the machine file is --machine (-m is the fast count elsewhere)");
+  CHECK(error({"hbsp", "probe", "-m", "m.txt", "--trace", "t.txt"}) ==
+        "-m: in hbsp the machine file is --machine (-m is the fast count elsewhere)");
+  // The library's parameters come out as the options that set them.
+  CHECK(error(with({"--processors", "12"})) ==
+        "--processors: p = 12 is not between 1 and the 10 processors of " + cluster_path);
+  CHECK(error(with({"--size", "-5"})) == "--size: the problem size must be > 0, got -5");
+  CHECK(error(with({"--size", "1e31"})) == "--size: field 'n': '1e31' is out of range: the limit is 1e30 in magnitude "
+                                           "(HBSP inputs keep their numbers within 1e-30 and 1e30: change the units)");
+  CHECK_THAT(error(with({"--root", "nobody"})), Catch::StartsWith("--root: processor 'nobody' is not in "));
+  CHECK_THAT(error(with({"--form", "x"})), Catch::StartsWith("--form: 'x' is not a cost form"));
+  CHECK_THAT(error({"hbsp", "replay", "--machine", cluster_path, "--algorithm", "bogosort"}),
+             Catch::StartsWith("--algorithm: 'bogosort' is not a built-in HBSP algorithm"));
 }
 
 TEST_CASE("hbsp predict writes Figures 4 and 6 as CSV, gnuplot script, SVG and PNG", "[hbsp]") {
@@ -817,10 +854,10 @@ TEST_CASE("HBSP numbers lie within 1e-30 and 1e30: outside, an error naming the 
   CHECK(std::isfinite(model::closed_form(m, a)));
   CHECK(std::isfinite(rp::replay(m, rp::generate(m, a), model::CostForm::cj).total));
   a.n = 2e30;
-  CHECK_THAT(error_of([&] { model::closed_form(m, a); }), Contains("--n") && Contains("limit 1e30"));
+  CHECK(error_of([&] { model::closed_form(m, a); }) == "size: the problem size 2e+30 is more than the limit 1e30");
   a.n = 1e3;
   a.item_size = 1e31;
-  CHECK_THAT(error_of([&] { rp::generate(m, a); }), Contains("--item-size") && Contains("limit 1e30"));
+  CHECK(error_of([&] { rp::generate(m, a); }) == "item size: the item size 1e+31 is more than the limit 1e30");
 
   // hbsp predict's ratios T_s/T_f and T_u/T_b on the most extreme machine: finite and > 0 (L = 0,
   // the smallest g: the denominators are the smallest possible).
