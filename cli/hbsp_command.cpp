@@ -134,8 +134,8 @@ void HbspCommand::add_to(CLI::App& app) {
       "replay", "Replay a superstep program (CSV or built-in algorithm) on a machine: per-superstep CSV and total");
   replay_->add_option("--machine", machine_path_, "Machine file (g, L, processors with r_j and speed)")
       ->required()->group("Machine");
-  replay_->add_option("--processors", p_, "Use the first p processors of the machine (default: all)")
-      ->group("Machine");
+  processors_ = replay_->add_option("--processors", p_, "Use the first p processors of the machine (default: all)")
+                    ->group("Machine");
   replay_->add_option("--form", form_, "Superstep cost: hbsp1 (w = max w_j), cj (w = max w_j/c_j), auto")
       ->capture_default_str()->group("Machine");
   auto* program = replay_->add_option("--program", program_path_, "Program CSV: superstep,processor,work,sent,received")
@@ -253,7 +253,8 @@ int HbspCommand::replay() {
   if (metrics_ && !reps_text_.empty())
     throw InputError("--metrics", "the measures come from one replay: leave out --reps");
   const model::Machine m = model::load_machine(machine_path_);
-  const int p = p_ == 0 ? m.size() : p_;
+  // Not given: every processor. Given, even 0, it must be one of 1..size (0 once meant all).
+  const int p = processors_->count() ? p_ : m.size();
   m.check_p(p);
   if (program_path_.empty() == algorithm_.empty())
     throw InputError("hbsp replay", "give --program FILE or --algorithm NAME");

@@ -46,6 +46,7 @@ class HbspCommand {
   CLI::App* replay_ = nullptr;
   CLI::App* predict_ = nullptr;
   CLI::App* probe_ = nullptr;
+  CLI::Option* processors_ = nullptr;
 
   // replay
   std::string machine_path_;
@@ -57,7 +58,7 @@ class HbspCommand {
   std::string workload_ = "balanced";
   std::string accounting_ = "paper";
   double oversampling_ = 32.0;
-  int p_ = 0;  // 0: every processor of the machine
+  int p_ = 0;  // read only when --processors is given; otherwise every processor of the machine
   std::string form_ = "auto";
   std::string trace_path_;
   bool metrics_ = false;

@@ -761,6 +761,12 @@ TEST_CASE("hbsp options mean what they mean elsewhere: the old spellings are ref
   // The library's parameters come out as the options that set them.
   CHECK(error(with({"--processors", "12"})) ==
         "--processors: p = 12 is not between 1 and the 10 processors of " + cluster_path);
+  // --processors 0 once meant every processor; now it is refused like any p outside 1..size.
+  CHECK(error(with({"--processors", "0"})) ==
+        "--processors: p = 0 is not between 1 and the 10 processors of " + cluster_path);
+  CHECK(error({"hbsp", "replay", "--machine", cluster_path, "--program", example_program_path, "--processors", "0"}) ==
+        "--processors: p = 0 is not between 1 and the 10 processors of " + cluster_path);
+  CHECK(error(with({"--processors", "1"})) == "--processors: the built-in algorithms need at least 2 processors");
   CHECK(error(with({"--size", "-5"})) == "--size: the problem size must be > 0, got -5");
   CHECK(error(with({"--size", "1e31"})) == "--size: field 'n': '1e31' is out of range: the limit is 1e30 in magnitude "
                                            "(HBSP inputs keep their numbers within 1e-30 and 1e30: change the units)");
