@@ -95,7 +95,8 @@ struct MachineComments {
   std::vector<std::string> processors;  // one per processor, after its line (empty or missing: none)
 };
 // The machine file of m, processor lines in columns: parse_machine reads it back to the same
-// machine (every number in its shortest exact text), all but `source`. Throws InputError naming
+// machine (every number in its shortest exact text), all but `source`, when m is one it accepts
+// (hbsp probe writes its measurements with it). Throws InputError naming
 // the machine when a name or unit cannot be written (empty, or with whitespace, '#' or '=').
 std::string machine_text(const Machine& m, const MachineComments& comments = {});
 
