@@ -164,7 +164,7 @@ std::vector<std::vector<double>> probe_trace_r(const ProbeMeasurements& m) {
 std::string probe_machine_text(const ProbePlan& plan, const ProbeMeasurements& m, const std::string& provenance) {
   const ProbeMachine s = summarise_probe(plan, m);
   const std::size_t P = m.names.size();
-  // Six significant digits: more than the measurements carry (a ratio >= 1 stays >= 1).
+  // The numbers as sig() prints them, so the file holds what it says.
   const auto brief = [](double x) { return std::stod(sig(x)); };
   bounds::hbsp::Machine machine;
   machine.time_unit = "us";
@@ -177,8 +177,8 @@ std::string probe_machine_text(const ProbePlan& plan, const ProbeMeasurements& m
     comments.processors.push_back("send " + sig(s.send[j]) + " us/message, kernel " + sig(s.kernel[j]) +
                                   " us, share " + sig(s.share[j]));
   }
-  std::ostringstream why;
-  why << "hetstruct hbsp probe: " << provenance << "\n"
+  std::ostringstream header;
+  header << "hetstruct hbsp probe: " << provenance << "\n"
       << "Measured under mpirun on " << P << (P == 1 ? " rank" : " ranks") << ", " << m.rounds.size()
       << (m.rounds.size() == 1 ? " round" : " rounds") << " (interval " << sig(plan.interval)
       << " s), each quantity the median of " << plan.repeats << " repetitions;\n"
@@ -192,9 +192,9 @@ std::string probe_machine_text(const ProbePlan& plan, const ProbeMeasurements& m
       << "  g      the fastest sender's time per byte\n"
       << "  L p=P  one MPI_Barrier (an empty superstep) on the first P ranks, the mean of "
       << probe_barriers_per_sample << " in a row\n";
-  if (P == 1) why << "One rank: g is MPI's copy to the same rank, not a network.\n";
-  why << "Format: bounds/hbsp.h. Replay: hetstruct hbsp replay --machine THIS --trace TRACE ...";
-  std::istringstream lines(why.str());
+  if (P == 1) header << "One rank: g is MPI's copy to the same rank, not a network.\n";
+  header << "Format: bounds/hbsp.h. Replay: hetstruct hbsp replay --machine THIS --trace TRACE ...";
+  std::istringstream lines(header.str());
   for (std::string line; std::getline(lines, line);) comments.header.push_back(line);
   return bounds::hbsp::machine_text(machine, comments);
 }
