@@ -1,6 +1,7 @@
 #include "bounds/hbsp.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -253,12 +254,53 @@ Machine load_machine(const std::string& path) {
   return parse_machine(in, path);
 }
 
+std::string machine_text(const Machine& m, const MachineComments& comments) {
+  const std::string where = m.source.empty() ? "machine" : m.source;
+  // What tokens() and split_key() would split or cut, the file cannot hold.
+  const auto writable = [&](const std::string& word, const std::string& what) {
+    const bool bad = word.empty() || std::any_of(word.begin(), word.end(), [](char ch) {
+                       return ch == '#' || ch == '=' || std::isspace(static_cast<unsigned char>(ch));
+                     });
+    if (bad) throw InputError(where, what + " '" + word + "' cannot be written in a machine file",
+                              "no whitespace, '#' or '='");
+    return word;
+  };
+  const auto number = [](double x) { return distributions::format_exact(x); };
+  const auto pad = [](const std::string& s, std::size_t width) {
+    return s.size() < width ? s + std::string(width - s.size(), ' ') : s;
+  };
+  std::ostringstream out;
+  for (const auto& line : comments.header) out << "# " << line << "\n";
+  if (!m.time_unit.empty() || !m.packet_unit.empty()) {
+    out << "unit";
+    if (!m.time_unit.empty()) out << " time=" << writable(m.time_unit, "time unit");
+    if (!m.packet_unit.empty()) out << " packet=" << writable(m.packet_unit, "packet unit");
+    out << "\n";
+  }
+  out << "g " << number(m.g) << "\n\n";
+  if (m.latency_any) out << "L " << number(*m.latency_any) << "\n";
+  for (const auto& [p, l] : m.latency_by_p) out << "L p=" << p << ' ' << number(l) << "\n";
+  if (m.latency_any || !m.latency_by_p.empty()) out << "\n";
+  std::size_t width = 0;
+  for (const auto& proc : m.processors) width = std::max(width, writable(proc.name, "processor name").size());
+  const std::string speed_key = m.speed_field == "c" ? "c=" : "index=";
+  for (std::size_t j = 0; j < m.processors.size(); ++j) {
+    const auto& proc = m.processors[j];
+    const std::string note = j < comments.processors.size() ? comments.processors[j] : "";
+    std::string line = "processor " + pad(proc.name, width) + "  " + pad("r=" + number(proc.r), 11) + ' ' +
+                       (note.empty() ? speed_key + number(proc.speed) : pad(speed_key + number(proc.speed), 15));
+    if (!note.empty()) line += "  # " + note;
+    out << line << "\n";
+  }
+  return out.str();
+}
+
 // ---- one superstep ---------------------------------------------------------------------------
 
 CostForm parse_cost_form(const std::string& text) {
   if (text == "hbsp1") return CostForm::hbsp1;
   if (text == "cj") return CostForm::cj;
-  throw InputError("--form", "'" + text + "' is not a cost form", "hbsp1 (w = max_j w_j) or cj (w = max_j w_j/c_j)");
+  throw InputError("cost form", "'" + text + "' is not a cost form", "hbsp1 (w = max_j w_j) or cj (w = max_j w_j/c_j)");
 }
 
 const char* to_string(CostForm form) { return form == CostForm::hbsp1 ? "hbsp1" : "cj"; }
@@ -311,7 +353,7 @@ Algorithm parse_algorithm(const std::string& text) {
   if (text == "prefix") return Algorithm::prefix_sums;
   if (text == "matmul") return Algorithm::matrix_multiplication;
   if (text == "samplesort") return Algorithm::sample_sort;
-  throw InputError("--algorithm", "'" + text + "' is not a built-in HBSP algorithm",
+  throw InputError("algorithm", "'" + text + "' is not a built-in HBSP algorithm",
                    "scatter, broadcast1, broadcast2, prefix, matmul, samplesort");
 }
 
@@ -339,6 +381,12 @@ int superstep_count(Algorithm a, int p) {
   return 0;
 }
 
+CostForm auto_cost_form(std::optional<Algorithm> a) {
+  const bool computes = a && (*a == Algorithm::prefix_sums || *a == Algorithm::matrix_multiplication ||
+                              *a == Algorithm::sample_sort);
+  return computes ? CostForm::cj : CostForm::hbsp1;
+}
+
 RootChoice parse_root(const Machine& m, int p, const std::string& text) {
   RootChoice r;
   if (text == "fastest") return r;
@@ -347,20 +395,20 @@ RootChoice parse_root(const Machine& m, int p, const std::string& text) {
     return r;
   }
   r.kind = RootChoice::given;
-  r.index = m.resolve(text, p, "--root");
+  r.index = m.resolve(text, p, "root");
   return r;
 }
 
 Workload parse_workload(const std::string& text) {
   if (text == "balanced") return Workload::balanced;
   if (text == "equal") return Workload::equal;
-  throw InputError("--workload", "'" + text + "' is not a workload", "balanced (c_j) or equal (1/p)");
+  throw InputError("workload", "'" + text + "' is not a workload", "balanced (c_j) or equal (1/p)");
 }
 
 Accounting parse_accounting(const std::string& text) {
   if (text == "paper") return Accounting::paper;
   if (text == "exact") return Accounting::exact;
-  throw InputError("--accounting", "'" + text + "' is not an accounting",
+  throw InputError("accounting", "'" + text + "' is not an accounting",
                    "paper (messages to self count, as in the closed forms) or exact (they do not)");
 }
 
@@ -369,23 +417,23 @@ const char* to_string(Accounting a) { return a == Accounting::paper ? "paper" : 
 
 void validate(const Machine& m, const AlgorithmParams& a) {
   m.check_p(a.p);
-  if (a.p < 2) throw InputError("--p", "the built-in algorithms need at least 2 processors");
-  if (!(a.n > 0.0) || !std::isfinite(a.n)) throw InputError("--n", "the problem size must be > 0, got " + format_brief(a.n));
+  if (a.p < 2) throw InputError("processors", "the built-in algorithms need at least 2 processors");
+  if (!(a.n > 0.0) || !std::isfinite(a.n)) throw InputError("size", "the problem size must be > 0, got " + format_brief(a.n));
   if (a.n > max_value)
-    throw InputError("--n", "the problem size " + format_brief(a.n) + " is more than the limit 1e30");
+    throw InputError("size", "the problem size " + format_brief(a.n) + " is more than the limit 1e30");
   if (!(a.item_size > 0.0) || !std::isfinite(a.item_size))
-    throw InputError("--item-size", "must be > 0, got " + format_brief(a.item_size));
+    throw InputError("item size", "must be > 0, got " + format_brief(a.item_size));
   if (a.item_size > max_value)
-    throw InputError("--item-size", "the item size " + format_brief(a.item_size) + " is more than the limit 1e30");
+    throw InputError("item size", "the item size " + format_brief(a.item_size) + " is more than the limit 1e30");
   if (a.root.kind == RootChoice::given && (a.root.index < 0 || a.root.index >= a.p))
-    throw InputError("--root", "processor " + std::to_string(a.root.index) + " is not among the first p = " +
+    throw InputError("root", "processor " + std::to_string(a.root.index) + " is not among the first p = " +
                                    std::to_string(a.p));
   if (a.algorithm == Algorithm::sample_sort && a.n < 1.0)
-    throw InputError("--n", "sample sort needs at least 1 key, got " + format_brief(a.n));
+    throw InputError("size", "sample sort needs at least 1 key, got " + format_brief(a.n));
   if (a.algorithm == Algorithm::sample_sort && !(a.oversampling >= 1.0 && std::isfinite(a.oversampling)))
-    throw InputError("--oversampling", "must be >= 1, got " + format_brief(a.oversampling));
+    throw InputError("oversampling", "must be >= 1, got " + format_brief(a.oversampling));
   if (a.algorithm == Algorithm::sample_sort && a.oversampling > max_value)
-    throw InputError("--oversampling", format_brief(a.oversampling) + " is more than the limit 1e30");
+    throw InputError("oversampling", format_brief(a.oversampling) + " is more than the limit 1e30");
   m.latency(a.p);  // throws when the machine has no L for p
 }
 

@@ -66,7 +66,7 @@ struct Machine {
 
   int size() const { return static_cast<int>(processors.size()); }
   // Throws InputError unless 1 <= p <= size().
-  void check_p(int p, const std::string& where = "--p") const;
+  void check_p(int p, const std::string& where = "processors") const;
   // L for p processors; throws InputError when the file gives none.
   double latency(int p) const;
   // The processor with this name, or -1.
@@ -89,6 +89,18 @@ struct Machine {
 Machine parse_machine(std::istream& in, const std::string& source);
 Machine load_machine(const std::string& path);
 
+// Comments a machine file carries beside its content (parse_machine skips them).
+struct MachineComments {
+  std::vector<std::string> header;      // written first, one "# " line each
+  std::vector<std::string> processors;  // one per processor, after its line (empty or missing: none)
+};
+// The machine file of m, processor lines in columns: parse_machine reads it back to the same
+// machine (every number in its shortest exact text), all but `source`, when m is one it accepts
+// (hbsp probe writes its measurements with it). Throws InputError naming
+// the machine when a name or unit cannot be written (empty, or with whitespace, '#' or '=').
+std::string machine_text(const Machine& m, const MachineComments& comments = {});
+
+inline constexpr double kilobyte = 1024.0;  // the paper's KB: binary kilobytes (not stated; see README)
 inline constexpr double max_value = 1e30;      // the largest magnitude of a number in HBSP inputs
 inline constexpr double min_positive = 1e-30;  // the smallest value of one that must be > 0
 
@@ -146,6 +158,11 @@ enum class Algorithm { scatter, broadcast_one_phase, broadcast_two_phase, prefix
 Algorithm parse_algorithm(const std::string& text);
 const char* to_string(Algorithm a);
 int superstep_count(Algorithm a, int p);
+// The form in which a program gives its work (`--form auto`): cj for prefix sums, matrix
+// multiplication and sample sort, whose work counts elementary operations of the slowest
+// processor; hbsp1 for scatter and the broadcasts (no work) and for a program CSV (std::nullopt),
+// which gives work as time.
+CostForm auto_cost_form(std::optional<Algorithm> a);
 
 struct RootChoice {
   enum Kind { fastest, slowest, given } kind = fastest;
@@ -178,7 +195,9 @@ Accounting parse_accounting(const std::string& text);                     // pap
 const char* to_string(Workload w);
 const char* to_string(Accounting a);
 
-// Throws InputError when the parameters do not fit the machine (p, n, item size, root, ...).
+// Throws InputError when the parameters do not fit the machine (p, n, item size, root, ...). The
+// library's errors name a parameter in the papers' words: "processors", "size", "item size", "root",
+// "oversampling", "algorithm", "workload", "accounting", "cost form" (the CLI maps them to options).
 void validate(const Machine& m, const AlgorithmParams& a);
 int root_index(const Machine& m, const AlgorithmParams& a);
 // The fraction of the data each of the first p processors holds.

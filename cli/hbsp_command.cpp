@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bounds/hbsp.h"
+#include "bounds/hbsp_predictions.h"
 #include "cli/figures.h"
 #include "cli/output.h"
 #include "distributions/input_error.h"
@@ -27,21 +28,37 @@ namespace {
 namespace model = bounds::hbsp;
 namespace replay_engine = engine::hbsp;
 
-constexpr double kilobyte = 1024.0;  // the paper's KB: binary kilobytes (not stated; see README)
-
-
 // "1000" (items), or bytes with a unit: "4096B", "100KB", "2MB" (binary units) -> items.
 double parse_size(const std::string& text, double item_size, bool bytes_allowed) {
+  using model::kilobyte;
   static const std::pair<const char*, double> units[] = {{"MB", kilobyte * kilobyte}, {"KB", kilobyte}, {"B", 1.0}};
   for (const auto& [suffix, factor] : units) {
     const std::string s = suffix;
     if (text.size() > s.size() && text.compare(text.size() - s.size(), s.size(), s) == 0) {
-      if (!bytes_allowed) throw InputError("--n", "'" + text + "': matmul's n is the matrix order, give a number");
-      const double bytes = model::parse_number("--n", "n", text.substr(0, text.size() - s.size())) * factor;
+      if (!bytes_allowed) throw InputError("--size", "'" + text + "': matmul's n is the matrix order, give a number");
+      const double bytes = model::parse_number("--size", "n", text.substr(0, text.size() - s.size())) * factor;
       return bytes / item_size;
     }
   }
-  return model::parse_number("--n", "n", text);
+  return model::parse_number("--size", "n", text);
+}
+
+// The library names its parameters in the papers' words; the command line names the option.
+const std::pair<const char*, const char*> option_of_parameter[] = {
+    {"processors", "--processors"}, {"size", "--size"},           {"item size", "--item-size"},
+    {"root", "--root"},             {"oversampling", "--oversampling"}, {"algorithm", "--algorithm"},
+    {"workload", "--workload"},     {"accounting", "--accounting"}, {"cost form", "--form"},
+};
+
+// In hbsp these spellings meant other things than in the rest of the tool (--n the width, -m the
+// fast count, -a the scale, -p the levels): refused at once, naming the option that replaced them.
+void refuse_old_spelling(CLI::App& command, const std::string& name, const std::string& message) {
+  command
+      .add_option_function<std::vector<std::string>>(
+          name, [name, message](const std::vector<std::string>&) { throw InputError(name, message); })
+      ->expected(0, 1)
+      ->trigger_on_parse()
+      ->group("");
 }
 
 std::string processor_name(const model::Machine& m, int j) { return j < 0 ? "" : m.processors[j].name; }
@@ -52,71 +69,24 @@ const char* const replay_header =
 
 // ---- predict ---------------------------------------------------------------------------------
 
-struct Prediction {
-  const char* figure;
-  model::Algorithm algorithm;
-  const char* title;
-};
-
-const Prediction predictions[] = {
-    {"4", model::Algorithm::scatter, "scatter"},
-    {"6", model::Algorithm::broadcast_two_phase, "two-phase broadcast"},
-};
-
 const char* const predict_header = "figure,operation,panel,ratio,accounting,p,n_kb,n_bytes,numerator,denominator,factor";
 
-std::vector<int> predicted_p(const model::Machine& m) {
-  std::vector<int> ps;
-  for (int p = 2; p <= m.size(); ++p)
-    if (m.latency_by_p.count(p) || m.latency_any) ps.push_back(p);
-  if (ps.empty()) throw InputError(m.source, "no L for any p >= 2", "add 'L p=P VALUE' lines");
-  return ps;
-}
-
-std::string predict_csv(const model::Machine& m, const Prediction& pr) {
+std::string predict_csv(const model::Machine& m, const model::Prediction& pr) {
   std::ostringstream out;
   out << predict_header << '\n';
-  model::AlgorithmParams a;
-  a.algorithm = pr.algorithm;
-  a.item_size = 1.0;  // n in bytes: g is per byte
-  const auto ps = predicted_p(m);
-  for (const char* panel : {"a", "b"}) {
-    for (const auto accounting : {model::Accounting::paper, model::Accounting::exact}) {
-      a.accounting = accounting;
-      for (const int p : ps) {
-        a.p = p;
-        for (int kb = 100; kb <= 1000; kb += 100) {
-          a.n = kb * kilobyte;
-          double num = 0.0, den = 0.0;
-          if (panel[0] == 'a') {  // T_s / T_f: slowest vs fastest root, c_j = 1/p
-            a.workload = model::Workload::equal;
-            a.root.kind = model::RootChoice::slowest;
-            num = model::closed_form(m, a);
-            a.root.kind = model::RootChoice::fastest;
-            den = model::closed_form(m, a);
-          } else {  // T_u / T_b: equal vs balanced shares, fastest root
-            a.root.kind = model::RootChoice::fastest;
-            a.workload = model::Workload::equal;
-            num = model::closed_form(m, a);
-            a.workload = model::Workload::balanced;
-            den = model::closed_form(m, a);
-          }
-          out << pr.figure << ',' << model::to_string(pr.algorithm) << ',' << panel << ','
-              << (panel[0] == 'a' ? "Ts/Tf" : "Tu/Tb") << ',' << model::to_string(accounting) << ',' << p << ','
-              << kb << ',' << full(a.n) << ',' << full(num) << ',' << full(den) << ',' << full(num / den) << '\n';
-        }
-      }
-    }
-  }
+  for (const auto& r : model::predict(m, pr))
+    out << r.figure << ',' << model::to_string(r.operation) << ',' << r.panel << ',' << r.ratio << ','
+        << model::to_string(r.accounting) << ',' << r.p << ',' << r.n_kb << ',' << full(r.n_bytes) << ','
+        << full(r.numerator) << ',' << full(r.denominator) << ',' << full(r.factor) << '\n';
   return out.str();
 }
 
-std::string predict_script(const model::Machine& m, const Prediction& pr, const std::string& csv,
+std::string predict_script(const model::Machine& m, const model::Prediction& pr, const std::string& csv,
                            const std::string& svg, const std::string& png) {
   // Columns of predict_header: 3 panel, 5 accounting, 6 p, 7 n_kb, 11 factor.
   static const char* const colours[] = {"#1f4e79", "#c0392b", "#27ae60", "#8e44ad", "#d68910",
                                         "#17a589", "#7f8c8d", "#2c3e50", "#e84393"};
-  const auto ps = predicted_p(m);
+  const auto ps = model::predicted_p(m);
   std::ostringstream g;
   g << "# Figure " << pr.figure << " of the HBSP^1 paper (Williams & Parsons 2001), predicted by hetstruct.\n"
     << "set datafile separator ','\n"
@@ -162,19 +132,20 @@ void HbspCommand::add_to(CLI::App& app) {
 
   replay_ = hbsp_->add_subcommand(
       "replay", "Replay a superstep program (CSV or built-in algorithm) on a machine: per-superstep CSV and total");
-  replay_->add_option("--machine,-m", machine_path_, "Machine file (g, L, processors with r_j and speed)")
+  replay_->add_option("--machine", machine_path_, "Machine file (g, L, processors with r_j and speed)")
       ->required()->group("Machine");
-  replay_->add_option("--p", p_, "Use the first p processors of the machine (default: all)")->group("Machine");
+  processors_ = replay_->add_option("--processors", p_, "Use the first p processors of the machine (default: all)")
+                    ->group("Machine");
   replay_->add_option("--form", form_, "Superstep cost: hbsp1 (w = max w_j), cj (w = max w_j/c_j), auto")
       ->capture_default_str()->group("Machine");
   auto* program = replay_->add_option("--program", program_path_, "Program CSV: superstep,processor,work,sent,received")
                       ->group("Program");
-  auto* algorithm = replay_->add_option("--algorithm,-a", algorithm_,
+  auto* algorithm = replay_->add_option("--algorithm", algorithm_,
                                         "Built-in: scatter, broadcast1, broadcast2, prefix, matmul, samplesort")
                         ->group("Program");
   program->excludes(algorithm);
   algorithm->excludes(program);
-  replay_->add_option("--n", n_text_, "Problem size: items (matmul: the matrix order), or bytes as 4096B, 100KB, 2MB")
+  replay_->add_option("--size", n_text_, "Problem size n: items (matmul: the matrix order), or bytes as 4096B, 100KB, 2MB")
       ->capture_default_str()->group("Algorithm");
   replay_->add_option("--item-size", item_size_, "Packets per item (bytes per integer on the paper's cluster: 4)")
       ->capture_default_str()->group("Algorithm");
@@ -195,16 +166,19 @@ void HbspCommand::add_to(CLI::App& app) {
   replay_->add_option("--seed", seed_text_, "Seed: the same seed gives the same numbers on any thread count")
       ->capture_default_str()->group("Sampling");
   replay_->add_option("--threads,-t", threads_, "Worker threads (0: all cores)")->capture_default_str()->group("Sampling");
+  refuse_old_spelling(*replay_, "--n", "in hbsp the problem size is --size (--n is the width elsewhere)");
+  refuse_old_spelling(*replay_, "--p", "in hbsp the number of processors is --processors (-p is the levels elsewhere)");
+  refuse_old_spelling(*replay_, "-a", "in hbsp the algorithm is --algorithm (-a is the scale elsewhere)");
 
   predict_ = hbsp_->add_subcommand(
       "predict", "Regenerate the HBSP^1 paper's Figures 4 and 6 (predicted T_s/T_f, T_u/T_b): CSV, SVG, PNG");
-  predict_->add_option("--machine,-m", predict_machine_, "Machine file (default: the paper's cluster, embedded)");
+  predict_->add_option("--machine", predict_machine_, "Machine file (default: the paper's cluster, embedded)");
   predict_->add_option("--out-dir", out_dir_, "Folder for figure4/figure6 .csv, .gp, .svg, .png")->capture_default_str();
 
   probe_ = hbsp_->add_subcommand(
       "probe", "Under mpirun: measure r_j, c_j, g and L of the ranks (HBSP^1 Section 4.4); machine file and r_j trace");
   auto& o = probe_options_;
-  probe_->add_option("--machine,-m", o.machine_path, "Machine file to write (rank 0)")->required();
+  probe_->add_option("--machine", o.machine_path, "Machine file to write (rank 0)")->required();
   probe_->add_option("--trace", o.trace_path, "r_j trace to write (rank 0): one r_j per rank and round")->required();
   probe_->add_option("--rounds", o.rounds, "Rounds of measurements: the trace's points")->capture_default_str();
   probe_->add_option("--interval", o.interval, "Seconds between the end of a round and the start of the next")
@@ -214,14 +188,26 @@ void HbspCommand::add_to(CLI::App& app) {
       ->capture_default_str();
   probe_->add_option("--clock", o.clock, "Trace clock: time (us since the first round) or superstep (round k)")
       ->capture_default_str();
+  for (CLI::App* command : {replay_, predict_, probe_})
+    refuse_old_spelling(*command, "-m", "in hbsp the machine file is --machine (-m is the fast count elsewhere)");
 }
 
 bool HbspCommand::parsed() const { return hbsp_ != nullptr && hbsp_->parsed(); }
 
 int HbspCommand::execute() {
-  if (replay_->parsed()) return replay();
-  if (predict_->parsed()) return predict();
-  if (probe_->parsed()) return probe();
+  try {
+    if (replay_->parsed()) return replay();
+    if (predict_->parsed()) return predict();
+    if (probe_->parsed()) return probe();
+  } catch (const InputError& e) {
+    // A file given on the command line keeps its name, even one called "size".
+    for (const std::string* path : {&machine_path_, &program_path_, &trace_path_, &predict_machine_,
+                                    &probe_options_.machine_path, &probe_options_.trace_path})
+      if (e.where() == *path) throw;
+    for (const auto& [parameter, option] : option_of_parameter)
+      if (e.where() == parameter) throw InputError(option, e.problem(), e.hint());
+    throw;
+  }
   throw InputError("hbsp", "give a command: replay, predict or probe");
 }
 
@@ -267,7 +253,8 @@ int HbspCommand::replay() {
   if (metrics_ && !reps_text_.empty())
     throw InputError("--metrics", "the measures come from one replay: leave out --reps");
   const model::Machine m = model::load_machine(machine_path_);
-  const int p = p_ == 0 ? m.size() : p_;
+  // Not given: every processor. Given, even 0, it must be one of 1..size (0 once meant all).
+  const int p = processors_->count() ? p_ : m.size();
   m.check_p(p);
   if (program_path_.empty() == algorithm_.empty())
     throw InputError("hbsp replay", "give --program FILE or --algorithm NAME");
@@ -285,17 +272,14 @@ int HbspCommand::replay() {
     a.workload = model::parse_workload(workload_);
     a.accounting = model::parse_accounting(accounting_);
     a.oversampling = oversampling_;
-    const bool computes = a.algorithm == model::Algorithm::prefix_sums ||
-                          a.algorithm == model::Algorithm::matrix_multiplication ||
-                          a.algorithm == model::Algorithm::sample_sort;
-    a.form = form_ == "auto" ? (computes ? model::CostForm::cj : model::CostForm::hbsp1) : model::parse_cost_form(form_);
+    a.form = form_ == "auto" ? model::auto_cost_form(a.algorithm) : model::parse_cost_form(form_);
     program = replay_engine::generate(m, a);
     params = a;
   } else {
     program = replay_engine::load_program(program_path_, m, p);
   }
   const model::CostForm form =
-      params ? params->form : (form_ == "auto" ? model::CostForm::hbsp1 : model::parse_cost_form(form_));
+      params ? params->form : (form_ == "auto" ? model::auto_cost_form(std::nullopt) : model::parse_cost_form(form_));
 
   std::optional<replay_engine::Trace> trace;
   if (!trace_path_.empty()) trace = replay_engine::load_trace(trace_path_, m);
@@ -359,7 +343,7 @@ int HbspCommand::predict() {
   std::error_code ec;
   std::filesystem::create_directories(out_dir_, ec);
   if (ec) throw InputError(out_dir_, "cannot create the output folder: " + ec.message());
-  for (const auto& pr : predictions) {
+  for (const auto& pr : model::paper_predictions()) {
     const auto t0 = std::chrono::steady_clock::now();
     const std::string base = out_dir_ + "/figure" + pr.figure;
     write_file_atomically(base + ".csv", predict_csv(m, pr));

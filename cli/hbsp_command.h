@@ -1,9 +1,10 @@
 // `hetstruct hbsp`: Heterogeneous BSP programs replayed on a machine description, and the
 // predictions of the HBSP^1 paper (Williams & Parsons 2001, Figures 4 and 6).
 //
-//   hetstruct hbsp replay --machine M (--program P.csv | --algorithm NAME [--n N] [--item-size S]
+//   hetstruct hbsp replay --machine M (--program P.csv | --algorithm NAME [--size N] [--item-size S]
 //                         [--root fastest|slowest|NAME|INDEX] [--workload balanced|equal]
-//                         [--accounting paper|exact] [--oversampling O]) [--p P] [--form auto|hbsp1|cj]
+//                         [--accounting paper|exact] [--oversampling O]) [--processors P]
+//                         [--form auto|hbsp1|cj]
 //                         [--trace T] [--reps R [--seed S] [--threads T]]
 //     Tidy CSV on stdout: one row per superstep (w, g*h, L, cost, critical processors) and a total
 //     row; with --reps, a Monte Carlo replay bootstrapping each superstep's r_j from the trace.
@@ -14,6 +15,9 @@
 //     T_s/T_f and T_u/T_b of scatter (Figure 4) and two-phase broadcast (Figure 6) for every p the
 //     machine gives an L for and n = 100..1000 KB: DIR/figure4.csv, .gp, .svg, .png and figure6.*.
 //     Default machine: the paper's cluster (bounds/data/hbsp-cluster-2001.txt, embedded).
+// The rows and the cost model are bounds/hbsp_predictions.h and bounds/hbsp.h; this parses the
+// options, prints, and plots. Option names keep their meaning across the tool: the old --n, --p,
+// -m and -a (the width, the levels, the fast count and the scale elsewhere) are refused.
 //
 // execute() throws InputError on bad input, like the other commands: call it inside cli::run's
 // try block, which prints one line and returns 2.
@@ -42,6 +46,7 @@ class HbspCommand {
   CLI::App* replay_ = nullptr;
   CLI::App* predict_ = nullptr;
   CLI::App* probe_ = nullptr;
+  CLI::Option* processors_ = nullptr;
 
   // replay
   std::string machine_path_;
@@ -53,7 +58,7 @@ class HbspCommand {
   std::string workload_ = "balanced";
   std::string accounting_ = "paper";
   double oversampling_ = 32.0;
-  int p_ = 0;  // 0: every processor of the machine
+  int p_ = 0;  // read only when --processors is given; otherwise every processor of the machine
   std::string form_ = "auto";
   std::string trace_path_;
   bool metrics_ = false;

@@ -98,7 +98,8 @@ std::vector<std::vector<double>> probe_trace_r(const ProbeMeasurements& m);
 // The median (the mean of the middle two for an even count); the probe's summary of repetitions.
 double median(std::vector<double> x);
 
-// The files' text; `provenance` is one comment line's content (date, host count, ...).
+// The files' text; `provenance` is one comment line's content (date, host count, ...). The machine
+// file is bounds::hbsp::machine_text of the summary, its numbers to six significant digits.
 std::string probe_machine_text(const ProbePlan& plan, const ProbeMeasurements& m, const std::string& provenance);
 std::string probe_trace_text(const ProbePlan& plan, const ProbeMeasurements& m, const std::string& provenance);
 

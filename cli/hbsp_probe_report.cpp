@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "bounds/hbsp.h"
 #include "cli/output.h"
 #include "distributions/input_error.h"
 
@@ -17,7 +18,7 @@ namespace hetstruct::cli {
 
 namespace {
 
-constexpr double kilobyte = 1024.0;  // as hbsp replay's --n 100KB
+using bounds::hbsp::kilobyte;  // as hbsp replay's --size 100KB
 constexpr double us = 1e6;           // the machine file's time unit per second
 
 // Six significant digits: more than the measurements carry. A ratio >= 1 stays >= 1.
@@ -30,10 +31,6 @@ std::string sig(double x) {
 void check_time(double t, const std::string& what) {
   if (!(t > 0.0) || !std::isfinite(t))
     throw InputError("hbsp probe", what + " took " + full(t) + " s, not a positive time");
-}
-
-std::string pad(const std::string& s, std::size_t width) {
-  return s.size() < width ? s + std::string(width - s.size(), ' ') : s;
 }
 
 std::string kb_text(const ProbePlan& plan) { return sig(static_cast<double>(plan.message_bytes) / kilobyte) + " KB"; }
@@ -167,35 +164,39 @@ std::vector<std::vector<double>> probe_trace_r(const ProbeMeasurements& m) {
 std::string probe_machine_text(const ProbePlan& plan, const ProbeMeasurements& m, const std::string& provenance) {
   const ProbeMachine s = summarise_probe(plan, m);
   const std::size_t P = m.names.size();
-  std::ostringstream out;
-  out << "# hetstruct hbsp probe: " << provenance << "\n"
-      << "# Measured under mpirun on " << P << (P == 1 ? " rank" : " ranks") << ", " << m.rounds.size()
+  // The numbers as sig() prints them, so the file holds what it says.
+  const auto brief = [](double x) { return std::stod(sig(x)); };
+  bounds::hbsp::Machine machine;
+  machine.time_unit = "us";
+  machine.packet_unit = "byte";
+  machine.g = brief(s.g);
+  for (std::size_t p = 1; p <= P; ++p) machine.latency_by_p[static_cast<int>(p)] = brief(s.latency[p - 1]);
+  bounds::hbsp::MachineComments comments;
+  for (std::size_t j = 0; j < P; ++j) {
+    machine.processors.push_back({m.names[j], brief(s.r[j]), brief(s.index[j])});
+    comments.processors.push_back("send " + sig(s.send[j]) + " us/message, kernel " + sig(s.kernel[j]) +
+                                  " us, share " + sig(s.share[j]));
+  }
+  std::ostringstream header;
+  header << "hetstruct hbsp probe: " << provenance << "\n"
+      << "Measured under mpirun on " << P << (P == 1 ? " rank" : " ranks") << ", " << m.rounds.size()
       << (m.rounds.size() == 1 ? " round" : " rounds") << " (interval " << sig(plan.interval)
       << " s), each quantity the median of " << plan.repeats << " repetitions;\n"
-      << "# below, the median over the rounds (Williams & Parsons 2001, Section 4.4, measured by program):\n"
-      << "#   r      time for the rank to send a " << kb_text(plan)
+      << "below, the median over the rounds (Williams & Parsons 2001, Section 4.4, measured by program):\n"
+      << "  r      time for the rank to send a " << kb_text(plan)
       << " message to each other rank in turn (one sender at a time),\n"
-      << "#          relative to the fastest sender (r = 1)\n"
-      << "#   index  speed on a fixed kernel (sorting " << probe_kernel_items
+      << "         relative to the fastest sender (r = 1)\n"
+      << "  index  speed on a fixed kernel (sorting " << probe_kernel_items
       << " integers) relative to the slowest rank (HBSP's c_j);\n"
-      << "#          HBSP^1's c_j, the share of the data, is index / (sum of the indices of the p ranks used)\n"
-      << "#   g      the fastest sender's time per byte\n"
-      << "#   L p=P  one MPI_Barrier (an empty superstep) on the first P ranks, the mean of "
+      << "         HBSP^1's c_j, the share of the data, is index / (sum of the indices of the p ranks used)\n"
+      << "  g      the fastest sender's time per byte\n"
+      << "  L p=P  one MPI_Barrier (an empty superstep) on the first P ranks, the mean of "
       << probe_barriers_per_sample << " in a row\n";
-  if (P == 1) out << "# One rank: g is MPI's copy to the same rank, not a network.\n";
-  out << "# Format: bounds/hbsp.h. Replay: hetstruct hbsp replay --machine THIS --trace TRACE ...\n"
-      << "unit time=us packet=byte\n"
-      << "g " << sig(s.g) << "\n\n";
-  for (std::size_t p = 1; p <= P; ++p) out << "L p=" << p << ' ' << sig(s.latency[p - 1]) << "\n";
-  out << "\n";
-  std::size_t width = 0;
-  for (const auto& n : m.names) width = std::max(width, n.size());
-  for (std::size_t j = 0; j < P; ++j) {
-    out << "processor " << pad(m.names[j], width) << "  " << pad("r=" + sig(s.r[j]), 11) << ' '
-        << pad("index=" + sig(s.index[j]), 15) << "  # send " << sig(s.send[j]) << " us/message, kernel "
-        << sig(s.kernel[j]) << " us, share " << sig(s.share[j]) << "\n";
-  }
-  return out.str();
+  if (P == 1) header << "One rank: g is MPI's copy to the same rank, not a network.\n";
+  header << "Format: bounds/hbsp.h. Replay: hetstruct hbsp replay --machine THIS --trace TRACE ...";
+  std::istringstream lines(header.str());
+  for (std::string line; std::getline(lines, line);) comments.header.push_back(line);
+  return bounds::hbsp::machine_text(machine, comments);
 }
 
 std::string probe_trace_text(const ProbePlan& plan, const ProbeMeasurements& m, const std::string& provenance) {

@@ -15,6 +15,7 @@
 #include "tests/support.h"
 
 #include "bounds/hbsp.h"
+#include "bounds/hbsp_predictions.h"
 #include "cli/hbsp_command.h"
 #include "distributions/input_error.h"
 #include "engine/hbsp_replay.h"
@@ -542,10 +543,14 @@ TEST_CASE("bad algorithm parameters", "[hbsp]") {
   a.p = 3;  // no L for p = 3 in the paper
   CHECK_THAT(error_of([&] { model::closed_form(m, a); }), Catch::Contains("no L for p = 3"));
   a.p = 12;
-  CHECK_THAT(error_of([&] { model::closed_form(m, a); }), Catch::Contains("--p"));
+  // The library names the parameter in the papers' words, not an option of the command line.
+  CHECK(error_of([&] { model::closed_form(m, a); }) ==
+        "processors: p = 12 is not between 1 and the 10 processors of " + cluster_path);
+  a.p = 1;
+  CHECK(error_of([&] { model::closed_form(m, a); }) == "processors: the built-in algorithms need at least 2 processors");
   a.p = 4;
   a.n = -5;
-  CHECK_THAT(error_of([&] { rp::generate(m, a); }), Catch::Contains("--n"));
+  CHECK(error_of([&] { rp::generate(m, a); }) == "size: the problem size must be > 0, got -5");
   CHECK_THAT(error_of([&] { model::parse_root(m, 4, "sgi7"); }), Catch::Contains("first p = 4"));
   CHECK(model::parse_root(m, 4, "aditi").index == 2);
   CHECK(model::parse_root(m, 4, "3").index == 3);
@@ -553,10 +558,138 @@ TEST_CASE("bad algorithm parameters", "[hbsp]") {
   CHECK_THROWS_AS(model::parse_workload("fair"), InputError);
 }
 
+// ---- writing a machine file ------------------------------------------------------------------
+
+namespace {
+
+void check_same_machine(const model::Machine& a, const model::Machine& b) {
+  CHECK(a.g == b.g);
+  CHECK(a.latency_any == b.latency_any);
+  CHECK(a.latency_by_p == b.latency_by_p);
+  CHECK(a.time_unit == b.time_unit);
+  CHECK(a.packet_unit == b.packet_unit);
+  CHECK(a.speed_field == b.speed_field);
+  REQUIRE(a.size() == b.size());
+  for (int j = 0; j < a.size(); ++j) {
+    CHECK(a.processors[j].name == b.processors[j].name);
+    CHECK(a.processors[j].r == b.processors[j].r);
+    CHECK(a.processors[j].speed == b.processors[j].speed);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("hbsp machine file: written, it reads back as the same machine", "[hbsp]") {
+  // The shipped cluster: index=, L for each p, units.
+  const auto& m = cluster();
+  const std::string text = model::machine_text(m);
+  check_same_machine(machine(text), m);
+  CHECK(text.find("unit time=us packet=byte\ng 0.196\n\nL p=2 9000\n") == 0);
+  CHECK(text.find("processor chromus   r=4.08      index=0.75\n") != std::string::npos);
+
+  // c=, a default L, no units, numbers that need every digit, comments.
+  const auto odd = machine("g 0.1\nL 1e-7\nL p=3 123456789.125\nprocessor x1 r=1 c=0.30000000000000004\n"
+                           "processor a-long-name r=1.0000000000000002 c=7e-30\nprocessor z r=1e30 c=1e30\n");
+  model::MachineComments comments;
+  comments.header = {"made by hand", "second line"};
+  comments.processors = {"first", "", "third"};
+  const std::string odd_text = model::machine_text(odd, comments);
+  check_same_machine(machine(odd_text), odd);
+  CHECK(odd_text ==
+        "# made by hand\n"
+        "# second line\n"
+        "g 0.1\n"
+        "\n"
+        "L 1e-07\n"
+        "L p=3 123456789.125\n"
+        "\n"
+        "processor x1           r=1         c=0.30000000000000004  # first\n"
+        "processor a-long-name  r=1.0000000000000002 c=7e-30\n"
+        "processor z            r=1e+30     c=1e+30          # third\n");
+
+  // What the format cannot hold is refused, naming the machine.
+  auto bad = odd;
+  bad.processors[1].name = "two words";
+  CHECK(error_of([&] { model::machine_text(bad); }) ==
+        "m.txt: processor name 'two words' cannot be written in a machine file (no whitespace, '#' or '=')");
+  bad = odd;
+  bad.time_unit = "u#s";
+  CHECK_THAT(error_of([&] { model::machine_text(bad); }), Catch::Contains("time unit 'u#s'"));
+}
+
+// ---- the paper's Figures 4 and 6 (bounds/hbsp_predictions) -------------------------------------
+
+TEST_CASE("hbsp predictions: Figures 4 and 6 as typed rows", "[hbsp]") {
+  const auto& m = cluster();
+  CHECK(model::predicted_p(m) == paper_p);
+  const auto figures = model::paper_predictions();
+  REQUIRE(figures.size() == 2);
+  CHECK(std::string(figures[0].figure) == "4");
+  CHECK(figures[0].algorithm == model::Algorithm::scatter);
+  CHECK(std::string(figures[1].figure) == "6");
+  CHECK(figures[1].algorithm == model::Algorithm::broadcast_two_phase);
+
+  const auto four = model::predict(m, figures[0]);
+  REQUIRE(four.size() == 2 * 2 * 5 * 10);  // panels x accountings x p x n
+  // Panel a, paper accounting, p = 2, n = 100 KB, equal shares: the slowest root chromus (r 4.08)
+  // sends N, g*4.08*N + L; the fastest gromit sends N while chromus receives N/2 at r 4.08,
+  // g*max(N, 2.04*N) + L (g = 0.196, L = 9000, N = 102400 bytes).
+  const auto& first = four.front();
+  CHECK(std::string(first.figure) == "4");
+  CHECK(first.operation == model::Algorithm::scatter);
+  CHECK(first.panel == 'a');
+  CHECK(std::string(first.ratio) == "Ts/Tf");
+  CHECK(first.accounting == model::Accounting::paper);
+  CHECK(first.p == 2);
+  CHECK(first.n_kb == 100);
+  CHECK(first.n_bytes == 102400);
+  CHECK(first.numerator == 90887.232);
+  CHECK(first.denominator == 49943.616);
+  CHECK(first.factor == first.numerator / first.denominator);
+  // The order: panel, accounting, p, n.
+  CHECK(four[9].n_kb == 1000);
+  CHECK(four[10].p == 4);
+  CHECK(four[50].accounting == model::Accounting::exact);
+  CHECK(four[100].panel == 'b');
+  CHECK(std::string(four[100].ratio) == "Tu/Tb");
+
+  // The last row of Figure 6 (as in tests/golden/expected/hbsp_predict.txt).
+  const auto six = model::predict(m, figures[1]);
+  REQUIRE(six.size() == 200);
+  const auto& last = six.back();
+  CHECK(std::string(last.figure) == "6");
+  CHECK(last.operation == model::Algorithm::broadcast_two_phase);
+  CHECK(last.panel == 'b');
+  CHECK(last.accounting == model::Accounting::exact);
+  CHECK(last.p == 10);
+  CHECK(last.n_kb == 1000);
+  CHECK(last.n_bytes == 1024000);
+  CHECK(last.numerator == 991618.688);
+  CHECK(last.denominator == 1036590.72);
+  CHECK(last.factor == 0.9566154402771424);
+
+  // Only the p with an L, from 2 on; none is an error naming the machine.
+  CHECK(model::predicted_p(machine("g 1\nL p=1 5\nL p=3 7\nprocessor a r=1 c=1\nprocessor b r=1 c=1\n"
+                                   "processor c r=2 c=1\n")) == std::vector<int>{3});
+  CHECK(error_of([] { model::predicted_p(machine("g 1\nL p=1 5\nprocessor a r=1 c=1\nprocessor b r=1 c=1\n")); }) ==
+        "m.txt: no L for any p >= 2 (add 'L p=P VALUE' lines)");
+}
+
+TEST_CASE("hbsp cost form by algorithm (form auto): cj where work counts operations, else hbsp1", "[hbsp]") {
+  using A = model::Algorithm;
+  CHECK(model::auto_cost_form(A::prefix_sums) == model::CostForm::cj);
+  CHECK(model::auto_cost_form(A::matrix_multiplication) == model::CostForm::cj);
+  CHECK(model::auto_cost_form(A::sample_sort) == model::CostForm::cj);
+  CHECK(model::auto_cost_form(A::scatter) == model::CostForm::hbsp1);
+  CHECK(model::auto_cost_form(A::broadcast_one_phase) == model::CostForm::hbsp1);
+  CHECK(model::auto_cost_form(A::broadcast_two_phase) == model::CostForm::hbsp1);
+  CHECK(model::auto_cost_form(std::nullopt) == model::CostForm::hbsp1);  // a program CSV
+}
+
 // ---- the command -----------------------------------------------------------------------------
 
 TEST_CASE("hbsp replay: tidy CSV with one row per superstep and a total equal to the closed form", "[hbsp]") {
-  const auto out = run_hbsp({"hbsp", "replay", "--machine", cluster_path, "--algorithm", "broadcast2", "--n", "100KB",
+  const auto out = run_hbsp({"hbsp", "replay", "--machine", cluster_path, "--algorithm", "broadcast2", "--size", "100KB",
                              "--workload", "equal"});
   const auto lines = lines_of(out);
   REQUIRE(lines.size() == 4);  // header, 2 supersteps, total
@@ -574,7 +707,7 @@ TEST_CASE("hbsp replay: tidy CSV with one row per superstep and a total equal to
 
   // Monte Carlo over the example trace: same bits on 1 and 2 threads.
   const std::vector<std::string> mc = {"hbsp", "replay", "--machine", cluster_path, "--algorithm", "samplesort",
-                                       "--n", "100000", "--trace", example_trace_path, "--reps", "500"};
+                                       "--size", "100000", "--trace", example_trace_path, "--reps", "500"};
   auto with = [&](const char* threads) {
     auto args = mc;
     args.push_back("--threads");
@@ -590,18 +723,57 @@ TEST_CASE("hbsp replay: tidy CSV with one row per superstep and a total equal to
 
   // a CSV program with the hbsp1 form
   const auto csv = lines_of(run_hbsp({"hbsp", "replay", "--machine", cluster_path, "--program", example_program_path,
-                                      "--p", "4"}));
+                                      "--processors", "4"}));
   REQUIRE(csv.size() == 5);
   CHECK(fields_of(csv[1])[2] == "hbsp1");
 
   // bad input reaches the caller as InputError (cli::run turns it into exit status 2)
   CHECK_THROWS_AS(run_hbsp({"hbsp", "replay", "--machine", "/nonexistent", "--algorithm", "scatter"}), InputError);
-  CHECK_THROWS_AS(run_hbsp({"hbsp", "replay", "--machine", cluster_path, "--algorithm", "scatter", "--p", "3"}), InputError);
+  CHECK_THROWS_AS(run_hbsp({"hbsp", "replay", "--machine", cluster_path, "--algorithm", "scatter", "--processors", "3"}),
+                  InputError);
   CHECK_THROWS_AS(run_hbsp({"hbsp", "replay", "--machine", cluster_path, "--algorithm", "scatter", "--reps", "10"}), InputError);
   CHECK_THROWS_AS(run_hbsp({"hbsp", "replay", "--machine", cluster_path}), InputError);
-  CHECK_THROWS_AS(run_hbsp({"hbsp", "replay", "--machine", cluster_path, "--algorithm", "matmul", "--n", "1KB"}), InputError);
+  CHECK_THROWS_AS(run_hbsp({"hbsp", "replay", "--machine", cluster_path, "--algorithm", "matmul", "--size", "1KB"}),
+                  InputError);
   CHECK_THROWS_AS(run_hbsp({"hbsp", "replay", "--machine", cluster_path, "--program", "a.csv", "--algorithm", "scatter"}),
                   CLI::ParseError);
+}
+
+TEST_CASE("hbsp options mean what they mean elsewhere: the old spellings are refused, naming the new", "[hbsp]") {
+  const auto error = [](std::vector<std::string> args) { return error_of([&] { run_hbsp(std::move(args)); }); };
+  const std::vector<std::string> replay = {"hbsp", "replay", "--machine", cluster_path, "--algorithm", "scatter"};
+  const auto with = [&](std::vector<std::string> more) {
+    auto args = replay;
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+  };
+  CHECK(error(with({"--n", "100KB"})) == "--n: in hbsp the problem size is --size (--n is the width elsewhere)");
+  CHECK(error(with({"--p", "4"})) ==
+        "--p: in hbsp the number of processors is --processors (-p is the levels elsewhere)");
+  CHECK(error({"hbsp", "replay", "-m", cluster_path, "--algorithm", "scatter"}) ==
+        "-m: in hbsp the machine file is --machine (-m is the fast count elsewhere)");
+  CHECK(error({"hbsp", "replay", "--machine", cluster_path, "-a", "scatter"}) ==
+        "-a: in hbsp the algorithm is --algorithm (-a is the scale elsewhere)");
+  CHECK(error({"hbsp", "predict", "-m", cluster_path}) ==
+        "-m: in hbsp the machine file is --machine (-m is the fast count elsewhere)");
+  CHECK(error({"hbsp", "probe", "-m", "m.txt", "--trace", "t.txt"}) ==
+        "-m: in hbsp the machine file is --machine (-m is the fast count elsewhere)");
+  // The library's parameters come out as the options that set them.
+  CHECK(error(with({"--processors", "12"})) ==
+        "--processors: p = 12 is not between 1 and the 10 processors of " + cluster_path);
+  // --processors 0 once meant every processor; now it is refused like any p outside 1..size.
+  CHECK(error(with({"--processors", "0"})) ==
+        "--processors: p = 0 is not between 1 and the 10 processors of " + cluster_path);
+  CHECK(error({"hbsp", "replay", "--machine", cluster_path, "--program", example_program_path, "--processors", "0"}) ==
+        "--processors: p = 0 is not between 1 and the 10 processors of " + cluster_path);
+  CHECK(error(with({"--processors", "1"})) == "--processors: the built-in algorithms need at least 2 processors");
+  CHECK(error(with({"--size", "-5"})) == "--size: the problem size must be > 0, got -5");
+  CHECK(error(with({"--size", "1e31"})) == "--size: field 'n': '1e31' is out of range: the limit is 1e30 in magnitude "
+                                           "(HBSP inputs keep their numbers within 1e-30 and 1e30: change the units)");
+  CHECK_THAT(error(with({"--root", "nobody"})), Catch::StartsWith("--root: processor 'nobody' is not in "));
+  CHECK_THAT(error(with({"--form", "x"})), Catch::StartsWith("--form: 'x' is not a cost form"));
+  CHECK_THAT(error({"hbsp", "replay", "--machine", cluster_path, "--algorithm", "bogosort"}),
+             Catch::StartsWith("--algorithm: 'bogosort' is not a built-in HBSP algorithm"));
 }
 
 TEST_CASE("hbsp predict writes Figures 4 and 6 as CSV, gnuplot script, SVG and PNG", "[hbsp]") {
@@ -688,10 +860,10 @@ TEST_CASE("HBSP numbers lie within 1e-30 and 1e30: outside, an error naming the 
   CHECK(std::isfinite(model::closed_form(m, a)));
   CHECK(std::isfinite(rp::replay(m, rp::generate(m, a), model::CostForm::cj).total));
   a.n = 2e30;
-  CHECK_THAT(error_of([&] { model::closed_form(m, a); }), Contains("--n") && Contains("limit 1e30"));
+  CHECK(error_of([&] { model::closed_form(m, a); }) == "size: the problem size 2e+30 is more than the limit 1e30");
   a.n = 1e3;
   a.item_size = 1e31;
-  CHECK_THAT(error_of([&] { rp::generate(m, a); }), Contains("--item-size") && Contains("limit 1e30"));
+  CHECK(error_of([&] { rp::generate(m, a); }) == "item size: the item size 1e+31 is more than the limit 1e30");
 
   // hbsp predict's ratios T_s/T_f and T_u/T_b on the most extreme machine: finite and > 0 (L = 0,
   // the smallest g: the denominators are the smallest possible).

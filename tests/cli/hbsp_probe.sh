@@ -59,10 +59,10 @@ awk -v ranks="$ranks" '
     if (bad != "") { print "trace:" bad; exit 1 }
   }' "$tmp/trace.txt" || { cat "$tmp/trace.txt"; fail "trace"; }
 
-"$binary" hbsp replay --machine "$tmp/machine.txt" --trace "$tmp/trace.txt" --algorithm scatter --n 1MB \
+"$binary" hbsp replay --machine "$tmp/machine.txt" --trace "$tmp/trace.txt" --algorithm scatter --size 1MB \
   >"$tmp/replay.csv" || fail "hbsp replay on the probed machine"
 grep -q ',total,' "$tmp/replay.csv" || fail "hbsp replay printed no total row"
-"$binary" hbsp replay --machine "$tmp/machine.txt" --trace "$tmp/trace.txt" --algorithm broadcast2 --n 1MB \
+"$binary" hbsp replay --machine "$tmp/machine.txt" --trace "$tmp/trace.txt" --algorithm broadcast2 --size 1MB \
   --reps 200 --threads 1 >"$tmp/bootstrap.csv" || fail "Monte Carlo hbsp replay on the probed machine"
 echo "ok: $ranks ranks probed; hbsp replay reads the machine file and the trace"
 grep -v '^#' "$tmp/machine.txt" | grep .
