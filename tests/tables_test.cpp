@@ -4,12 +4,12 @@
 
 #include <catch2/catch.hpp>
 
-#include "cli/wilson_tables.h"
+#include "engine/wilson_tables.h"
 
 using namespace hetstruct;
 
 TEST_CASE("the paper's tables are embedded whole", "[tables]") {
-  const auto cells = cli::wilson_cells();
+  const auto cells = engine::wilson_cells();
   REQUIRE(cells.size() == 810);
   std::size_t table1 = 0;
   for (const auto& c : cells) table1 += c.table == 1;
@@ -20,8 +20,8 @@ TEST_CASE("the paper's tables are embedded whole", "[tables]") {
 }
 
 TEST_CASE("cells the paper contradicts itself on are flagged", "[tables]") {
-  const auto cells = cli::wilson_cells();
-  const auto flags = cli::contradiction_flags(cells);
+  const auto cells = engine::wilson_cells();
+  const auto flags = engine::contradiction_flags(cells);
   std::vector<std::string> flagged;
   for (std::size_t i = 0; i < cells.size(); ++i)
     if (!flags[i].empty()) {
@@ -48,10 +48,10 @@ TEST_CASE("cells the paper contradicts itself on are flagged", "[tables]") {
 }
 
 TEST_CASE("Tables 1 and 2 at 400 replications agree with the paper", "[tables]") {
-  cli::TableRun run;
+  engine::TableRun run;
   run.reps = 400;
   run.seed = 2026;
-  const auto results = cli::regenerate({1, 2}, run);
+  const auto results = engine::regenerate({1, 2}, run);
   REQUIRE(results.size() == 162);
   // Two Table 1 cells sit 8 and 16 of the paper's standard errors beyond rounding from its own
   // Eq. 6 (888.99 and 890.25); they and Table 2's 745 are the only flagged cells.
@@ -82,10 +82,10 @@ TEST_CASE("Tables 1 and 2 at 400 replications agree with the paper", "[tables]")
 }
 
 TEST_CASE("Table 3's bounds are Eq. 11 on the exact zero-communication mean", "[tables]") {
-  cli::TableRun run;
+  engine::TableRun run;
   run.reps = 10;  // the bounds do not depend on the simulation for sync
   run.levels = 100;
-  const auto results = cli::regenerate({3}, run);
+  const auto results = engine::regenerate({3}, run);
   REQUIRE(results.size() == 108);
   for (const auto& r : results) {
     REQUIRE(r.bounds);
@@ -94,5 +94,5 @@ TEST_CASE("Table 3's bounds are Eq. 11 on the exact zero-communication mean", "[
     // upper - lower = (n + 1)pC - 2pC exactly as Eq. 11 writes it, up to rounding.
     REQUIRE(r.bounds->upper - r.bounds->lower == Approx((n - 1.0) * p * c).epsilon(1e-12));
   }
-  REQUIRE_THROWS_WITH(cli::regenerate({9}, {}), Catch::Contains("table 9") && Catch::Contains("not a table"));
+  REQUIRE_THROWS_WITH(engine::regenerate({9}, {}), Catch::Contains("table 9") && Catch::Contains("not a table"));
 }
