@@ -111,3 +111,22 @@ TEST_CASE("hetstruct figure writes into a folder whose name has a quote", "[gnup
   CHECK(run_hetstruct({"figure", "6", "--reps", "3", "--levels", "5", "--out-dir", broken.string()}) == 2);
   CHECK(files_in(broken).empty());
 }
+
+TEST_CASE("Wilson's figures are their configurations, their points records", "[figure]") {
+  const auto spec = engine::wilson_figure(9);
+  CHECK(spec.structure == "nn");
+  CHECK(spec.n == 16);
+  CHECK(spec.m == 8);
+  CHECK(testing::error_of([] { engine::wilson_figure(11); }) == "figure: '11' is not one of the paper's Figures 5-10");
+  engine::FigureRun run;
+  run.levels = 5;
+  run.sampling.reps = 3;
+  const auto points = engine::figure_points(engine::wilson_figure(5), run);
+  REQUIRE(points.size() == 10);
+  CHECK(engine::csv_header(points.front().names()) ==
+        "figure,structure,law,a,n,m,levels,comm,protocol,mean,stderr,ci_low,ci_high,lower,upper,reps,seed\n");
+  CHECK(points.back().text("comm") == "0.25");
+  // The script finds its columns by name: comm is column 8, upper 15.
+  const auto script = cli::figure_script(engine::wilson_figure(5), run, points.front().names(), "f.csv", "f.svg", "f.png");
+  CHECK(script.find("plot 'f.csv' skip 1 using 8:15 ") != std::string::npos);
+}

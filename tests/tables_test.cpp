@@ -115,3 +115,39 @@ TEST_CASE("Table 3's bounds are Eq. 11 on the exact zero-communication mean", "[
   }
   REQUIRE_THROWS_WITH(engine::regenerate({9}, {}), Catch::Contains("table 9") && Catch::Contains("not a table"));
 }
+
+TEST_CASE("a table's summary counts its unflagged cells and names the worst", "[tables]") {
+  auto cell = [](int table, double deviation, std::string flag = "") {
+    engine::CellResult r{{table, "uniform", "1/2", 0.0, "synch", 8, 3, 1000.0}, {}, 1, deviation, std::move(flag), {}};
+    r.estimate.mean = 1000.0 * (1.0 + deviation / 100.0);
+    return r;
+  };
+  const std::vector<engine::CellResult> results = {cell(1, 0.2), cell(1, -0.6), cell(1, 0.5), cell(1, 9.0, "inconsistent"),
+                                                   cell(2, 0.1)};
+  const auto s = engine::summarize(results, {1, 3});
+  REQUIRE(s.size() == 2);
+  CHECK(s[0].table == 1);
+  CHECK(s[0].checked == 3);
+  CHECK(s[0].within == 2);  // 0.5% is within, -0.6% is not; the flagged 9% counts apart
+  CHECK(s[0].flagged == 1);
+  CHECK(s[0].mean_abs_deviation_pct == Approx(1.3 / 3).epsilon(1e-15));
+  REQUIRE(s[0].worst);
+  CHECK(s[0].worst->deviation_pct == -0.6);
+  CHECK(s[1].table == 3);  // no cell of table 3 among the results
+  CHECK(s[1].checked == 0);
+  CHECK(!s[1].worst);
+}
+
+TEST_CASE("a cell's record is the table CSV's row", "[tables]") {
+  engine::CellResult r{{1, "uniform", "1/2", 0.1, "asynch", 8, 3, 511.0}, {}, 7, 0.25, "", {}};
+  r.estimate.mean = 512.0;
+  r.estimate.reps = 1;
+  r.estimate.stderr_ = std::nan("");  // one replication: undefined, printed empty
+  const auto record = engine::cell_record(r);
+  CHECK(engine::csv_header(record.names()) ==
+        "table,law,a,comm,structure,n,m,paper,mean,stderr,deviation_pct,flag,lower,upper,ci_low,ci_high,reps,seed\n");
+  CHECK(engine::csv_line(record) == "1,uniform,1/2,0.1,asynch,8,3,511,512,,0.25,,,,0,0,1,7\n");
+  r.bounds = bounds::Bounds{500.0, 600.5};
+  CHECK(engine::cell_record(r).text("lower") == "500");
+  CHECK(engine::cell_record(r).text("upper") == "600.5");
+}
