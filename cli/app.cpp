@@ -18,7 +18,7 @@
 #include "bounds/closed_forms.h"
 #include "bounds/structure_bounds.h"
 #include "bounds/heterogeneity.h"
-#include "cli/figures.h"
+#include "cli/gnuplot.h"
 #include "cli/hbsp_command.h"
 #include "cli/model.h"
 #include "cli/options.h"
@@ -27,10 +27,11 @@
 #include "engine/resources.h"
 #include "cli/sweep.h"
 #include "cli/output.h"
-#include "cli/wilson_tables.h"
 #include "distributions/input_error.h"
 #include "engine/interrupt.h"
 #include "engine/monte_carlo.h"
+#include "engine/wilson_figures.h"
+#include "engine/wilson_tables.h"
 
 #ifndef HETSTRUCT_VERSION
 #define HETSTRUCT_VERSION "unknown"
@@ -241,14 +242,17 @@ struct Bounds {
 struct Table {
   std::string which;
   SamplingOptions sampling;
-  std::uint64_t master_slave_reps = 0;
+  std::string master_slave_reps_text;
   std::string out_path;
+  CLI::Option* master_slave_reps_option = nullptr;
 
   void add_to(CLI::App& app) {
     app.add_option("table", which, "1..8 | all (Wilson's Tables 1-8)")->required();
     sampling.add_to(app);
-    app.add_option("--ms-reps", master_slave_reps, "Replications for the master-slave Tables 5 and 8 (default: --reps)")
-        ->group("Sampling");
+    master_slave_reps_option =
+        app.add_option("--ms-reps", master_slave_reps_text,
+                       "Replications for the master-slave Tables 5 and 8, at least 1 (default: the same as --reps)")
+            ->group("Sampling");
     app.add_option("--out,-o", out_path, "Write the CSV to this file (atomically) instead of stdout")->group("Output");
   }
 
@@ -256,7 +260,7 @@ struct Table {
     sampling.validate();
     std::vector<int> tables;
     if (which == "all") {
-      tables = supported_tables();
+      tables = engine::supported_tables();
     } else {
       int t = 0;
       try {
@@ -268,54 +272,42 @@ struct Table {
       if (t < 1 || t > 8) throw InputError("table", "'" + which + "' is not a table of the paper", "give 1..8 or all");
       tables = {t};
     }
-    TableRun run;
+    engine::TableRun run;
     run.reps = sampling.reps;
     run.seed = sampling.seed;
     run.threads = sampling.threads;
-    run.master_slave_reps = master_slave_reps;
+    if (master_slave_reps_option->count()) {
+      run.master_slave_reps = parse_count("--ms-reps", master_slave_reps_text, SamplingOptions::max_reps);
+      if (*run.master_slave_reps == 0)
+        throw InputError("--ms-reps", "the number of replications must be at least 1", "leave it out to use --reps");
+    }
 
     Progress progress("table " + which);
     const auto t0 = std::chrono::steady_clock::now();
-    const auto results = regenerate(tables, run, [&](std::size_t done, std::size_t total) { progress.update(done, total); });
+    const auto results = engine::regenerate(tables, run, [&](std::size_t done, std::size_t total) { progress.update(done, total); });
     const double elapsed = seconds_since(t0);
 
-    std::ostringstream out;
-    out << "table,law,a,comm,structure,n,m,paper,mean,stderr,deviation_pct,flag,lower,upper,ci_low,ci_high,reps,seed\n";
-    for (const auto& r : results) {
-      const auto& c = r.cell;
-      out << c.table << ',' << c.law << ',' << c.a << ',' << full(c.comm) << ',' << c.structure << ',' << c.n << ','
-          << c.m << ',' << full(c.paper) << ',' << full(r.estimate.mean) << ',' << full(r.estimate.stderr_) << ','
-          << full(r.deviation_pct) << ',' << r.flag << ',' << (r.bounds ? full(r.bounds->lower) : "") << ','
-          << (r.bounds ? full(r.bounds->upper) : "") << ',' << full(r.estimate.ci_low) << ','
-          << full(r.estimate.ci_high) << ',' << r.estimate.reps << ',' << sampling.seed << '\n';
-    }
-    if (out_path.empty()) std::cout << out.str();
-    else write_file_atomically(out_path, out.str());
+    std::vector<engine::Record> records;
+    for (const auto& r : results) records.push_back(engine::cell_record(r));
+    const std::string csv = engine::render(records, engine::Format::csv);
+    if (out_path.empty()) std::cout << csv;
+    else write_file_atomically(out_path, csv);
 
     std::ostringstream summary;
     summary << "hetstruct table " << which << ": " << results.size() << " cells, seed " << sampling.seed << ", "
             << fixed(elapsed, 1) << " s\n";
-    for (const int t : tables) {
-      const CellResult* worst = nullptr;
-      std::size_t within = 0, checked = 0, flagged = 0;
-      double sum_abs = 0.0;
-      for (const auto& r : results) {
-        if (r.cell.table != t) continue;
-        if (!r.flag.empty()) { ++flagged; continue; }
-        ++checked;
-        sum_abs += std::abs(r.deviation_pct);
-        if (std::abs(r.deviation_pct) <= 0.5) ++within;
-        if (!worst || std::abs(r.deviation_pct) > std::abs(worst->deviation_pct)) worst = &r;
-      }
-      if (!worst) continue;
-      const auto& c = worst->cell;
-      summary << "  table " << t << ": " << within << " of " << checked << " cells within 0.5% of the paper, mean |dev| "
-              << fixed(sum_abs / checked, 3) << "%";
-      if (flagged) summary << ", " << flagged << " flagged (the paper contradicts itself)";
+    for (const auto& s : engine::summarize(results, tables)) {
+      if (!s.worst) continue;
+      const auto& w = *s.worst;
+      const auto& c = w.cell;
+      summary << "  table " << s.table << ": " << s.within << " of " << s.checked << " cells within "
+              << full(engine::TableSummary::acceptance_pct) << "% of the paper, mean |dev| "
+              << fixed(s.mean_abs_deviation_pct, 3) << "%";
+      if (s.flagged) summary << ", " << s.flagged << " flagged (the paper contradicts itself)";
       summary << "; worst " << c.law << " a=" << c.a << " C=" << full(c.comm) << ' ' << c.structure << " (" << c.n << ','
-              << c.m << "): paper " << full(c.paper) << ", simulated " << fixed(worst->estimate.mean, 2) << " +- "
-              << fixed(worst->estimate.stderr_, 2) << " (" << (worst->deviation_pct >= 0 ? "+" : "")
-              << fixed(worst->deviation_pct, 3) << "%, " << worst->estimate.reps << " reps)\n";
+              << c.m << "): paper " << full(c.paper) << ", simulated " << fixed(w.estimate.mean, 2) << " +- "
+              << fixed(w.estimate.stderr_, 2) << " (" << (w.deviation_pct >= 0 ? "+" : "") << fixed(w.deviation_pct, 3)
+              << "%, " << w.estimate.reps << " reps)\n";
     }
     std::cerr << summary.str();
     return 0;
@@ -383,7 +375,7 @@ struct Policies {
 struct Figure {
   std::string which;
   SamplingOptions sampling;
-  FigureRun run;
+  engine::FigureRun run;
   std::string out_dir = "results";
 
   void add_to(CLI::App& app) {
@@ -403,15 +395,19 @@ struct Figure {
     std::vector<int> numbers;
     if (which == "all") numbers = {5, 6, 7, 8, 9, 10};
     else numbers = {static_cast<int>(parse_count("figure", which, 1000))};
-    std::vector<FigureSpec> specs;
-    for (const int n : numbers) specs.push_back(wilson_figure(n));  // validate all before any work
+    std::vector<engine::FigureSpec> specs;
+    for (const int n : numbers) specs.push_back(engine::wilson_figure(n));  // validate all before any work
+    const auto base_of = [&](const engine::FigureSpec& spec) { return out_dir + "/figure" + std::to_string(spec.number); };
+    for (const auto& spec : specs) check_gnuplot_base(base_of(spec), "--out-dir");
     for (const auto& spec : specs) {
       const auto t0 = std::chrono::steady_clock::now();
       Progress progress("figure " + std::to_string(spec.number));
-      const std::string base = out_dir + "/figure" + std::to_string(spec.number);
-      write_file_atomically(base + ".csv", figure_csv(spec, run, [&](std::size_t d, std::size_t t) { progress.update(d, t); }));
-      write_file_atomically(base + ".gp", gnuplot_script(spec, run, base + ".csv", base + ".svg", base + ".png"));
-      run_gnuplot(base + ".gp");
+      const std::string base = base_of(spec);
+      const auto points = engine::figure_points(spec, run, [&](std::size_t d, std::size_t t) { progress.update(d, t); });
+      write_file_atomically(base + ".csv", engine::render(points, engine::Format::csv));
+      draw_with_gnuplot(base, "--out-dir", [&](const std::string& svg, const std::string& png) {
+        return figure_script(spec, run, points.front().names(), base + ".csv", svg, png);
+      });
       std::cerr << "hetstruct figure " << spec.number << ": wrote " << base << ".csv, .gp, .svg, .png ("
                 << fixed(seconds_since(t0), 1) << " s)\n";
     }

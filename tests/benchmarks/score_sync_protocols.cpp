@@ -2,7 +2,7 @@
 // 6 (uniform laws), the way the readings of wilson-semantics.md were scored: the mean makespan of
 // each cell (p = 1000 levels, `--reps` replications, the same seed for every cell and protocol),
 // its deviation in % from the paper's integer, and per table the worst and the mean |deviation|,
-// leaving out the cells the paper contradicts itself on (cli::contradiction_flags).
+// leaving out the cells the paper contradicts itself on (engine::contradiction_flags).
 //
 //   ./build/score_sync_protocols [--reps 1000] [--seed 1] [--threads 2] [--levels 1000]
 //                                [--protocols a,b,...] [--cells cells.csv]
@@ -20,8 +20,8 @@
 #include <tuple>
 #include <vector>
 
-#include "cli/model.h"
-#include "cli/wilson_tables.h"
+#include "engine/model.h"
+#include "engine/wilson_tables.h"
 #include "engine/communication.h"
 #include "engine/plan.h"
 
@@ -64,8 +64,8 @@ int main(int argc, char** argv) {
     }
   }
 
-  const auto all = cli::wilson_cells();
-  const auto flags = cli::contradiction_flags(all);
+  const auto all = engine::wilson_cells();
+  const auto flags = engine::contradiction_flags(all);
   std::vector<std::size_t> chosen;
   for (std::size_t i = 0; i < all.size(); ++i)
     if ((all[i].table == 3 || all[i].table == 6) && all[i].structure == "synch") chosen.push_back(i);
@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
       const Config key{c.law, c.n, c.m, c.m == 0 ? std::string() : c.a, c.comm};
       auto it = done.find(key);
       if (it == done.end()) {
-        auto model = cli::ModelOptions::wilson(c.structure, c.n, c.m, c.a, c.law, levels, c.comm);
+        auto model = engine::Model::wilson(structures::parse_structure_kind(c.structure), c.n, c.m, c.a, c.law, levels, c.comm);
         model.protocol = protocol;
         engine::RunOptions options;
         options.reps = reps;

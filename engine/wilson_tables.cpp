@@ -1,4 +1,4 @@
-#include "cli/wilson_tables.h"
+#include "engine/wilson_tables.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,12 +10,11 @@
 #include "bounds/closed_forms.h"
 #include "bounds/structure_bounds.h"
 #include "engine/model.h"
-#include "cli/output.h"
 #include "engine/plan.h"
 
-namespace hetstruct::cli {
+namespace hetstruct::engine {
 
-extern const char wilson_tables_csv[];  // generated from cli/data/wilson-tables.csv
+extern const char wilson_tables_csv[];  // generated from engine/data/wilson-tables.csv
 
 std::vector<PaperCell> wilson_cells() {
   std::vector<PaperCell> cells;
@@ -101,14 +100,14 @@ std::vector<std::string> contradiction_flags(const std::vector<PaperCell>& cells
 
 namespace {
 
-engine::Model model_of(const PaperCell& c, double comm, int levels) {
-  return engine::Model::wilson(structures::parse_structure_kind(c.structure), c.n, c.m, c.a, c.law, levels, comm);
+Model model_of(const PaperCell& c, double comm, int levels) {
+  return Model::wilson(structures::parse_structure_kind(c.structure), c.n, c.m, c.a, c.law, levels, comm);
 }
 
 // The paper says its synchronous uniform simulations agree with Eq. 6. A cell farther from Eq. 6
 // than its rounding (0.5) plus 4 of the paper's own standard errors (our standard deviation over
 // the paper's 10,000 replications) contradicts that.
-bool contradicts_eq6(const PaperCell& c, const engine::Estimate& e, int levels) {
+bool contradicts_eq6(const PaperCell& c, const Estimate& e, int levels) {
   if (c.structure != "synch" || c.law != "uniform" || c.comm != 0.0 || !e.has_error()) return false;
   const double exact = bounds::synchronous_uniform_mean(c.n, c.m, distributions::parse_number(c.a, "a"), levels);
   return std::abs(c.paper - exact) > 0.5 + 4.0 * e.stddev / std::sqrt(10000.0);
@@ -122,27 +121,30 @@ std::vector<CellResult> regenerate(const std::vector<int>& tables, const TableRu
   for (const int t : tables)
     if (std::find(supported.begin(), supported.end(), t) == supported.end())
       throw InputError("table " + std::to_string(t), "not a table of the paper", "give 1..8 or all");
+  if (run.reps == 0) throw InputError("reps", "the number of replications must be at least 1");
+  if (run.master_slave_reps && *run.master_slave_reps == 0)
+    throw InputError("master_slave_reps", "the number of replications must be at least 1");
   const auto all = wilson_cells();
   const auto flags = contradiction_flags(all);
 
   std::vector<CellResult> results;
   for (std::size_t i = 0; i < all.size(); ++i)
     if (std::find(tables.begin(), tables.end(), all[i].table) != tables.end())
-      results.push_back({all[i], {}, 0.0, flags[i], std::nullopt});
+      results.push_back({all[i], {}, run.seed, 0.0, flags[i], std::nullopt});
 
   // One simulation per distinct configuration: a homogeneous cell does not depend on a.
   using Config = std::tuple<std::string, std::string, int, int, std::string, double>;
-  std::map<Config, engine::Estimate> done;
-  auto simulate = [&](const PaperCell& c, double comm) -> const engine::Estimate& {
+  std::map<Config, Estimate> done;
+  auto simulate = [&](const PaperCell& c, double comm) -> const Estimate& {
     const Config key{c.structure, c.law, c.n, c.m, c.m == 0 ? std::string() : c.a, comm};
     auto it = done.find(key);
     if (it != done.end()) return it->second;
-    const engine::Model model = model_of(c, comm, run.levels);
-    engine::RunOptions options;
+    const Model model = model_of(c, comm, run.levels);
+    RunOptions options;
     options.seed = run.seed;
-    options.reps = c.structure == "ms" && run.master_slave_reps ? run.master_slave_reps : run.reps;
+    options.reps = c.structure == "ms" ? run.master_slave_reps.value_or(run.reps) : run.reps;
     options.threads = run.threads;
-    return done.emplace(key, engine::run(engine::compile(model.build(), model.compile_options()), options)).first->second;
+    return done.emplace(key, engine::run(compile(model.build(), model.compile_options()), options)).first->second;
   };
   std::size_t count = 0;
   for (auto& r : results) {
@@ -150,7 +152,7 @@ std::vector<CellResult> regenerate(const std::vector<int>& tables, const TableRu
     r.estimate = simulate(c, c.comm);
     r.deviation_pct = 100.0 * (r.estimate.mean - c.paper) / c.paper;
     if (r.flag.empty() && contradicts_eq6(c, r.estimate, run.levels)) r.flag = "contradicts_eq6";
-    const engine::Model model = model_of(c, c.comm, run.levels);
+    const Model model = model_of(c, c.comm, run.levels);
     // E(nn) at C = 0 under the reading of Tables 1-2: the paper's bounds build on its own E(nn).
     const double nn_zero = c.structure == "nn" ? simulate(c, 0.0).mean : 0.0;
     if (const auto b = bounds::comm_bounds(model.build(), model.is_paper_uniform(), model.scale_value(), c.comm, nn_zero))
@@ -160,4 +162,41 @@ std::vector<CellResult> regenerate(const std::vector<int>& tables, const TableRu
   return results;
 }
 
-}  // namespace hetstruct::cli
+Record cell_record(const CellResult& r) {
+  const PaperCell& c = r.cell;
+  Record record;
+  record.add("table", c.table).add("law", c.law).add("a", c.a).add("comm", c.comm).add("structure", c.structure);
+  record.add("n", c.n).add("m", c.m).add("paper", c.paper).add("mean", r.estimate.mean).add("stderr", r.estimate.stderr_);
+  record.add("deviation_pct", r.deviation_pct).add("flag", r.flag);
+  if (r.bounds) record.add("lower", r.bounds->lower).add("upper", r.bounds->upper);
+  else record.add_none("lower").add_none("upper");
+  record.add("ci_low", r.estimate.ci_low).add("ci_high", r.estimate.ci_high);
+  record.add("reps", r.estimate.reps).add("seed", r.seed);
+  return record;
+}
+
+std::vector<TableSummary> summarize(const std::vector<CellResult>& results, const std::vector<int>& tables) {
+  std::vector<TableSummary> summaries;
+  for (const int t : tables) {
+    TableSummary s;
+    s.table = t;
+    double sum_abs = 0.0;
+    for (const auto& r : results) {
+      if (r.cell.table != t) continue;
+      if (!r.flag.empty()) {
+        ++s.flagged;
+        continue;
+      }
+      const double dev = std::abs(r.deviation_pct);
+      ++s.checked;
+      sum_abs += dev;
+      if (dev <= TableSummary::acceptance_pct) ++s.within;
+      if (!s.worst || dev > std::abs(s.worst->deviation_pct)) s.worst = r;
+    }
+    if (s.checked) s.mean_abs_deviation_pct = sum_abs / s.checked;
+    summaries.push_back(std::move(s));
+  }
+  return summaries;
+}
+
+}  // namespace hetstruct::engine

@@ -1,0 +1,167 @@
+#include "cli/gnuplot.h"
+
+#include <spawn.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+
+#include "cli/output.h"
+#include "distributions/input_error.h"
+#include "engine/interrupt.h"
+
+extern char** environ;
+
+namespace hetstruct::cli {
+
+std::string gnuplot_quote(const std::string& text, const std::string& option) {
+  // In a single-quoted gnuplot string only '' is special (no backslash escapes, no `command`
+  // substitution, no @macros); a line break would end the command.
+  if (text.find_first_of(std::string("\n\r\0", 3)) != std::string::npos)
+    throw InputError(option, "gnuplot cannot take a file name with a line break or a NUL", "rename the folder or file");
+  std::string q = "'";
+  for (const char c : text) q += c == '\'' ? std::string("''") : std::string(1, c);
+  return q + "'";
+}
+
+void check_gnuplot_base(const std::string& base, const std::string& option) { gnuplot_quote(base, option); }
+
+namespace {
+
+struct Image {
+  std::string path, temporary;
+};
+
+// The temporary script and images of one gnuplot run, removed whatever happens: renamed images
+// are no longer there, and on any failure (an exception included) nothing temporary is left.
+struct Temporaries {
+  std::string script;
+  std::vector<Image> images;
+  ~Temporaries() {
+    std::remove(script.c_str());
+    for (const auto& image : images) std::remove(image.temporary.c_str());
+  }
+};
+
+std::string temporary_name(const std::string& path) { return path + ".tmp." + std::to_string(::getpid()); }
+
+// Runs gnuplot on `text`, a script that writes each image to its temporary name, and renames the
+// images into place once gnuplot has succeeded. `script_path` names the script in messages and
+// places the temporary copy beside it.
+void run_script(const std::string& script_path, const std::string& text, std::vector<Image> images) {
+  Temporaries temporaries{temporary_name(script_path), std::move(images)};
+  write_file_atomically(temporaries.script, text);
+
+  const char* argv[] = {"gnuplot", temporaries.script.c_str(), nullptr};
+  pid_t pid = 0;
+  if (posix_spawnp(&pid, "gnuplot", nullptr, nullptr, const_cast<char* const*>(argv), environ) != 0)
+    throw std::runtime_error("cannot run gnuplot (install gnuplot-nox); the CSV and the script are written");
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (engine::interrupt_flag().load()) throw engine::Interrupted();  // Ctrl-C reaches gnuplot too (one process group)
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw std::runtime_error("gnuplot failed on " + script_path);
+  for (const auto& image : temporaries.images)
+    if (std::rename(image.temporary.c_str(), image.path.c_str()) != 0)
+      throw InputError(image.path, "cannot move the image into place");
+}
+
+// The path of a `set output '...'` line, or none for another line.
+std::optional<std::string> output_of(const std::string& line) {
+  const std::string directive = "set output '";
+  if (line.rfind(directive, 0) != 0 || line.size() < directive.size() + 1 || line.back() != '\'') return std::nullopt;
+  std::string path;
+  for (std::size_t i = directive.size(); i + 1 < line.size(); ++i) {
+    if (line[i] != '\'') path += line[i];
+    else if (line[i + 1] == '\'') path += line[i++];
+    else return std::nullopt;  // a quote that ends the string early: not a plain output line
+  }
+  return path;
+}
+
+}  // namespace
+
+void draw_with_gnuplot(const std::string& base, const std::string& option, const GnuplotScript& script, bool draw) {
+  check_gnuplot_base(base, option);
+  const std::string svg = base + ".svg", png = base + ".png";
+  write_file_atomically(base + ".gp", script(svg, png));
+  if (!draw) return;
+  const std::string svg_tmp = temporary_name(svg), png_tmp = temporary_name(png);
+  run_script(base + ".gp", script(svg_tmp, png_tmp), {{svg, svg_tmp}, {png, png_tmp}});
+}
+
+void run_gnuplot(const std::string& script_path) {
+  std::ifstream in(script_path);
+  if (!in) throw InputError(script_path, "cannot read the gnuplot script");
+  std::ostringstream script;
+  std::vector<Image> images;
+  for (std::string line; std::getline(in, line);) {
+    if (const auto path = output_of(line)) {
+      images.push_back({*path, temporary_name(*path)});
+      line = "set output " + gnuplot_quote(images.back().temporary, script_path);
+    }
+    script << line << '\n';
+  }
+  run_script(script_path, script.str(), std::move(images));
+}
+
+namespace {
+
+const char* bound_equations(const std::string& structure) {
+  if (structure == "sync") return "Eq. 11";
+  if (structure == "nn") return "Eq. 12";
+  return "Eq. 13, 17";
+}
+
+const char* long_name(const std::string& structure) {
+  if (structure == "sync") return "Synchronous";
+  if (structure == "nn") return "Nearest-Neighbor";
+  return "Asynchronous Master-Slave";
+}
+
+// gnuplot's 1-based number of a CSV column.
+int column(const std::vector<std::string>& columns, const std::string& name) {
+  const auto at = std::find(columns.begin(), columns.end(), name);
+  if (at == columns.end()) throw std::logic_error("figure_script: no column '" + name + "'");
+  return static_cast<int>(at - columns.begin()) + 1;
+}
+
+}  // namespace
+
+std::string figure_script(const engine::FigureSpec& spec, const engine::FigureRun& run,
+                          const std::vector<std::string>& columns, const std::string& csv, const std::string& svg,
+                          const std::string& png) {
+  const std::string x = std::to_string(column(columns, "comm")) + ":";
+  std::ostringstream g;
+  g << "# Figure " << spec.number << " of Wilson's paper, regenerated by hetstruct.\n"
+    << "set datafile separator ','\n"
+    << "set title \"Figure " << spec.number << ": simulated (" << spec.n << "," << spec.m << ") "
+    << long_name(spec.structure) << " structure with upper and lower bounds\\n{/*0.8 " << run.law
+    << " laws, a = " << run.scale << ", p = " << run.levels << ", " << run.sampling.reps
+    << " replications per point}\"\n"
+    << "set xlabel 'Communication time C'\n"
+    << "set ylabel 'Expected execution time'\n"
+    << "set xrange [0:0.26]\n"
+    << "set key top left box opaque\n"
+    << "set grid\n"
+    << "plot " << gnuplot_quote(csv, "csv") << " skip 1 using " << x << column(columns, "upper")
+    << " with linespoints lw 2 pt 6 dt 2 lc rgb '#c0392b' title 'upper bound (" << bound_equations(spec.structure)
+    << ")', \\\n"
+    << "     '' skip 1 using " << x << column(columns, "mean") << ':' << column(columns, "ci_low") << ':'
+    << column(columns, "ci_high") << " with yerrorlines lw 2 pt 7 lc rgb '#1f4e79' title 'simulated (95% CI)', \\\n"
+    << "     '' skip 1 using " << x << column(columns, "lower")
+    << " with linespoints lw 2 pt 4 dt 3 lc rgb '#27ae60' title 'lower bound (" << bound_equations(spec.structure)
+    << ")'\n";
+  const std::string plot = g.str();
+  return "set terminal svg size 800,560 dynamic enhanced font 'sans,12'\nset output " + gnuplot_quote(svg, "svg") +
+         "\n" + plot + "set terminal pngcairo size 1000,700 enhanced font 'sans,12'\nset output " +
+         gnuplot_quote(png, "png") + "\nreplot\n";
+}
+
+}  // namespace hetstruct::cli

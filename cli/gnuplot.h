@@ -1,0 +1,45 @@
+// Drawing with gnuplot: quoting file names into a script, running gnuplot so that its images are
+// written whole (temporary names, renamed once gnuplot has succeeded, removed on every failure),
+// and the script of Wilson's Figures 5-10. Every hetstruct drawing (figure, plot, hbsp predict) is
+// a script BASE.gp with its two images BASE.svg and BASE.png.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/wilson_figures.h"
+
+namespace hetstruct::cli {
+
+// `text` as a gnuplot single-quoted string ('it''s' for it's). InputError naming `option` for a
+// text gnuplot cannot take in a script: a line break or a NUL.
+std::string gnuplot_quote(const std::string& text, const std::string& option);
+
+// Throws what gnuplot_quote would for BASE.gp, .svg and .png: call it before any work.
+void check_gnuplot_base(const std::string& base, const std::string& option);
+
+// A script for two images, as a function of their paths (unquoted; the script quotes them with
+// gnuplot_quote).
+using GnuplotScript = std::function<std::string(const std::string& svg, const std::string& png)>;
+
+// Writes BASE.gp (the script with BASE.svg and BASE.png) and, with `draw`, draws the images:
+// gnuplot runs on a temporary copy of the script whose images have temporary names, and these are
+// renamed into place once gnuplot has succeeded. On every failure the temporary script and images
+// are removed. Throws InputError (naming `option`) for a BASE gnuplot cannot quote, before
+// anything is written; std::runtime_error when gnuplot is missing or fails (BASE.gp is written);
+// engine::Interrupted on Ctrl-C.
+void draw_with_gnuplot(const std::string& base, const std::string& option, const GnuplotScript& script,
+                       bool draw = true);
+
+// Runs gnuplot on a script file written already, whose images are its `set output '...'` lines,
+// with the same guarantees as draw_with_gnuplot. For callers that write the script themselves.
+void run_gnuplot(const std::string& script_path);
+
+// The script of one of Wilson's figures: `csv` holds figure_points' records (its header
+// `columns`), drawn to `svg` and `png`.
+std::string figure_script(const engine::FigureSpec& spec, const engine::FigureRun& run,
+                          const std::vector<std::string>& columns, const std::string& csv, const std::string& svg,
+                          const std::string& png);
+
+}  // namespace hetstruct::cli
