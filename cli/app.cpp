@@ -338,19 +338,18 @@ struct Policies {
     if (!model.policy.empty()) throw InputError("--policy", "policies compares every policy; leave --policy out");
     const structures::Structure s = model.build(structures::StructureKind::master_slave);
     engine::RunOptions run = sampling.run_options();
-    const struct { const char* policy; const char* approach; } policies[] = {
-        {"dynamic", "overpartitioning"}, {"equal", "ostrich"}, {"proportional", "hcgm"}, {"balanced", "wilson_eq15"}};
+    const auto policies = engine::master_slave_policies();  // dynamic first: the others pair against it
     std::vector<engine::Plan> plans;
     for (const auto& p : policies) {
       engine::Model with = model;
-      with.policy = p.policy;
+      with.policy = p.name;
       plans.push_back(engine::compile(s, with.compile_options()));
     }
     const auto sb = bounds::comm_bounds(s, false, model.scale_value(), model.comm_value(), 0.0);
     const std::optional<bounds::Bounds> b = sb ? std::optional(sb->bounds) : std::nullopt;
     std::vector<engine::Record> records;
     for (std::size_t i = 0; i < plans.size(); ++i) {
-      Progress progress(std::string("policy ") + policies[i].policy);
+      Progress progress("policy " + policies[i].name);
       run.progress = [&](std::uint64_t d, std::uint64_t t) { progress.update(d, t); };
       const auto e = engine::run(plans[i], run);
       // Paired with dynamic dealing on the same streams (common random numbers).
@@ -358,7 +357,7 @@ struct Policies {
       engine::Record r;
       r.add("structure", "ms").add("law", model.law).add("fast_law", s.fast_count ? s.laws.front().to_string() : "");
       r.add("n", s.width).add("m", s.fast_count).add("a", model.scale_value()).add("levels", s.levels);
-      r.add("comm", plans[i].comm.comm_cost).add("protocol", plans[i].protocol).add("policy", policies[i].policy);
+      r.add("comm", plans[i].comm.comm_cost).add("protocol", plans[i].protocol).add("policy", policies[i].name);
       r.add("approach", policies[i].approach).add("reps", e.reps).add("seed", sampling.seed).add("mean", e.mean);
       r.add("stderr", e.stderr_).add("ci_low", e.ci_low).add("ci_high", e.ci_high);
       r.add("minus_dynamic", i == 0 ? 0.0 : d.mean).add("minus_dynamic_stderr", i == 0 ? 0.0 : d.stderr_);
@@ -466,8 +465,11 @@ int run(int argc, char** argv) {
   table.add_to(*table_cmd);
   Policies policies;
   auto* policies_cmd = app.add_subcommand(
-      "policies", "Master-slave dealing policies side by side: dynamic (overpartitioning), equal (ostrich), "
-                  "proportional (HCGM), balanced (Wilson's Eq. 15), with paired differences");
+      "policies", [] {
+        std::string list;
+        for (const auto& p : engine::master_slave_policies()) list += (list.empty() ? "" : ", ") + p.name + " (" + p.approach + ")";
+        return "Master-slave dealing policies side by side with paired differences against the first: " + list;
+      }());
   policies.add_to(*policies_cmd);
   HbspCommand hbsp;
   hbsp.add_to(app);

@@ -1,8 +1,20 @@
 #include "cli/model.h"
 
 #include "distributions/input_error.h"
+#include "engine/communication.h"
 
 namespace hetstruct::cli {
+
+namespace {
+
+// A registry's names as the help lists them.
+std::string listed(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : " | ") + n;
+  return s;
+}
+
+}  // namespace
 
 void ModelOptions::add_to(CLI::App& app, bool structure_required) {
   auto* group = "Model";
@@ -24,9 +36,13 @@ void ModelOptions::add_to(CLI::App& app, bool structure_required) {
   app.add_option("--comm,-C", model.comm, "Communication cost C: time of one message (Wilson Section 5)")
       ->capture_default_str()->group(group);
   app.add_option("--protocol", model.protocol,
-                 "Communication protocol of sync, nn or ms (default: the reading that best fits the paper)")
+                 "Communication protocol (default: the first, the reading that best fits the paper); sync: " +
+                     listed(engine::synchronous_protocol_names()) + "; nn: " + listed(engine::neighbor_protocol_names()) +
+                     "; ms: " + listed(engine::master_slave_protocol_names()))
       ->group(group);
-  app.add_option("--policy", model.policy, "Master-slave dealing: dynamic | equal | proportional | balanced")->group(group);
+  std::vector<std::string> policies;
+  for (const auto& p : engine::master_slave_policies()) policies.push_back(p.name);
+  app.add_option("--policy", model.policy, "Master-slave dealing (default: the first): " + listed(policies))->group(group);
   app.add_option("--exchange", exchange, "Nearest-neighbour rule: sequential (Wilson's tables) | plain (max of neighbours)")
       ->capture_default_str()->group(group);
   app.add_flag("--no-memory-check{false}", model.memory_check,
