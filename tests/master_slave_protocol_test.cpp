@@ -395,13 +395,16 @@ TEST_CASE("master-slave protocols give bit-identical results on 1 and 2 threads"
 }
 
 TEST_CASE("master-computes reproduces Table 8: (8,3), a = 1/2, uniform, C = 0.05", "[ms-protocol]") {
-  // The paper's value is 809 (10,000 replications); 300 replications give about +-0.1.
+  // The paper's value is 809 (10,000 replications). Documented fit of Table 8 (README): 0.65%;
+  // this cell is within the paper's rounding (0.5) plus 4 standard errors (0.04 at 300
+  // replications). Pinned: the reading's own value at seed 1, as `simulate --format json` prints it.
   const auto s = structures::master_slave(structures::heterogeneous(8, 3, 0.5, Law::paper_uniform()), 1000);
   engine::RunOptions options;
   options.seed = 1;
   options.reps = 300;
   const auto estimate = engine::run(engine::compile(s, with_comm(0.05, "")), options);
-  REQUIRE(estimate.mean == Approx(809.0).epsilon(0.01));
+  REQUIRE(std::abs(estimate.mean - 809.0) < 0.5 + 4.0 * estimate.stderr_);
+  REQUIRE(estimate.mean == Approx(808.8651750574975).epsilon(1e-9));
 }
 
 TEST_CASE("equal-finish against equal and dynamic at (8,3), normal, a = 1/2, C = .1, paired", "[ms-protocol]") {

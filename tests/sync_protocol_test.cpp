@@ -274,7 +274,7 @@ TEST_CASE("synchronous protocols give bit-identical results on 1 and 2 threads",
   }
 }
 
-TEST_CASE("the default protocol fits Table 3 at (8,3), a = 1/2, C = .10", "[sync-protocol]") {
+TEST_CASE("initiator-collector fits Table 3 at (8,3), a = 1/2, C = .10", "[sync-protocol]") {
   // wilson-semantics.md: the initiator-collector reading is within 2.7% of every cell of Tables 3
   // and 6; this cell (paper: 1610) comes out about 0.9% high. The coordinator (Eq. 11's upper
   // bound) is about 8% high here.
@@ -282,8 +282,10 @@ TEST_CASE("the default protocol fits Table 3 at (8,3), a = 1/2, C = .10", "[sync
   engine::RunOptions options;
   options.reps = 1000;
   options.seed = 1;
-  const auto e = engine::run(engine::compile(s, with_comm(0.10)), options);
-  REQUIRE(std::abs(e.mean - 1610.0) / 1610.0 < 0.03);
+  const auto e = engine::run(engine::compile(s, with_comm(0.10, "initiator-collector")), options);
+  // Within the documented fit plus 4 standard errors (0.18), and pinned at seed 1.
+  REQUIRE(std::abs(e.mean - 1610.0) < 0.0270 * 1610.0 + 4.0 * e.stderr_);
+  REQUIRE(e.mean == Approx(1628.200181948737).epsilon(1e-9));
   const auto upper = engine::run(engine::compile(s, with_comm(0.10, "coordinator")), options);
   REQUIRE(upper.mean > e.mean);
 }
