@@ -1,5 +1,5 @@
 #include "cli/mpi_sweep.h"
-#include "cli/sweep.h"
+#include "engine/sweep.h"
 
 #include <mpi.h>
 
@@ -45,7 +45,7 @@ void MpiWorld::abort(const std::string& message, int status) const {
   std::exit(status);  // MPI_Abort does not return; this is for the compiler
 }
 
-bool MpiWorld::gather(std::vector<BlockPiece>& pieces) const {
+bool MpiWorld::gather(std::vector<engine::BlockPiece>& pieces) const {
   if (size_ == 1) return true;
   // One buffer per rank but 0, of 64-bit words: the piece count, then per piece (run, first, last,
   // block count) and per block (count, mean, m2, min, max), the doubles bit for bit.
@@ -99,7 +99,7 @@ bool MpiWorld::gather(std::vector<BlockPiece>& pieces) const {
     std::uint64_t count = 0;
     get(count);
     for (std::uint64_t i = 0; i < count; ++i) {
-      BlockPiece piece;
+      engine::BlockPiece piece;
       std::uint64_t blocks = 0;
       get(piece.run);
       get(piece.first);
