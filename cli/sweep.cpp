@@ -4,6 +4,8 @@
 
 #include <array>
 #include <chrono>
+#include <cstring>
+#include <tuple>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -125,6 +127,126 @@ void check_writable_folder(const std::string& path) {
   if (::access(dir.c_str(), W_OK) != 0) throw InputError(path, "cannot write into the folder '" + dir + "'");
 }
 
+// ---- the --config file --------------------------------------------------------------------------
+
+// --reps, --seed and --max-configs: counts with their bounds.
+struct CountOption {
+  const char* flag;
+  std::uint64_t max, min;
+  const char* too_small;
+};
+constexpr std::array<CountOption, 3> scalar_options = {{
+    {"--reps", 1'000'000'000, 1, "the number of replications must be at least 1"},
+    {"--seed", std::numeric_limits<std::uint64_t>::max(), 0, ""},
+    {"--max-configs", std::numeric_limits<std::uint32_t>::max(), 1, "must be at least 1"},
+}};
+
+std::uint64_t count_option(const CountOption& o, const std::string& text) {
+  const std::uint64_t v = parse_count(o.flag, text, o.max);
+  if (v < o.min) throw InputError(o.flag, o.too_small);
+  return v;
+}
+
+// A key of the --config file: a list option (`index`: its grid dimension, SweepDim::count for
+// compare_to) or a count (`index` into scalar_options).
+struct ConfigKey {
+  const char* name;
+  std::vector<std::string> SweepCommand::*list;
+  std::string SweepCommand::*scalar;
+  std::size_t index;
+};
+using D = engine::SweepDim;
+const std::array<ConfigKey, 18> config_keys = {{
+    {"structure", &SweepCommand::structure, nullptr, D::structure}, {"law", &SweepCommand::law, nullptr, D::law},
+    {"fast_law", &SweepCommand::fast_law, nullptr, D::fast_law}, {"fast-law", &SweepCommand::fast_law, nullptr, D::fast_law},
+    {"n", &SweepCommand::n, nullptr, D::n}, {"m", &SweepCommand::m, nullptr, D::m}, {"a", &SweepCommand::a, nullptr, D::a},
+    {"levels", &SweepCommand::levels, nullptr, D::levels}, {"comm", &SweepCommand::comm, nullptr, D::comm},
+    {"protocol", &SweepCommand::protocol, nullptr, D::protocol}, {"policy", &SweepCommand::policy, nullptr, D::policy},
+    {"exchange", &SweepCommand::exchange, nullptr, D::exchange},
+    {"compare_to", &SweepCommand::compare_to, nullptr, D::count}, {"compare-to", &SweepCommand::compare_to, nullptr, D::count},
+    {"reps", nullptr, &SweepCommand::reps_text, 0}, {"seed", nullptr, &SweepCommand::seed_text, 1},
+    {"max_configs", nullptr, &SweepCommand::max_configs_text, 2}, {"max-configs", nullptr, &SweepCommand::max_configs_text, 2},
+}};
+
+const ConfigKey* find_config_key(const std::string& name) {
+  for (const auto& k : config_keys)
+    if (name == k.name) return &k;
+  return nullptr;
+}
+
+std::string config_keys_hint() {
+  std::string hint = "keys:";
+  for (const auto& k : config_keys)
+    if (!std::strchr(k.name, '-')) hint += std::string(hint.size() > 5 ? ", " : " ") + k.name;
+  return hint;
+}
+
+// The option a key sets, one for both spellings of a key.
+const void* target(const SweepCommand& c, const ConfigKey& k) {
+  return k.list ? static_cast<const void*>(&(c.*k.list)) : static_cast<const void*>(&(c.*k.scalar));
+}
+
+// Checks the values a key gave as execute() will read them (InputError naming the flag or parameter).
+void check_value(const SweepCommand& c, const ConfigKey& k, std::uint64_t limit) {
+  if (k.scalar) (void)count_option(scalar_options[k.index], c.*k.scalar);
+  else if (k.index < D::count) (void)engine::dimension_values(k.index, c.*k.list, limit);
+  else
+    for (const auto& text : c.*k.list) (void)engine::Comparison(text);
+}
+
+// Skips a TOML value from `i` on one line: strings (a multi-line one stays `open`), comments, and
+// the depth of brackets (an array may span lines).
+void skip_toml_value(const std::string& line, std::size_t i, int& depth, std::string& open) {
+  for (; i < line.size(); ++i) {
+    if (!open.empty()) {
+      if (line.compare(i, 3, open) == 0) open.clear(), i += 2;
+      continue;
+    }
+    const char c = line[i];
+    if (c == '#') return;
+    if (c == '[') ++depth;
+    if (c == ']') depth = std::max(0, depth - 1);
+    if (c != '"' && c != '\'') continue;
+    if (line.compare(i, 3, std::string(3, c)) == 0) {
+      open.assign(3, c), i += 2;
+      continue;
+    }
+    for (++i; i < line.size() && line[i] != c; ++i)
+      if (c == '"' && line[i] == '\\') ++i;
+  }
+}
+
+// The line of each key of a TOML file, by section and name ("sweep.n"): CLI11's reader keeps no
+// line, and reads a key given twice as one list of both values, so a key given twice in a section
+// is an error here (InputError naming both lines).
+std::map<std::string, int> toml_key_lines(const std::string& path, std::istream& in) {
+  std::map<std::string, int> lines;
+  std::string section, line, open;
+  int depth = 0, number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    const auto b = line.find_first_not_of(" \t");
+    if (depth > 0 || !open.empty() || b == std::string::npos || line[b] == '#') {
+      skip_toml_value(line, 0, depth, open);
+      continue;
+    }
+    if (line[b] == '[') {  // [section] or [[section]]
+      const auto name = line.find_first_not_of("[ \t", b), end = line.find(']', b);
+      section = name < end && end != std::string::npos ? line.substr(name, line.find_last_not_of(" \t", end - 1) + 1 - name) + "." : "";
+      continue;
+    }
+    const auto eq = line.find('=', b);
+    if (eq == std::string::npos) continue;
+    std::string key = line.substr(b, line.find_last_not_of(" \t", eq - 1) + 1 - b);
+    if (key.size() >= 2 && (key[0] == '"' || key[0] == '\'') && key.back() == key[0]) key = key.substr(1, key.size() - 2);
+    if (const auto [first, added] = lines.emplace(section + key, number); !added)
+      throw InputError(path + ":" + std::to_string(number),
+                       "key '" + key + "': given twice (first on line " + std::to_string(first->second) + ")");
+    skip_toml_value(line, eq + 1, depth, open);
+  }
+  return lines;
+}
+
 }  // namespace
 
 // ---- the command -----------------------------------------------------------------------------
@@ -188,40 +310,54 @@ bool SweepCommand::parsed() const { return app_ != nullptr && app_->parsed(); }
 void SweepCommand::apply_config_file() {
   if (config_path.empty()) return;
   std::vector<CLI::ConfigItem> items;
+  std::map<std::string, int> lines;
   try {
-    items = CLI::ConfigTOML().from_file(config_path);
-  } catch (const CLI::Error& e) {
+    std::ifstream in(config_path, std::ios::binary);
+    if (!in) throw CLI::FileError(config_path);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::istringstream toml(text.str()), scan(text.str());
+    items = CLI::ConfigTOML().from_config(toml);
+    lines = toml_key_lines(config_path, scan);
+  } catch (const CLI::Error&) {
     throw InputError("--config", "cannot read '" + config_path + "'");
   }
-  std::map<std::string, std::vector<std::string>*> targets = {
-      {"structure", &structure}, {"law", &law},       {"fast_law", &fast_law}, {"fast-law", &fast_law},
-      {"n", &n},                 {"m", &m},           {"a", &a},               {"levels", &levels},
-      {"comm", &comm},           {"protocol", &protocol}, {"policy", &policy}, {"exchange", &exchange},
-      {"compare_to", &compare_to}, {"compare-to", &compare_to}};
-  std::map<std::string, std::string*> scalars = {{"reps", &reps_text}, {"seed", &seed_text},
-                                                 {"max_configs", &max_configs_text}, {"max-configs", &max_configs_text}};
-  std::set<std::vector<std::string>*> given;
-  for (auto& [name, target] : targets)
-    if (!target->empty()) given.insert(target);  // the command line wins
-  std::set<std::vector<std::string>*> from_file;
+  std::map<const void*, int> given;  // option -> -1: on the command line (which wins), or the file's line
+  for (const auto& k : config_keys) {
+    const auto* flag = app_ && k.scalar ? app_->get_option_no_throw(scalar_options[k.index].flag) : nullptr;
+    if (k.list ? !(this->*k.list).empty() : flag && flag->count() > 0) given.emplace(target(*this, k), -1);
+  }
+  std::vector<std::tuple<const ConfigKey*, std::string, std::string>> read;  // key, where, name: checked below
   for (const auto& item : items) {
     if (item.name == "++" || item.name == "--") continue;  // CLI11's section markers
+    const std::string section = item.parents.empty() ? "" : CLI::detail::join(item.parents, ".") + ".";
+    const int line = lines[section + item.name];
+    const std::string where = config_path + (line > 0 ? ":" + std::to_string(line) : "");
     if (!item.parents.empty() && !(item.parents.size() == 1 && item.parents[0] == "sweep"))
-      throw InputError(config_path, "unknown section '" + item.parents[0] + "'", "use top-level keys or [sweep]");
-    if (auto it = targets.find(item.name); it != targets.end()) {
-      if (given.count(it->second)) continue;
-      if (!from_file.insert(it->second).second) throw InputError(config_path, "key '" + item.name + "' given twice");
-      if (item.inputs.empty()) throw InputError(config_path, "key '" + item.name + "' has no value");
-      for (const auto& v : item.inputs) it->second->push_back(v);
-    } else if (auto s = scalars.find(item.name); s != scalars.end()) {
-      const auto* opt = app_ ? app_->get_option_no_throw("--" + std::string(item.name == "max_configs" ? "max-configs" : item.name)) : nullptr;
-      if (opt && opt->count() > 0) continue;
-      if (item.inputs.size() != 1) throw InputError(config_path, "key '" + item.name + "' takes one value");
-      *s->second = item.inputs[0];
-    } else {
-      throw InputError(config_path, "unknown key '" + item.name + "'",
-                       "keys: structure, law, fast_law, n, m, a, levels, comm, protocol, policy, exchange, compare_to, "
-                       "reps, seed, max_configs");
+      throw InputError(where, "unknown section '" + item.parents[0] + "'", "use top-level keys or [sweep]");
+    const ConfigKey* k = find_config_key(item.name);
+    if (!k) throw InputError(where, "unknown key '" + item.name + "'", config_keys_hint());
+    if (const auto [first, added] = given.emplace(target(*this, *k), line); !added) {
+      if (first->second < 0) continue;  // the command line wins
+      throw InputError(where, "key '" + item.name + "': given twice (first on line " + std::to_string(first->second) + ")");
+    }
+    if (item.inputs.empty() || (k->scalar && item.inputs.size() != 1))
+      throw InputError(where, "key '" + item.name + "': " + (k->scalar ? "takes one value" : "has no value"));
+    if (k->scalar) this->*k->scalar = item.inputs[0];
+    else (this->*k->list).insert((this->*k->list).end(), item.inputs.begin(), item.inputs.end());
+    read.emplace_back(k, where, item.name);
+  }
+  // The file's values, checked now so that an error names the line and the key; scalars first:
+  // max_configs bounds the lists.
+  for (const bool scalars : {true, false}) {
+    const std::uint64_t limit = scalars ? 0 : count_option(scalar_options[2], max_configs_text);
+    for (const auto& [k, where, name] : read) {
+      if ((k->scalar != nullptr) != scalars) continue;
+      try {
+        check_value(*this, *k, limit);
+      } catch (const InputError& e) {
+        throw InputError(where, "key '" + name + "': " + e.problem(), e.hint());
+      }
     }
   }
 }
@@ -230,11 +366,9 @@ namespace {
 
 Settings read_settings(const SweepCommand& c) {
   Settings s;
-  s.reps = parse_count("--reps", c.reps_text, 1'000'000'000);
-  if (s.reps == 0) throw InputError("--reps", "the number of replications must be at least 1");
-  s.seed = parse_count("--seed", c.seed_text, std::numeric_limits<std::uint64_t>::max());
-  s.max_configs = parse_count("--max-configs", c.max_configs_text, std::numeric_limits<std::uint32_t>::max());
-  if (s.max_configs == 0) throw InputError("--max-configs", "must be at least 1");
+  s.reps = count_option(scalar_options[0], c.reps_text);
+  s.seed = count_option(scalar_options[1], c.seed_text);
+  s.max_configs = count_option(scalar_options[2], c.max_configs_text);
   if (c.threads < 0) throw InputError("--threads", "must be 0 (all cores) or more");
   if (c.resume && c.out_path.empty()) throw InputError("--resume", "needs --out FILE");
   if (c.structure.empty()) throw InputError("--structure", "missing", "give --structure sync or a list such as sync,nn,ms");
@@ -243,8 +377,10 @@ Settings read_settings(const SweepCommand& c) {
 }
 
 engine::SweepGrid make_grid(const SweepCommand& c, std::uint64_t max_configs) {
-  const engine::SweepGrid grid = engine::make_grid(
-      {c.structure, c.law, c.fast_law, c.n, c.m, c.a, c.levels, c.comm, c.protocol, c.policy, c.exchange}, max_configs);
+  std::array<std::vector<std::string>, D::count> texts;
+  for (const auto& k : config_keys)
+    if (k.list && k.index < D::count) texts[k.index] = c.*k.list;
+  const engine::SweepGrid grid = engine::make_grid(texts, max_configs);
   if (grid.product() > static_cast<long double>(max_configs)) {
     char count[64];
     std::snprintf(count, sizeof count, "%.0Lf", grid.product());

@@ -204,6 +204,51 @@ TEST_CASE("a TOML config gives the grid; the command line overrides it", "[sweep
   std::remove(path.c_str());
 }
 
+// The error `run_sweep --config FILE` gives for a file of this text (empty: none).
+std::string config_error(const std::string& text) {
+  const std::string path = temp_path("error.toml");
+  {
+    std::ofstream out(path);
+    out << text;
+  }
+  std::string message;
+  try {
+    run_sweep({"--config", path, "--levels", "2", "--reps", "5"});
+  } catch (const InputError& e) {
+    message = e.what();
+    const auto at = message.find(path);  // the path is the test's, the rest is the message
+    if (at == 0) message.replace(0, path.size(), "FILE");
+  }
+  std::remove(path.c_str());
+  return message;
+}
+
+TEST_CASE("a TOML key given twice is an error naming the file, the line and the key", "[sweep]") {
+  // Both values ran before: a key given twice read as a list of both.
+  CHECK(config_error("structure = \"sync\"\nn = 8\nn = 16\n") == "FILE:3: key 'n': given twice (first on line 2)");
+  CHECK(config_error("structure = \"sync\"\nn = 8\n[sweep]\nn = 16\n") ==
+        "FILE:4: key 'n': given twice (first on line 2)");
+  CHECK(config_error("n = [2,\n  3]\nstructure = \"sync\"\nfast_law = \"u(0,1)\"\nfast-law = \"u(0,2)\"\n") ==
+        "FILE:5: key 'fast-law': given twice (first on line 4)");
+  CHECK(config_error("structure = \"sync\"\nn = 2\nreps = 5\nreps = 6\n") ==
+        "FILE:4: key 'reps': given twice (first on line 3)");
+}
+
+TEST_CASE("a TOML value's error names the file, the line and the key, not the flag", "[sweep]") {
+  CHECK(config_error("structure = \"sync\"\n# n below\nn = \"5:1\"\n") ==
+        "FILE:3: key 'n': range '5:1' is inverted (start > stop)");
+  CHECK(config_error("structure = \"sync\"\nn = 2\n\ncomm = [\"0\",\n  \"0:1:0\"]\n") ==
+        "FILE:4: key 'comm': range '0:1:0' has a step of 0");
+  CHECK(config_error("structure = \"sync\"\nn = 2\nseed = \"-1\"\n").rfind("FILE:3: key 'seed': ", 0) == 0);
+  CHECK(config_error("structure = \"sync\"\nn = 2\ncompare_to = \"x=1\"\n") ==
+        "FILE:3: key 'compare_to': 'x=1' is not OPTION=VALUE with a model option (for example m=0, "
+        "protocol=coordinator, n=n-m,m=0)");
+  CHECK(config_error("structure = \"sync\"\nn = 2\nwidth = 3\n") ==
+        "FILE:3: unknown key 'width' (keys: structure, law, fast_law, n, m, a, levels, comm, protocol, policy, "
+        "exchange, compare_to, reps, seed, max_configs)");
+  CHECK(config_error("structure = \"sync\"\nn = 2\n").empty());
+}
+
 TEST_CASE("the paired standard error of (n,m) - (n,0) is smaller than the unpaired one", "[sweep]") {
   const auto rows = records(run_sweep({"-s", "sync,async", "--n", "8", "--m", "0,3", "--levels", "50", "--reps", "400",
                                        "--seed", "3", "--compare-to", "m=0"}));
