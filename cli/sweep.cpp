@@ -251,8 +251,6 @@ std::map<std::string, int> toml_key_lines(const std::string& path, std::istream&
 
 // ---- the command -----------------------------------------------------------------------------
 
-// ---- the command -----------------------------------------------------------------------------
-
 void SweepCommand::add_to(CLI::App& app) {
   app_ = app.add_subcommand("sweep",
                             "Simulate the product grid of model options (lists, ranges) as one tidy CSV, with paired "
@@ -419,78 +417,34 @@ Sweep prepare(const SweepCommand& c, const Settings& s) {
   return sweep;
 }
 
-// This rank's stretch of the runs' blocks (one process: every run whole), computed in order. One
-// process: each configuration's rows as soon as its pieces are done, checkpointed to --out at most
-// every --checkpoint-every; several: the pieces, for rank 0 (the blocks are on several ranks
-// until the end).
-struct Worker {
-  const SweepCommand& cmd;
-  const Settings& settings;
-  Sweep& sweep;
-  bool single_process;
-  std::vector<engine::SweepPiece> mine;
-  std::vector<engine::Estimate> estimates;
-  std::vector<engine::BlockPiece> computed;
-  std::uint64_t configs_done = 0, computed_configs = 0;
-  std::chrono::steady_clock::time_point last_checkpoint = std::chrono::steady_clock::now();
+// This rank's stretch of the runs' blocks (one process: every run whole).
+engine::SweepShare share_of(const Sweep& sweep, const Settings& s, int rank, int ranks) {
+  engine::SweepShare share;
+  std::vector<std::pair<std::uint64_t, double>> work;
+  for (const auto& r : sweep.runs) work.emplace_back(engine::block_count(s.reps), r.work);
+  share.pieces = engine::deal_blocks(work, ranks)[static_cast<std::size_t>(rank)];
+  share.keep_pieces = ranks > 1;
+  return share;
+}
 
-  Worker(const SweepCommand& c, const Settings& s, Sweep& sw, int rank, int ranks)
-      : cmd(c), settings(s), sweep(sw), single_process(ranks == 1), estimates(ranks == 1 ? sw.runs.size() : 0),
-        configs_done(sw.resumed) {
-    std::vector<std::pair<std::uint64_t, double>> work;
-    for (const auto& r : sw.runs) work.emplace_back(engine::block_count(s.reps), r.work);
-    mine = engine::deal_blocks(work, ranks)[static_cast<std::size_t>(rank)];
-  }
-
-  double work() const {
-    double w = 0.0;
-    for (const auto& p : mine) w += static_cast<double>(p.last - p.first) * sweep.runs[p.run].work;
-    return w;
-  }
-
-  void run(Reporter& reporter) {
-    const std::uint64_t configs = sweep.valid.entries.size();
-    std::vector<std::size_t> pieces_left(sweep.todo.size(), 0);  // per configuration, its pieces here
-    for (const auto& p : mine) ++pieces_left[sweep.runs[p.run].entry];
-    engine::RunOptions options;
-    options.seed = settings.seed;
-    options.reps = settings.reps;
-    options.threads = cmd.threads;
-    double work_done = 0.0;
-    std::optional<engine::Job> job;
-    std::size_t job_entry = engine::no_run;
-    for (const engine::SweepPiece& piece : mine) {
-      const engine::RunSpec& spec = sweep.runs[piece.run];
-      const engine::Entry& entry = sweep.todo[spec.entry];
-      if (job_entry != spec.entry) {  // a rank's pieces come configuration after configuration
-        job.emplace(entry.c, sweep.comparisons.size());
-        job_entry = spec.entry;
-      }
-      const double w = static_cast<double>(piece.last - piece.first) * spec.work;
-      options.progress = [&, w](std::uint64_t d, std::uint64_t t) {
-        reporter.set(work_done + w * static_cast<double>(d) / static_cast<double>(t), configs_done, configs);
-      };
-      engine::BlockPiece result = engine::compute_piece(piece, spec, entry, *job, options);
-      work_done += w;
-      if (single_process) estimates[piece.run] = engine::summarize(result.blocks.front());  // the whole run, folded
-      else computed.push_back(std::move(result));
-      if (--pieces_left[spec.entry] > 0) continue;
-      ++configs_done;  // this rank's part of the configuration is done
-      reporter.set(work_done, configs_done, configs);
-      if (single_process) finish(entry, *job);
-    }
-  }
-
-  void finish(const engine::Entry& entry, const engine::Job& job) {
-    sweep.rows[entry.row] = sweep.rows_of(entry, job, estimates, settings.seed);
-    ++computed_configs;
+// Progress, and with one process each configuration's rows as soon as it is done, checkpointed to
+// --out at most every --checkpoint-every (under MPI the blocks are on several ranks until the end).
+void follow(engine::SweepShare& share, SweepCommand& c, Sweep& sweep, const Settings& s, Reporter& reporter,
+            std::uint64_t& configs_done) {
+  share.progress = [&](double done) { reporter.set(done, configs_done, sweep.valid.entries.size()); };
+  share.entry_done = [&, last_checkpoint = std::chrono::steady_clock::now()](const engine::Entry& entry,
+                                                                            const engine::Job& job) mutable {
+    ++configs_done;  // this rank's part of the configuration is done
+    if (share.keep_pieces) return;
+    sweep.rows[entry.row] = sweep.rows_of(entry, job, share.estimates, s.seed);
+    ++c.computed_configs;
     const auto now = std::chrono::steady_clock::now();
-    if (!cmd.out_path.empty() && now - last_checkpoint >= std::chrono::duration<double>(cmd.checkpoint_interval)) {
-      write_file_atomically(cmd.out_path, sweep.csv());
+    if (!c.out_path.empty() && now - last_checkpoint >= std::chrono::duration<double>(c.checkpoint_interval)) {
+      write_file_atomically(c.out_path, sweep.csv());
       last_checkpoint = now;
     }
-  }
-};
+  };
+}
 
 void print_summary(const SweepCommand& c, const Settings& s, const Sweep& sweep, double seconds) {
   std::ostringstream summary;
@@ -521,16 +475,22 @@ int SweepCommand::execute() {
   auto stop_all = [](const std::string&, int) {};
 #endif
   const auto t0 = std::chrono::steady_clock::now();
-  Worker worker(*this, s, sweep, rank, ranks);
-  Reporter reporter(quiet || rank != 0, progress_interval, worker.work());
+  engine::SweepShare share = share_of(sweep, s, rank, ranks);
+  Reporter reporter(quiet || rank != 0, progress_interval, share.work(sweep.runs));
+  std::uint64_t configs_done = sweep.resumed;
+  follow(share, *this, sweep, s, reporter, configs_done);
+  engine::RunOptions options;
+  options.seed = s.seed;
+  options.reps = s.reps;
+  options.threads = threads;
   try {
-    worker.run(reporter);
+    share.compute(sweep.todo, sweep.runs, sweep.comparisons.size(), options);
   } catch (const engine::Interrupted&) {
     stop_all("interrupted", 130);
     // Keep what is complete, so that --resume loses nothing but the configuration under way.
-    if (ranks == 1 && !out_path.empty() && worker.configs_done > 0) {
+    if (ranks == 1 && !out_path.empty() && configs_done > 0) {
       write_file_atomically(out_path, sweep.csv());
-      throw engine::Interrupted("interrupted; the " + std::to_string(worker.configs_done) +
+      throw engine::Interrupted("interrupted; the " + std::to_string(configs_done) +
                                 " complete configurations are in " + out_path + " (--resume continues)");
     }
     throw;
@@ -543,15 +503,14 @@ int SweepCommand::execute() {
   }
 #ifdef HETSTRUCT_MPI
   if (ranks > 1) {
-    if (!world.gather(worker.computed)) return 0;  // ranks other than 0 are done
+    if (!world.gather(share.computed)) return 0;  // ranks other than 0 are done
     // Rank 0: every run folded in block order, then every configuration's rows.
-    const auto estimates = engine::fold_pieces(worker.computed, sweep.runs.size(), engine::block_count(s.reps));
+    const auto estimates = engine::fold_pieces(share.computed, sweep.runs.size(), engine::block_count(s.reps));
     for (const auto& entry : sweep.todo)
       sweep.rows[entry.row] = sweep.rows_of(entry, engine::Job(entry.c, sweep.comparisons.size()), estimates, s.seed);
-    worker.computed_configs = sweep.todo.size();
+    computed_configs = sweep.todo.size();
   }
 #endif
-  computed_configs = worker.computed_configs;
   resumed_configs = sweep.resumed;
   if (out_path.empty()) std::cout << sweep.csv();
   else write_file_atomically(out_path, sweep.csv());

@@ -160,6 +160,40 @@ BlockPiece compute_piece(const SweepPiece& piece, const RunSpec& spec, const Ent
   return out;
 }
 
+double SweepShare::work(const std::vector<RunSpec>& runs) const {
+  double w = 0.0;
+  for (const auto& p : pieces) w += static_cast<double>(p.last - p.first) * runs[p.run].work;
+  return w;
+}
+
+void SweepShare::compute(const std::vector<Entry>& entries, const std::vector<RunSpec>& runs, std::size_t comparisons,
+                         RunOptions options) {
+  estimates.assign(runs.size(), Estimate{});
+  std::vector<std::size_t> pieces_left(entries.size(), 0);  // per configuration, its pieces here
+  for (const auto& p : pieces) ++pieces_left[runs[p.run].entry];
+  double done = 0.0;
+  std::optional<Job> job;
+  std::size_t job_entry = no_run;
+  for (const SweepPiece& piece : pieces) {
+    const RunSpec& spec = runs[piece.run];
+    const Entry& entry = entries[spec.entry];
+    if (job_entry != spec.entry) {  // a share's pieces come configuration after configuration
+      job.emplace(entry.c, comparisons);
+      job_entry = spec.entry;
+    }
+    const double w = static_cast<double>(piece.last - piece.first) * spec.work;
+    options.progress = [&, w](std::uint64_t d, std::uint64_t t) {
+      if (progress) progress(done + w * static_cast<double>(d) / static_cast<double>(t));
+    };
+    BlockPiece result = compute_piece(piece, spec, entry, *job, options);
+    done += w;
+    if (piece.first == 0 && piece.last == block_count(options.reps)) estimates[piece.run] = summarize(result.blocks.front());
+    if (keep_pieces) computed.push_back(std::move(result));
+    if (--pieces_left[spec.entry] == 0 && entry_done) entry_done(entry, *job);
+    if (progress) progress(done);
+  }
+}
+
 // Every run's estimate from its pieces (any order, from any ranks): each run's pieces folded in
 // block order into an empty total, fold_blocks, so the estimate is one process's bit for bit.
 std::vector<Estimate> fold_pieces(std::vector<BlockPiece>& pieces, std::size_t runs, std::uint64_t blocks) {

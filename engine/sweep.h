@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
@@ -118,6 +119,22 @@ struct Job {
 // Computes a piece of a run of `entry` (whose Job is `job`).
 BlockPiece compute_piece(const SweepPiece& piece, const RunSpec& spec, const Entry& entry, Job& job,
                          const RunOptions& options);
+
+// A worker's share of a sweep: its pieces (deal_blocks' result[r]) of `runs`, computed in order by
+// compute(), one configuration's Job at a time.
+struct SweepShare {
+  std::vector<SweepPiece> pieces;
+  bool keep_pieces = false;                 // keep every computed piece (to gather them elsewhere)
+  std::function<void(double)> progress;     // estimated work done so far (after blocks, any thread)
+  std::function<void(const Entry&, const Job&)> entry_done;  // after the last of an entry's pieces here
+
+  std::vector<Estimate> estimates;          // per run: set where a piece covered the run whole
+  std::vector<BlockPiece> computed;         // with keep_pieces: every piece, in order
+
+  double work(const std::vector<RunSpec>& runs) const;  // the pieces' estimated work
+  void compute(const std::vector<Entry>& entries, const std::vector<RunSpec>& runs, std::size_t comparisons,
+               RunOptions options);
+};
 
 // Every run's estimate from its pieces (in any order, from any workers): each run's pieces folded
 // in block order into an empty total, so the estimate is one process's bit for bit. Throws
