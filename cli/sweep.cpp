@@ -237,7 +237,8 @@ std::map<std::string, int> toml_key_lines(const std::string& path, std::istream&
     }
     const auto eq = line.find('=', b);
     if (eq == std::string::npos) continue;
-    std::string key = line.substr(b, line.find_last_not_of(" \t", eq - 1) + 1 - b);
+    const auto last = eq > b ? line.find_last_not_of(" \t", eq - 1) : std::string::npos;
+    std::string key = last == std::string::npos ? "" : line.substr(b, last + 1 - b);  // "= 1": no key
     if (key.size() >= 2 && (key[0] == '"' || key[0] == '\'') && key.back() == key[0]) key = key.substr(1, key.size() - 2);
     if (const auto [first, added] = lines.emplace(section + key, number); !added)
       throw InputError(path + ":" + std::to_string(number),

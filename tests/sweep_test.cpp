@@ -232,6 +232,8 @@ TEST_CASE("a TOML key given twice is an error naming the file, the line and the 
         "FILE:5: key 'fast-law': given twice (first on line 4)");
   CHECK(config_error("structure = \"sync\"\nn = 2\nreps = 5\nreps = 6\n") ==
         "FILE:4: key 'reps': given twice (first on line 3)");
+  // Keys are found by the scan whatever the spacing, in quotes too.
+  CHECK(config_error("structure = \"sync\"\n  \"n\"=2\nn\t =  3\n") == "FILE:3: key 'n': given twice (first on line 2)");
 }
 
 TEST_CASE("a TOML value's error names the file, the line and the key, not the flag", "[sweep]") {
