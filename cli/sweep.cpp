@@ -4,17 +4,15 @@
 
 #include <array>
 #include <chrono>
-#include <cstring>
-#include <tuple>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <limits>
 #include <map>
 #include <mutex>
-#include <optional>
-#include <set>
 #include <sstream>
+#include <tuple>
 
 #include "cli/output.h"
 #include "cli/parameters.h"
@@ -98,7 +96,7 @@ struct Sweep {
 
 // The grid's entries; a configuration that cannot be built is reported with its cause's flag.
 engine::SweepEntries entries_of(const engine::SweepGrid& grid, const std::vector<engine::Comparison>& comparisons,
-                                   bool skip_invalid) {
+                                bool skip_invalid) {
   try {
     return engine::build_entries(grid, comparisons, skip_invalid);
   } catch (const engine::InvalidConfiguration& e) {
@@ -108,17 +106,13 @@ engine::SweepEntries entries_of(const engine::SweepGrid& grid, const std::vector
   }
 }
 
-// The complete configurations of the --out file to resume (none when there is no file yet).
-std::map<std::string, std::string> read_resume_file(const std::string& path, const Settings& s,
-                                                    const std::set<std::string>& grid_keys) {
+// The --out file to resume: its text (none when there is no file yet: start afresh).
+std::string read_resume_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    if (::access(path.c_str(), F_OK) == 0) throw InputError(path, "cannot read the file to resume");
-    return {};  // nothing to resume: start afresh
-  }
+  if (!in && ::access(path.c_str(), F_OK) == 0) throw InputError(path, "cannot read the file to resume");
   std::stringstream buffer;
-  buffer << in.rdbuf();
-  return engine::complete_configurations(buffer.str(), path, s.reps, s.seed, grid_keys);
+  if (in) buffer << in.rdbuf();
+  return buffer.str();
 }
 
 void check_writable_folder(const std::string& path) {
@@ -399,20 +393,12 @@ Sweep prepare(const SweepCommand& c, const Settings& s) {
   for (const auto& text : c.compare_to) sweep.comparisons.emplace_back(text);
   sweep.valid = entries_of(grid, sweep.comparisons, c.skip_invalid);
   if (!c.out_path.empty()) check_writable_folder(c.out_path);  // fail now, not after the simulation
-  std::map<std::string, std::string> previous;
-  if (c.resume) {
-    std::set<std::string> keys;
-    for (const auto& e : sweep.valid.entries) keys.insert(engine::config_key(e.c));
-    previous = read_resume_file(c.out_path, s, keys);
-  }
   sweep.rows.resize(sweep.valid.entries.size());
+  if (c.resume)
+    sweep.rows = engine::resumed_rows(sweep.valid.entries, read_resume_file(c.out_path), c.out_path, s.reps, s.seed);
   for (const auto& e : sweep.valid.entries) {
-    if (auto it = previous.find(engine::config_key(e.c)); it != previous.end()) {
-      sweep.rows[e.row] = it->second;
-      ++sweep.resumed;
-    } else {
-      sweep.todo.push_back(e);
-    }
+    if (sweep.rows[e.row].empty()) sweep.todo.push_back(e);
+    else ++sweep.resumed;
   }
   sweep.runs = engine::plan_runs(sweep.todo);
   return sweep;

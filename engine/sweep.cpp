@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 #include <span>
 #include <stdexcept>
 #include <tuple>
@@ -20,19 +22,26 @@ InvalidConfiguration::InvalidConfiguration(const SweepConfig& c, std::string com
 
 namespace {
 
-// Builds and compiles a configuration with one level (enough to catch bad combinations).
-void validate(const SweepConfig& c) {
+// Builds and compiles a configuration with one level (enough to catch bad combinations, and to
+// see what runs); returns what ran: the protocol by its name where one runs, the exchange where it
+// applies (nn at C = 0), empty otherwise.
+SweepConfig validate(const SweepConfig& c) {
   Model m = to_model(c);
   m.levels = 1;
-  const auto s = m.build();
-  (void)compile(s, m.compile_options());
+  const Plan plan = compile(m.build(), m.compile_options());
+  SweepConfig ran = c;
+  ran[SweepDim::protocol] = plan.kind == PlanKind::protocol ? plan.protocol : "";
+  const bool exchange = plan.kind == PlanKind::neighbor_sequential || plan.kind == PlanKind::neighbor_plain;
+  if (!exchange) ran[SweepDim::exchange] = "";
+  return ran;
 }
 
 // The entry of a configuration that builds: its comparisons' targets, or none where they cannot be.
-Entry make_entry(const SweepConfig& c, const std::vector<Comparison>& comparisons, bool skip_invalid,
-                 std::uint64_t& left_out) {
+Entry make_entry(const SweepConfig& c, const SweepConfig& ran, const std::vector<Comparison>& comparisons,
+                 bool skip_invalid, std::uint64_t& left_out) {
   Entry entry;
   entry.c = c;
+  entry.ran = ran;
   for (const auto& cmp : comparisons) {
     try {
       const SweepConfig t = cmp.target(c);
@@ -67,14 +76,15 @@ SweepEntries build_entries(const SweepGrid& grid, const std::vector<Comparison>&
   SweepEntries out;
   for (std::uint64_t i = 0; i < grid.size(); ++i) {
     const SweepConfig c = grid.at(i);
+    SweepConfig ran;
     try {
-      validate(c);
+      ran = validate(c);
     } catch (const InputError& e) {
       if (!skip_invalid) throw InvalidConfiguration(c, "", e);
       ++out.invalid;
       continue;
     }
-    out.entries.push_back(make_entry(c, comparisons, skip_invalid, out.comparisons_left_out));
+    out.entries.push_back(make_entry(c, ran, comparisons, skip_invalid, out.comparisons_left_out));
     out.entries.back().row = out.entries.size() - 1;
   }
   if (out.entries.empty()) throw InputError("sweep", "no configuration of the grid can be built");
@@ -256,7 +266,7 @@ std::vector<Record> config_records(const Entry& entry, const Job& job, const std
                                    const std::vector<Estimate>& estimates, std::uint64_t seed) {
   std::vector<Record> rows;
   auto row = [&](const std::string& estimator, const std::string& method, const std::string& compare, double value,
-                 const Estimate* e) { rows.push_back(sweep_record(entry.c, estimator, method, compare, value, e, seed)); };
+                 const Estimate* e) { rows.push_back(sweep_record(entry.ran, estimator, method, compare, value, e, seed)); };
   const structures::Structure& s = job.s;
   const bool zero_comm = job.plan.kind != PlanKind::protocol;
   const bool paper_uniform = job.model.is_paper_uniform();
@@ -280,15 +290,15 @@ std::vector<Record> config_records(const Entry& entry, const Job& job, const std
   return rows;
 }
 
-std::map<std::string, std::string> complete_configurations(const std::string& text, const std::string& path,
-                                                           std::uint64_t reps, std::uint64_t seed,
-                                                           const std::set<std::string>& grid_keys) {
+std::vector<std::string> resumed_rows(const std::vector<Entry>& entries, const std::string& text,
+                                      const std::string& path, std::uint64_t reps, std::uint64_t seed) {
   const auto& columns = sweep_columns();
   const auto column = [&](const char* name) {
     return static_cast<std::size_t>(std::find(columns.begin(), columns.end(), name) - columns.begin());
   };
   const std::size_t estimator = column("estimator"), reps_at = column("reps"), seed_at = column("seed");
-  std::map<std::string, std::string> complete;
+  std::map<std::string, std::vector<std::string>> in_file;  // per key, its configurations' rows in order
+  for (const auto& e : entries) in_file[config_key(e.ran)];
   std::size_t pos = 0, lineno = 0;
   std::string pending_key, pending_rows;
   std::vector<std::string> fields;
@@ -314,8 +324,10 @@ std::map<std::string, std::string> complete_configurations(const std::string& te
     pending_key = key;
     pending_rows += line + '\n';
     if (fields[estimator] != "mc") continue;
-    if (!grid_keys.count(key)) outside.insert(describe(c));
-    else if (fields[reps_at] == std::to_string(reps) && fields[seed_at] == std::to_string(seed)) complete[key] = pending_rows;
+    const auto it = in_file.find(key);
+    const bool same_run = fields[reps_at] == std::to_string(reps) && fields[seed_at] == std::to_string(seed);
+    if (it == in_file.end()) outside.insert(describe(c));
+    else it->second.push_back(same_run ? pending_rows : "");  // empty: simulate it again
     pending_rows.clear();
     pending_key.clear();
   }
@@ -323,7 +335,14 @@ std::map<std::string, std::string> complete_configurations(const std::string& te
     throw InputError(path, std::to_string(outside.size()) + " configuration(s) outside this grid (first: " +
                                *outside.begin() + "); refusing to drop them",
                      "give another output file");
-  return complete;
+  std::vector<std::string> rows(entries.size());
+  std::map<std::string, std::size_t> taken;  // per key, the file's configurations taken so far
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const std::string key = config_key(entries[i].ran);
+    const auto& held = in_file[key];
+    if (const std::size_t k = taken[key]++; k < held.size()) rows[i] = held[k];
+  }
+  return rows;
 }
 
 }  // namespace hetstruct::engine

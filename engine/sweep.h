@@ -10,17 +10,16 @@
 // nothing of how pieces travel). compute_piece computes a piece; fold_pieces folds every run's
 // pieces in block order, the fold of one process, so the result never depends on the deal.
 //
-// Records: per configuration, in grid order, closed_form, lower_bound, upper_bound (where they
-// exist), difference (one per comparison) and mc, always last: a configuration is complete in a
-// file when its mc row is there (what resuming relies on).
+// Records: per configuration, in grid order, its columns saying what ran (Entry::ran), then the
+// rows closed_form, lower_bound, upper_bound (where they exist), difference (one per comparison)
+// and mc, always last: a configuration is complete in a file when its mc row is there (what
+// resuming relies on).
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <limits>
-#include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,6 +52,8 @@ inline constexpr std::size_t no_run = std::numeric_limits<std::size_t>::max();
 struct Entry {
   std::size_t row = 0;                               // its position among the grid's valid configurations
   SweepConfig c;
+  SweepConfig ran;  // what ran, the rows' columns: c with the protocol's name where one runs and the
+                    // exchange only where it applies (nn at C = 0), empty otherwise
   std::vector<std::optional<SweepConfig>> targets;  // per comparison; empty: left out (skip_invalid)
   std::size_t nn_zero_run = no_run;
   std::vector<std::size_t> difference_runs;          // per comparison; no_run when left out
@@ -149,11 +150,13 @@ std::vector<Record> config_records(const Entry& entry, const Job& job, const std
 // stderr, ci_low, ci_high, reps, seed.
 const std::vector<std::string>& sweep_columns();
 
-// The complete configurations of a previous sweep's CSV `text` (read from `path`, which errors
-// name): their rows as written, by config_key, where reps and seed match. Throws InputError on
-// another header, a line that is not a sweep row, or a configuration whose key is not in `grid_keys`.
-std::map<std::string, std::string> complete_configurations(const std::string& text, const std::string& path,
-                                                           std::uint64_t reps, std::uint64_t seed,
-                                                           const std::set<std::string>& grid_keys);
+// The rows of a previous sweep's CSV `text` (read from `path`, which errors name) that `entries`
+// keep: per entry, its configuration's rows as written where they are complete (down to the mc row)
+// with these reps and seed; empty where it must be simulated. A configuration is known by its
+// columns (Entry::ran): entries that share them (they differ only in an option that did not run,
+// such as nn's exchange at C > 0) take the file's configurations of those columns in order. Throws
+// InputError on another header, a line that is not a sweep row, or a configuration of no entry.
+std::vector<std::string> resumed_rows(const std::vector<Entry>& entries, const std::string& text,
+                                      const std::string& path, std::uint64_t reps, std::uint64_t seed);
 
 }  // namespace hetstruct::engine

@@ -295,22 +295,29 @@ TEST_CASE("a sweep's records from pieces computed apart are run()'s estimates", 
   CHECK(rows[4].text("stderr") == Record().add("v", whole.stderr_).text("v"));
 }
 
-TEST_CASE("complete_configurations keeps the configurations whose mc row is there", "[sweep]") {
+TEST_CASE("resumed_rows keeps the configurations whose mc row is there, in order", "[sweep]") {
   const std::string header = csv_header(sweep_columns());
-  const std::string done = "sync,uniform,,4,0,0.5,5,0,,,sequential,closed_form,eq6,,1,,,,,\n"
-                           "sync,uniform,,4,0,0.5,5,0,,,sequential,mc,synchronous,,1,0.1,0.9,1.1,20,3\n";
-  const std::string cut = "sync,uniform,,4,1,0.5,5,0,,,sequential,closed_form,eq6,,1,,,,,\n";
-  const SweepConfig c0 = {"sync", "uniform", "", "4", "0", "0.5", "5", "0", "", "", "sequential"};
-  SweepConfig c1 = c0;
-  c1[SweepDim::m] = "1";
-  const std::set<std::string> keys = {config_key(c0), config_key(c1)};
-  const auto kept = complete_configurations(header + done + cut, "f.csv", 20, 3, keys);
-  REQUIRE(kept.size() == 1);
-  CHECK(kept.at(config_key(c0)) == done);
-  CHECK(complete_configurations(header + done, "f.csv", 21, 3, keys).empty());  // other reps: simulate again
-  CHECK_THROWS_WITH(complete_configurations("a,b\n" + done, "f.csv", 20, 3, keys), Catch::Contains("another header"));
-  CHECK_THROWS_WITH(complete_configurations(header + done, "f.csv", 20, 3, {config_key(c1)}),
+  const std::string done = "sync,uniform,,4,0,0.5,5,0,,,,closed_form,eq6,,1,,,,,\n"
+                           "sync,uniform,,4,0,0.5,5,0,,,,mc,synchronous,,1,0.1,0.9,1.1,20,3\n";
+  const std::string cut = "sync,uniform,,4,1,0.5,5,0,,,,closed_form,eq6,,1,,,,,\n";
+  std::vector<Entry> entries(2);
+  entries[0].ran = {"sync", "uniform", "", "4", "0", "0.5", "5", "0", "", "", ""};
+  entries[1].ran = entries[0].ran;
+  entries[1].ran[SweepDim::m] = "1";
+  CHECK(resumed_rows(entries, header + done + cut, "f.csv", 20, 3) == std::vector<std::string>{done, ""});
+  CHECK(resumed_rows(entries, header + done, "f.csv", 21, 3) == std::vector<std::string>{"", ""});  // other reps
+  CHECK(resumed_rows(entries, "", "f.csv", 20, 3) == std::vector<std::string>{"", ""});  // a new file
+  CHECK_THROWS_WITH(resumed_rows(entries, "a,b\n" + done, "f.csv", 20, 3), Catch::Contains("another header"));
+  CHECK_THROWS_WITH(resumed_rows({entries[1]}, header + done, "f.csv", 20, 3),
                     Catch::Contains("outside this grid (first: structure=sync law=uniform n=4 m=0"));
-  CHECK_THROWS_WITH(complete_configurations(header + "x,y\n", "f.csv", 20, 3, keys),
+  CHECK_THROWS_WITH(resumed_rows(entries, header + "x,y\n", "f.csv", 20, 3),
                     Catch::Contains("f.csv:2: not a row of a sweep CSV (2 fields, expected 20)"));
+  // Two entries whose columns are the same (nn at C > 0 with two exchanges: their bounds differ)
+  // take the file's configurations in order; the first one ran with other reps: simulated again.
+  entries[1].ran = entries[0].ran;
+  std::string other = done;
+  other.replace(other.find(",20,3"), 5, ",10,3");
+  const std::string second = "sync,uniform,,4,0,0.5,5,0,,,,mc,synchronous,,2,0.1,1.9,2.1,20,3\n";
+  CHECK(resumed_rows(entries, header + done + second, "f.csv", 20, 3) == std::vector<std::string>{done, second});
+  CHECK(resumed_rows(entries, header + other + second, "f.csv", 20, 3) == std::vector<std::string>{"", second});
 }

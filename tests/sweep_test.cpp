@@ -167,6 +167,47 @@ TEST_CASE("a resumed sweep writes the file an uninterrupted one writes", "[sweep
   std::remove(path.c_str());
 }
 
+TEST_CASE("every row says what ran: the protocol by its name, the exchange only for nn at C = 0", "[sweep]") {
+  // Before: protocol empty where the default ran, and an --exchange on rows where none applies.
+  const auto rows = records(run_sweep({"-s", "sync,nn,ms,async", "--n", "4", "--m", "1", "--comm", "0,0.1", "--levels",
+                                       "3", "--reps", "10", "--exchange", "plain"}));
+  std::vector<std::string> ran;  // structure, comm, protocol, exchange and method of each mc row
+  for (const auto& r : rows)
+    if (r[11] == "mc") ran.push_back(r[0] + " " + r[7] + " " + r[8] + " " + r[10] + " " + r[12]);
+  CHECK(ran == std::vector<std::string>{"sync 0   synchronous", "sync 0.1 initiator-collector  initiator-collector",
+                                        "nn 0  plain neighbor-plain", "nn 0.1 event-available  event-available",
+                                        "ms 0   task-pool", "ms 0.1 master-computes  master-computes",
+                                        "async 0   asynchronous", "async 0.1   asynchronous"});
+}
+
+TEST_CASE("configurations whose rows have the same columns resume in order", "[sweep]") {
+  // nn at C > 0 with two exchanges: the same columns, other bounds (their C = 0 runs differ).
+  const std::string path = temp_path("same-columns.csv");
+  const std::vector<std::string> args = {"-s", "nn", "--n", "4", "--m", "1", "--comm", "0.1", "--levels", "3",
+                                         "--reps", "10", "--exchange", "sequential,plain", "--out", path};
+  run_sweep(args);
+  const std::string whole = slurp(path);
+  const auto rows = records(whole);
+  REQUIRE(rows.size() == 7);  // header, then lower_bound, upper_bound and mc twice
+  CHECK(rows[1][10].empty());
+  CHECK(rows[1][14] != rows[4][14]);  // the lower bounds differ
+  std::vector<std::string> again = args;
+  again.push_back("--resume");
+  for (const std::size_t lines : {4, 7}) {  // the first configuration complete, then both
+    std::string cut;
+    for (std::size_t at = 0, k = 0; k < lines; ++k) at = whole.find('\n', at) + 1, cut = whole.substr(0, at);
+    {
+      std::ofstream out(path, std::ios::binary | std::ios::trunc);
+      out << cut;
+    }
+    SweepCommand resumed;
+    run_sweep(again, &resumed);
+    CHECK(slurp(path) == whole);
+    CHECK(resumed.resumed_configs == (lines == 4 ? 1u : 2u));
+  }
+  std::remove(path.c_str());
+}
+
 TEST_CASE("bad input writes nothing", "[sweep]") {
   const std::string path = temp_path("nothing.csv");
   std::remove(path.c_str());
