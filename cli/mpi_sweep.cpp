@@ -1,5 +1,5 @@
 #include "cli/mpi_sweep.h"
-#include "cli/sweep.h"
+#include "engine/sweep.h"
 
 #include <mpi.h>
 
@@ -14,6 +14,60 @@ namespace {
 
 bool launched_by_mpirun() {
   return std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMI_SIZE") || std::getenv("PMIX_RANK");
+}
+
+// One rank's pieces as one buffer of 64-bit words: the piece count, then per piece (run, first,
+// last, block count) and per block (count, mean, m2, min, max), the doubles bit for bit.
+std::vector<char> pack(const std::vector<engine::BlockPiece>& pieces) {
+  std::vector<char> buffer;
+  auto put = [&](const auto& v) {
+    const char* p = reinterpret_cast<const char*>(&v);
+    buffer.insert(buffer.end(), p, p + sizeof v);
+  };
+  put(static_cast<std::uint64_t>(pieces.size()));
+  for (const auto& piece : pieces) {
+    put(piece.run);
+    put(piece.first);
+    put(piece.last);
+    put(static_cast<std::uint64_t>(piece.blocks.size()));
+    for (const auto& b : piece.blocks) {
+      put(b.count);
+      put(b.mean);
+      put(b.m2);
+      put(b.min);
+      put(b.max);
+    }
+  }
+  return buffer;
+}
+
+// Appends to `pieces` the pieces that pack() put in `all` at `pos`.
+void unpack(const std::vector<char>& all, std::size_t pos, std::vector<engine::BlockPiece>& pieces) {
+  auto get = [&](auto& v) {
+    if (pos + sizeof v > all.size()) throw std::runtime_error("MPI: a rank's blocks are cut short");
+    std::memcpy(&v, all.data() + pos, sizeof v);
+    pos += sizeof v;
+  };
+  std::uint64_t count = 0;
+  get(count);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    engine::BlockPiece piece;
+    std::uint64_t blocks = 0;
+    get(piece.run);
+    get(piece.first);
+    get(piece.last);
+    get(blocks);
+    if (blocks > (all.size() - pos) / 40) throw std::runtime_error("MPI: a rank's blocks are cut short");
+    piece.blocks.resize(blocks);
+    for (auto& b : piece.blocks) {
+      get(b.count);
+      get(b.mean);
+      get(b.m2);
+      get(b.min);
+      get(b.max);
+    }
+    pieces.push_back(std::move(piece));
+  }
 }
 
 
@@ -45,30 +99,9 @@ void MpiWorld::abort(const std::string& message, int status) const {
   std::exit(status);  // MPI_Abort does not return; this is for the compiler
 }
 
-bool MpiWorld::gather(std::vector<BlockPiece>& pieces) const {
+bool MpiWorld::gather(std::vector<engine::BlockPiece>& pieces) const {
   if (size_ == 1) return true;
-  // One buffer per rank but 0, of 64-bit words: the piece count, then per piece (run, first, last,
-  // block count) and per block (count, mean, m2, min, max), the doubles bit for bit.
-  std::vector<char> buffer;
-  auto put = [&](const auto& v) {
-    const char* p = reinterpret_cast<const char*>(&v);
-    buffer.insert(buffer.end(), p, p + sizeof v);
-  };
-  if (rank_ != 0) put(static_cast<std::uint64_t>(pieces.size()));  // rank 0's stay where they are
-  for (const auto& piece : pieces) {
-    if (rank_ == 0) break;
-    put(piece.run);
-    put(piece.first);
-    put(piece.last);
-    put(static_cast<std::uint64_t>(piece.blocks.size()));
-    for (const auto& b : piece.blocks) {
-      put(b.count);
-      put(b.mean);
-      put(b.m2);
-      put(b.min);
-      put(b.max);
-    }
-  }
+  const std::vector<char> buffer = rank_ == 0 ? std::vector<char>() : pack(pieces);  // rank 0's stay where they are
   // A rank that stopped alone would leave the others waiting in the gather: abort them all.
   if (buffer.size() > static_cast<std::size_t>(INT32_MAX)) abort("MPI: a rank's blocks exceed 2 GB", 1);
   const int length = static_cast<int>(buffer.size());
@@ -88,35 +121,7 @@ bool MpiWorld::gather(std::vector<BlockPiece>& pieces) const {
                     MPI_COMM_WORLD),
         "MPI_Gatherv");
   if (rank_ != 0) return false;
-  std::size_t pos = 0;
-  auto get = [&](auto& v) {
-    if (pos + sizeof v > all.size()) throw std::runtime_error("MPI: a rank's blocks are cut short");
-    std::memcpy(&v, all.data() + pos, sizeof v);
-    pos += sizeof v;
-  };
-  for (int r = 1; r < size_; ++r) {
-    pos = static_cast<std::size_t>(offsets[r]);
-    std::uint64_t count = 0;
-    get(count);
-    for (std::uint64_t i = 0; i < count; ++i) {
-      BlockPiece piece;
-      std::uint64_t blocks = 0;
-      get(piece.run);
-      get(piece.first);
-      get(piece.last);
-      get(blocks);
-      if (blocks > (all.size() - pos) / 40) throw std::runtime_error("MPI: a rank's blocks are cut short");
-      piece.blocks.resize(blocks);
-      for (auto& b : piece.blocks) {
-        get(b.count);
-        get(b.mean);
-        get(b.m2);
-        get(b.min);
-        get(b.max);
-      }
-      pieces.push_back(std::move(piece));
-    }
-  }
+  for (int r = 1; r < size_; ++r) unpack(all, static_cast<std::size_t>(offsets[r]), pieces);
   return true;
 }
 

@@ -1,6 +1,6 @@
 // MPI for `hetstruct sweep` (built with -DHETSTRUCT_MPI=ON, OpenMPI's C API): under mpirun, the
 // blocks of replications of every run the sweep needs are laid end to end and cut into one stretch
-// per rank (deal_blocks in cli/sweep.h), so that a few configurations with many replications keep
+// per rank (engine::deal_blocks, engine/sweep.h), so that a few configurations with many replications keep
 // every rank busy as well as many small ones do. Each rank computes its pieces and gather() brings
 // them to rank 0 as raw per-block statistics; rank 0 folds each run's blocks in block order (the
 // fold of one process) and writes the CSV. Streams belong to (seed, replication, processor), never
@@ -16,9 +16,11 @@
 #include <string>
 #include <vector>
 
-namespace hetstruct::cli {
+namespace hetstruct::engine {
+struct BlockPiece;  // engine/sweep.h
+}  // namespace hetstruct::engine
 
-struct BlockPiece;  // cli/sweep.h
+namespace hetstruct::cli {
 
 // Throws std::runtime_error naming `what` unless rc is MPI_SUCCESS.
 void mpi_check(int rc, const char* what);
@@ -32,7 +34,7 @@ class MpiWorld {
   // `pieces` (in rank order); the per-block statistics travel as their raw bits (count, mean, m2,
   // min, max: 40 bytes a block; the ranks share one binary on one kind of machine). True on rank 0,
   // false on the others (whose `pieces` are then sent and left as they were).
-  bool gather(std::vector<BlockPiece>& pieces) const;
+  bool gather(std::vector<engine::BlockPiece>& pieces) const;
   // One line on stderr, then MPI_Abort: a rank that fails alone must not leave the others waiting
   // in a collective (MPI_Finalize at exit waits for every rank too).
   [[noreturn]] void abort(const std::string& message, int status) const;

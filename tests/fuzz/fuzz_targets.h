@@ -31,6 +31,8 @@
 #include "bounds/hbsp.h"
 #include "cli/output.h"
 #include "cli/sweep.h"
+#include "engine/record.h"
+#include "engine/sweep_grid.h"
 #include "distributions/input_error.h"
 #include "distributions/law.h"
 #include "engine/hbsp_replay.h"
@@ -302,7 +304,7 @@ inline void check_trace(const std::string& text) {
   }
 }
 
-// ---- sweep lists, ranges, CSV records and TOML configs (cli/sweep.h) ---------------------------
+// ---- sweep lists and ranges (engine/sweep_grid.h), CSV records, TOML configs (cli/sweep.h) ----
 
 // The expansions' limit here (the CLI passes --max-configs, 10^6 by default): small enough that
 // checking a range value by value stays cheap.
@@ -326,22 +328,22 @@ inline std::vector<std::string> sweep_range_parts(const std::string& item) {
 
 inline void check_sweep_list(const std::string& option, const std::string& text) {
   try {
-    for (const auto& item : cli::split_list(option, text)) {
+    for (const auto& item : engine::split_list(option, text)) {
       require(!item.empty() && item == sweep_trim(item), option + " '" + text + "': an empty or untrimmed item");
       // Items are split at depth 0, so an item splits alone into itself.
-      require(cli::split_list(option, item) == std::vector<std::string>{item},
+      require(engine::split_list(option, item) == std::vector<std::string>{item},
               option + " '" + text + "': the item '" + item + "' splits further");
     }
   } catch (const InputError&) {
   }
 }
 
-// sweep.h: whole numbers and inclusive ranges a:b[:s] (step 1 by default), no repeated value, at
+// sweep_grid.h: whole numbers and inclusive ranges a:b[:s] (step 1 by default), no repeated value, at
 // most `limit` values; a list's values are its items' values in order.
 inline void check_sweep_integers(const std::string& option, const std::string& text) {
   std::vector<long long> values;
   try {
-    values = cli::expand_integers(option, text, sweep_limit);
+    values = engine::expand_integers(option, text, sweep_limit);
   } catch (const InputError&) {
     return;
   }
@@ -351,8 +353,8 @@ inline void check_sweep_integers(const std::string& option, const std::string& t
   std::sort(sorted.begin(), sorted.end());
   require(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end(), what + "a repeated value");
   std::size_t at = 0;
-  for (const auto& item : cli::split_list(option, text)) {
-    const auto part = cli::expand_integers(option, item, sweep_limit);  // accepted in the list: alone too
+  for (const auto& item : engine::split_list(option, text)) {
+    const auto part = engine::expand_integers(option, item, sweep_limit);  // accepted in the list: alone too
     require(at + part.size() <= values.size() && std::equal(part.begin(), part.end(), values.begin() + at),
             what + "the values are not its items' values in order");
     at += part.size();
@@ -369,13 +371,13 @@ inline void check_sweep_integers(const std::string& option, const std::string& t
   require(at == values.size(), what + "more values than its items give");
 }
 
-// sweep.h: numbers (fractions allowed) and inclusive ranges, finite, no repeated value (as numbers:
+// sweep_grid.h: numbers (fractions allowed) and inclusive ranges, finite, no repeated value (as numbers:
 // 0 and -0 are one value), at most `limit`; a range starts at its start, increases, and ends
 // within its stop (the end included within a relative 1e-9).
 inline void check_sweep_numbers(const std::string& option, const std::string& text) {
   std::vector<double> values;
   try {
-    values = cli::expand_numbers(option, text, sweep_limit);
+    values = engine::expand_numbers(option, text, sweep_limit);
   } catch (const InputError&) {
     return;
   }
@@ -387,8 +389,8 @@ inline void check_sweep_numbers(const std::string& option, const std::string& te
   require(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end(), what + "a repeated value");
   const auto same = [](double a, double b) { return a == b && std::signbit(a) == std::signbit(b); };
   std::size_t at = 0;
-  for (const auto& item : cli::split_list(option, text)) {
-    const auto part = cli::expand_numbers(option, item, sweep_limit);
+  for (const auto& item : engine::split_list(option, text)) {
+    const auto part = engine::expand_numbers(option, item, sweep_limit);
     require(at + part.size() <= values.size() && std::equal(part.begin(), part.end(), values.begin() + at, same),
             what + "the values are not its items' values in order");
     at += part.size();
@@ -406,18 +408,18 @@ inline void check_sweep_numbers(const std::string& option, const std::string& te
   require(at == values.size(), what + "more values than its items give");
 }
 
-// sweep.h: one CSV record (RFC 4180 quotes); false exactly when a quote is left open. What
-// csv_field (cli/output.h) writes reads back as the same fields (how --resume reads its --out).
+// engine/record.h: one CSV record (RFC 4180 quotes); false exactly when a quote is left open. What
+// csv_field writes reads back as the same fields (how --resume reads its --out).
 inline void check_csv_record(const std::string& line) {
   std::vector<std::string> fields;
-  const bool complete = cli::parse_csv_line(line, fields);
+  const bool complete = engine::parse_csv_line(line, fields);
   require(!fields.empty(), "a CSV record without fields");
   require(complete == (std::count(line.begin(), line.end(), '"') % 2 == 0), "a CSV record's open quote misjudged");
   if (!complete) return;
   std::string written;
-  for (std::size_t i = 0; i < fields.size(); ++i) written += (i ? "," : "") + cli::csv_field(fields[i]);
+  for (std::size_t i = 0; i < fields.size(); ++i) written += (i ? "," : "") + engine::csv_field(fields[i]);
   std::vector<std::string> back;
-  require(cli::parse_csv_line(written, back) && back == fields,
+  require(engine::parse_csv_line(written, back) && back == fields,
           "CSV fields written by csv_field read back as other fields");
 }
 

@@ -1,0 +1,348 @@
+#include "engine/sweep.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <span>
+#include <stdexcept>
+#include <tuple>
+
+#include "bounds/structure_bounds.h"
+#include "distributions/law.h"
+#include "engine/resources.h"
+#include "structures/structure.h"
+
+namespace hetstruct::engine {
+
+InvalidConfiguration::InvalidConfiguration(const SweepConfig& c, std::string comparison, const InputError& cause)
+    : InputError("sweep", "configuration " + describe(c) + ": " + (comparison.empty() ? "" : "compare_to " + comparison + ": ") + cause.what(),
+                 "or skip_invalid"),
+      configuration_(describe(c)), comparison_(std::move(comparison)), cause_(cause) {}
+
+namespace {
+
+// Builds and compiles a configuration with one level (enough to catch bad combinations, and to
+// see what runs); returns what ran: the protocol by its name where one runs, the exchange where it
+// applies (nn at C = 0), empty otherwise.
+SweepConfig validate(const SweepConfig& c) {
+  Model m = to_model(c);
+  m.levels = 1;
+  const Plan plan = compile(m.build(), m.compile_options());
+  SweepConfig ran = c;
+  ran[SweepDim::protocol] = plan.kind == PlanKind::protocol ? plan.protocol : "";
+  const bool exchange = plan.kind == PlanKind::neighbor_sequential || plan.kind == PlanKind::neighbor_plain;
+  if (!exchange) ran[SweepDim::exchange] = "";
+  return ran;
+}
+
+// The entry of a configuration that builds: its comparisons' targets, or none where they cannot be.
+Entry make_entry(const SweepConfig& c, const SweepConfig& ran, const std::vector<Comparison>& comparisons,
+                 bool skip_invalid, std::uint64_t& left_out) {
+  Entry entry;
+  entry.c = c;
+  entry.ran = ran;
+  for (const auto& cmp : comparisons) {
+    try {
+      const SweepConfig t = cmp.target(c);
+      validate(t);
+      entry.targets.emplace_back(t);
+    } catch (const InputError& e) {
+      if (!skip_invalid) throw InvalidConfiguration(c, cmp.label(), e);
+      ++left_out;
+      entry.targets.emplace_back();
+    }
+  }
+  return entry;
+}
+
+// A replication's estimated time (engine/resources.h): event-driven protocols cost ~30 times a loop
+// plan per task, so the ranks' shares are weighed by time, not by tasks.
+double tasks(const SweepConfig& c) {
+  const double count = static_cast<double>(std::stoll(c[SweepDim::n])) * std::stoll(c[SweepDim::levels]);
+  const auto kind = structures::parse_structure_kind(c[SweepDim::structure]);
+  const bool comm = !c[SweepDim::comm].empty() && distributions::parse_number(c[SweepDim::comm], "comm_cost") > 0.0;
+  PlanKind plan = PlanKind::synchronous;
+  if (comm && kind != structures::StructureKind::asynchronous) plan = PlanKind::protocol;
+  else if (kind == structures::StructureKind::master_slave) plan = PlanKind::task_pool;
+  else if (kind == structures::StructureKind::nearest_neighbor) plan = PlanKind::neighbor_sequential;
+  return run_seconds(plan, count, 1.0, 1);
+}
+
+
+}  // namespace
+
+SweepEntries build_entries(const SweepGrid& grid, const std::vector<Comparison>& comparisons, bool skip_invalid) {
+  SweepEntries out;
+  for (std::uint64_t i = 0; i < grid.size(); ++i) {
+    const SweepConfig c = grid.at(i);
+    SweepConfig ran;
+    try {
+      ran = validate(c);
+    } catch (const InputError& e) {
+      if (!skip_invalid) throw InvalidConfiguration(c, "", e);
+      ++out.invalid;
+      continue;
+    }
+    out.entries.push_back(make_entry(c, ran, comparisons, skip_invalid, out.comparisons_left_out));
+    out.entries.back().row = out.entries.size() - 1;
+  }
+  if (out.entries.empty()) throw InputError("sweep", "no configuration of the grid can be built");
+  return out;
+}
+
+// Lays out the runs of the entries, in order: per configuration, its shape's C = 0 run if it is
+// the first of the shape, then one difference per comparison, then mc.
+std::vector<RunSpec> plan_runs(std::vector<Entry>& entries) {
+  std::vector<RunSpec> runs;
+  std::map<std::string, std::size_t> nn_zero_of_shape;
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    Entry& e = entries[k];
+    if (structures::parse_structure_kind(e.c[SweepDim::structure]) == structures::StructureKind::nearest_neighbor) {
+      SweepConfig shape = e.c;
+      shape[SweepDim::comm] = shape[SweepDim::protocol] = shape[SweepDim::policy] = "";
+      const auto [it, added] = nn_zero_of_shape.emplace(config_key(shape), runs.size());
+      if (added) runs.push_back({RunKind::nn_zero, k, 0, tasks(e.c)});
+      e.nn_zero_run = it->second;
+    }
+    e.difference_runs.assign(e.targets.size(), no_run);
+    for (std::size_t i = 0; i < e.targets.size(); ++i) {
+      if (!e.targets[i]) continue;
+      e.difference_runs[i] = runs.size();
+      runs.push_back({RunKind::difference, k, i, tasks(e.c) + tasks(*e.targets[i])});
+    }
+    e.mc_run = runs.size();
+    runs.push_back({RunKind::mc, k, 0, tasks(e.c)});
+  }
+  return runs;
+}
+
+std::vector<std::vector<SweepPiece>> deal_blocks(const std::vector<std::pair<std::uint64_t, double>>& runs, int ranks) {
+  if (ranks < 1) throw std::invalid_argument("deal_blocks: no rank");
+  std::vector<std::vector<SweepPiece>> pieces(static_cast<std::size_t>(ranks));
+  long double total = 0;
+  for (const auto& [blocks, work] : runs) {
+    if (!(work > 0.0) || !std::isfinite(work)) throw std::invalid_argument("deal_blocks: a run's work must be > 0");
+    total += static_cast<long double>(blocks) * work;
+  }
+  int r = 0;
+  auto cut_after = [&](int rank) { return total * (rank + 1) / ranks; };  // where rank's stretch ends
+  long double cut = cut_after(0), start = 0;  // start: where the current run begins
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto [blocks, work] = runs[i];
+    std::uint64_t b = 0;
+    while (b < blocks) {
+      // Rank r takes the blocks that begin before its cut.
+      std::uint64_t end = blocks;
+      if (r < ranks - 1) {
+        const long double x = std::ceil((cut - start) / work);  // the first block that begins at or after the cut
+        end = x <= static_cast<long double>(b) ? b : x >= static_cast<long double>(blocks) ? blocks : static_cast<std::uint64_t>(x);
+      }
+      if (end > b) {
+        pieces[static_cast<std::size_t>(r)].push_back({i, b, end});
+        b = end;
+      }
+      if (b < blocks) cut = cut_after(++r);
+    }
+    start += static_cast<long double>(blocks) * work;
+  }
+  return pieces;
+}
+
+// Computes a piece of a run. A piece from block 0 is folded here (the fold's state after its
+// blocks); any other keeps its blocks, to be folded after the pieces before it.
+BlockPiece compute_piece(const SweepPiece& piece, const RunSpec& spec, const Entry& entry, Job& job,
+                         const RunOptions& options) {
+  BlockPiece out{piece.run, piece.first, piece.last, {}};
+  Accumulator total;
+  BlockSink sink;
+  if (piece.first == 0) sink = [&](std::span<const Accumulator> blocks) { fold_blocks(total, blocks); };
+  else sink = [&](std::span<const Accumulator> blocks) { out.blocks.insert(out.blocks.end(), blocks.begin(), blocks.end()); };
+  const BlockRange range{piece.first, piece.last};
+  switch (spec.kind) {
+    case RunKind::nn_zero: run_blocks(job.nn_zero(), options, range, sink); break;
+    case RunKind::difference:
+      run_difference_blocks(job.plan, job.base(spec.comparison, *entry.targets[spec.comparison]), options, range, sink);
+      break;
+    case RunKind::mc: run_blocks(job.plan, options, range, sink); break;
+  }
+  if (piece.first == 0) out.blocks = {total};
+  return out;
+}
+
+double SweepShare::work(const std::vector<RunSpec>& runs) const {
+  double w = 0.0;
+  for (const auto& p : pieces) w += static_cast<double>(p.last - p.first) * runs[p.run].work;
+  return w;
+}
+
+void SweepShare::compute(const std::vector<Entry>& entries, const std::vector<RunSpec>& runs, std::size_t comparisons,
+                         RunOptions options) {
+  estimates.assign(runs.size(), Estimate{});
+  std::vector<std::size_t> pieces_left(entries.size(), 0);  // per configuration, its pieces here
+  for (const auto& p : pieces) ++pieces_left[runs[p.run].entry];
+  double done = 0.0;
+  std::optional<Job> job;
+  std::size_t job_entry = no_run;
+  for (const SweepPiece& piece : pieces) {
+    const RunSpec& spec = runs[piece.run];
+    const Entry& entry = entries[spec.entry];
+    if (job_entry != spec.entry) {  // a share's pieces come configuration after configuration
+      job.emplace(entry.c, comparisons);
+      job_entry = spec.entry;
+    }
+    const double w = static_cast<double>(piece.last - piece.first) * spec.work;
+    options.progress = [&, w](std::uint64_t d, std::uint64_t t) {
+      if (progress) progress(done + w * static_cast<double>(d) / static_cast<double>(t));
+    };
+    BlockPiece result = compute_piece(piece, spec, entry, *job, options);
+    done += w;
+    if (piece.first == 0 && piece.last == block_count(options.reps)) estimates[piece.run] = summarize(result.blocks.front());
+    if (keep_pieces) computed.push_back(std::move(result));
+    if (--pieces_left[spec.entry] == 0 && entry_done) entry_done(entry, *job);
+    if (progress) progress(done);
+  }
+}
+
+// Every run's estimate from its pieces (any order, from any ranks): each run's pieces folded in
+// block order into an empty total, fold_blocks, so the estimate is one process's bit for bit.
+std::vector<Estimate> fold_pieces(std::vector<BlockPiece>& pieces, std::size_t runs, std::uint64_t blocks) {
+  std::sort(pieces.begin(), pieces.end(),
+            [](const BlockPiece& x, const BlockPiece& y) { return std::tie(x.run, x.first) < std::tie(y.run, y.first); });
+  std::vector<Accumulator> totals(runs);
+  std::vector<std::uint64_t> next(runs, 0);
+  for (const auto& p : pieces) {
+    const std::uint64_t expected = p.first == 0 ? 1 : p.last - p.first;
+    if (p.run >= runs || p.first != next[p.run] || p.last <= p.first || p.blocks.size() != expected)
+      throw std::runtime_error("sweep: the gathered blocks of run " + std::to_string(p.run) + " do not follow on");
+    fold_blocks(totals[p.run], std::span<const Accumulator>(p.blocks));
+    next[p.run] = p.last;
+  }
+  std::vector<Estimate> estimates(runs);
+  for (std::size_t i = 0; i < runs; ++i) {
+    if (next[i] != blocks) throw std::runtime_error("sweep: blocks of run " + std::to_string(i) + " are missing");
+    estimates[i] = summarize(totals[i]);
+  }
+  return estimates;
+}
+
+Job::Job(const SweepConfig& c, std::size_t comparisons)
+    : model(to_model(c)), s(model.build()), plan(compile(s, model.compile_options())), bases(comparisons) {}
+
+const Plan& Job::base(std::size_t i, const SweepConfig& target) {
+  if (!bases[i]) {
+    const Model other = to_model(target);
+    bases[i].emplace(compile(other.build(), other.compile_options()));
+  }
+  return *bases[i];
+}
+
+const Plan& Job::nn_zero() {
+  if (!nn_zero_plan) nn_zero_plan.emplace(compile(s));
+  return *nn_zero_plan;
+}
+
+namespace {
+
+// One row: the configuration's columns, then the estimator's; `e` gives the statistics of a
+// simulated value (none for closed forms and bounds).
+Record sweep_record(const SweepConfig& c, const std::string& estimator, const std::string& method,
+                    const std::string& compare_to, double value, const Estimate* e, std::uint64_t seed) {
+  Record r;
+  for (std::size_t d = 0; d < SweepDim::count; ++d) r.add(sweep_dimensions[d], c[d]);
+  r.add("estimator", estimator).add("method", method).add("compare_to", compare_to).add("value", value);
+  if (!e) return r.add_none("stderr").add_none("ci_low").add_none("ci_high").add_none("reps").add_none("seed");
+  return r.add("stderr", e->stderr_).add("ci_low", e->ci_low).add("ci_high", e->ci_high).add("reps", e->reps).add("seed", seed);
+}
+
+}  // namespace
+
+const std::vector<std::string>& sweep_columns() {
+  static const std::vector<std::string> names = sweep_record({}, "", "", "", 0.0, nullptr, 0).names();
+  return names;
+}
+
+std::vector<Record> config_records(const Entry& entry, const Job& job, const std::vector<Comparison>& comparisons,
+                                   const std::vector<Estimate>& estimates, std::uint64_t seed) {
+  std::vector<Record> rows;
+  auto row = [&](const std::string& estimator, const std::string& method, const std::string& compare, double value,
+                 const Estimate* e) { rows.push_back(sweep_record(entry.ran, estimator, method, compare, value, e, seed)); };
+  const structures::Structure& s = job.s;
+  const bool zero_comm = job.plan.kind != PlanKind::protocol;
+  const bool paper_uniform = job.model.is_paper_uniform();
+  const double a = job.model.scale_value(), comm = job.model.comm_value();
+
+  if (zero_comm) {
+    if (const auto closed = bounds::closed_form(s, paper_uniform, a)) row("closed_form", closed->method, "", closed->value, nullptr);
+  }
+  const double nn_zero = entry.nn_zero_run == no_run ? 0.0 : estimates[entry.nn_zero_run].mean;
+  if (const auto b = bounds::comm_bounds(s, paper_uniform, a, comm, nn_zero)) {
+    if (!std::isnan(b->bounds.lower)) row("lower_bound", b->method, "", b->bounds.lower, nullptr);
+    if (!std::isnan(b->bounds.upper)) row("upper_bound", b->method, "", b->bounds.upper, nullptr);
+  }
+  for (std::size_t i = 0; i < comparisons.size(); ++i) {
+    if (entry.difference_runs[i] == no_run) continue;  // its target cannot be built (skip_invalid)
+    const Estimate& d = estimates[entry.difference_runs[i]];
+    row("difference", "paired", comparisons[i].label(), d.mean, &d);
+  }
+  const Estimate& e = estimates[entry.mc_run];
+  row("mc", zero_comm ? to_string(job.plan.kind) : job.plan.protocol, "", e.mean, &e);
+  return rows;
+}
+
+std::vector<std::string> resumed_rows(const std::vector<Entry>& entries, const std::string& text,
+                                      const std::string& path, std::uint64_t reps, std::uint64_t seed) {
+  const auto& columns = sweep_columns();
+  const auto column = [&](const char* name) {
+    return static_cast<std::size_t>(std::find(columns.begin(), columns.end(), name) - columns.begin());
+  };
+  const std::size_t estimator = column("estimator"), reps_at = column("reps"), seed_at = column("seed");
+  std::map<std::string, std::vector<std::string>> in_file;  // per key, its configurations' rows in order
+  for (const auto& e : entries) in_file[config_key(e.ran)];
+  std::size_t pos = 0, lineno = 0;
+  std::string pending_key, pending_rows;
+  std::vector<std::string> fields;
+  std::set<std::string> outside;
+  while (pos < text.size()) {
+    const auto nl = text.find('\n', pos);
+    if (nl == std::string::npos) break;  // a last line cut short: its configuration is incomplete
+    const std::string line = text.substr(pos, nl - pos);
+    pos = nl + 1;
+    if (++lineno == 1) {
+      if (line + '\n' != csv_header(columns))
+        throw InputError(path, "has another header than a sweep CSV; refusing to resume into it",
+                         "give another output file, or remove the file");
+      continue;
+    }
+    if (!parse_csv_line(line, fields) || fields.size() != columns.size())
+      throw InputError(path + ":" + std::to_string(lineno), "not a row of a sweep CSV (" + std::to_string(fields.size()) +
+                                                                " fields, expected " + std::to_string(columns.size()) + ")");
+    SweepConfig c;
+    std::copy_n(fields.begin(), SweepDim::count, c.begin());
+    const std::string key = config_key(c);
+    if (key != pending_key) pending_rows.clear();
+    pending_key = key;
+    pending_rows += line + '\n';
+    if (fields[estimator] != "mc") continue;
+    const auto it = in_file.find(key);
+    const bool same_run = fields[reps_at] == std::to_string(reps) && fields[seed_at] == std::to_string(seed);
+    if (it == in_file.end()) outside.insert(describe(c));
+    else it->second.push_back(same_run ? pending_rows : "");  // empty: simulate it again
+    pending_rows.clear();
+    pending_key.clear();
+  }
+  if (!outside.empty())
+    throw InputError(path, std::to_string(outside.size()) + " configuration(s) outside this grid (first: " +
+                               *outside.begin() + "); refusing to drop them",
+                     "give another output file");
+  std::vector<std::string> rows(entries.size());
+  std::map<std::string, std::size_t> taken;  // per key, the file's configurations taken so far
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const std::string key = config_key(entries[i].ran);
+    const auto& held = in_file[key];
+    if (const std::size_t k = taken[key]++; k < held.size()) rows[i] = held[k];
+  }
+  return rows;
+}
+
+}  // namespace hetstruct::engine

@@ -1,0 +1,162 @@
+// A sweep: every configuration of a grid (engine/sweep_grid.h) simulated with one seed (common
+// random numbers), each with its closed form and bounds where they exist, its paired differences
+// against its comparisons' targets, and its Monte Carlo estimate, as records.
+//
+// Runs: a configuration's rows need its own plan (mc), a paired run per comparison whose target can
+// be built (difference), and for nn the C = 0 run of its shape (Eq. 12), which the configurations
+// of one shape share: the first of them in the sweep owns it. plan_runs lays them out; each run is
+// cut into blocks of replications (engine/monte_carlo.h), and deal_blocks cuts the runs laid end to
+// end into consecutive stretches of equal work, one per worker (an MPI rank, say: this module knows
+// nothing of how pieces travel). compute_piece computes a piece; fold_pieces folds every run's
+// pieces in block order, the fold of one process, so the result never depends on the deal.
+//
+// Records: per configuration, in grid order, its columns saying what ran (Entry::ran), then the
+// rows closed_form, lower_bound, upper_bound (where they exist), difference (one per comparison)
+// and mc, always last: a configuration is complete in a file when its mc row is there (what
+// resuming relies on).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "distributions/input_error.h"
+#include "engine/monte_carlo.h"
+#include "engine/record.h"
+#include "engine/statistics.h"
+#include "engine/sweep_grid.h"
+
+namespace hetstruct::engine {
+
+// A configuration (or a comparison's target) that cannot be built. The message names the
+// configuration, the comparison (if any) and the cause, whose parameter a front end may respell.
+class InvalidConfiguration : public InputError {
+ public:
+  InvalidConfiguration(const SweepConfig& c, std::string comparison, const InputError& cause);
+  const std::string& configuration() const { return configuration_; }  // describe(c)
+  const std::string& comparison() const { return comparison_; }        // its label; empty: the configuration
+  const InputError& cause() const { return cause_; }
+
+ private:
+  std::string configuration_, comparison_;
+  InputError cause_;
+};
+
+inline constexpr std::size_t no_run = std::numeric_limits<std::size_t>::max();
+
+// One configuration of the sweep and its runs (indices into plan_runs' result).
+struct Entry {
+  std::size_t row = 0;                               // its position among the grid's valid configurations
+  SweepConfig c;
+  SweepConfig ran;  // what ran, the rows' columns: c with the protocol's name where one runs and the
+                    // exchange only where it applies (nn at C = 0), empty otherwise
+  std::vector<std::optional<SweepConfig>> targets;  // per comparison; empty: left out (skip_invalid)
+  std::size_t nn_zero_run = no_run;
+  std::vector<std::size_t> difference_runs;          // per comparison; no_run when left out
+  std::size_t mc_run = no_run;
+};
+
+// The grid's configurations that can be built, in grid order, with their comparisons' targets.
+struct SweepEntries {
+  std::vector<Entry> entries;
+  std::uint64_t invalid = 0;               // configurations left out
+  std::uint64_t comparisons_left_out = 0;  // difference rows left out
+};
+
+// Builds (and compiles) every configuration and every comparison's target before anything runs.
+// One that cannot be built throws InvalidConfiguration, or with `skip_invalid` is left out (a
+// target: its difference row). Throws InputError when no configuration can be built.
+SweepEntries build_entries(const SweepGrid& grid, const std::vector<Comparison>& comparisons, bool skip_invalid);
+
+enum class RunKind { nn_zero, difference, mc };
+
+struct RunSpec {
+  RunKind kind;
+  std::size_t entry;           // the configuration (position in the entries) whose plans it runs
+  std::size_t comparison = 0;  // a difference's comparison
+  double work = 0.0;           // seconds per replication (estimated): for the deal and for progress
+};
+
+// Lays out the runs of the entries, in order: per configuration, its shape's C = 0 run if it is
+// the first of the shape, then one difference per comparison, then mc; sets the entries' run indices.
+std::vector<RunSpec> plan_runs(std::vector<Entry>& entries);
+
+// A piece of work: blocks [first, last) of run `run`.
+struct SweepPiece {
+  std::uint64_t run = 0, first = 0, last = 0;
+};
+
+// Deals runs (runs[i] = {blocks, work per block}) to `ranks` workers: the runs laid end to end in
+// order and cut at block boundaries into `ranks` consecutive stretches of nearly equal work;
+// result[r] lists worker r's pieces in order. Every block is in exactly one piece; a run is cut
+// only where a stretch ends, so only a worker's first piece may start inside a run.
+std::vector<std::vector<SweepPiece>> deal_blocks(const std::vector<std::pair<std::uint64_t, double>>& runs, int ranks);
+
+// A piece computed: its per-block statistics in block order, except that a piece starting at
+// block 0 carries the one Accumulator of their fold (fold_blocks), which continues the fold
+// exactly as the blocks would.
+struct BlockPiece {
+  std::uint64_t run = 0, first = 0, last = 0;
+  std::vector<Accumulator> blocks;
+};
+
+// A configuration's structure and plans, compiled when first needed.
+struct Job {
+  Model model;
+  structures::Structure s;
+  Plan plan;
+  std::vector<std::optional<Plan>> bases;
+  std::optional<Plan> nn_zero_plan;
+
+  Job(const SweepConfig& c, std::size_t comparisons);
+  const Plan& base(std::size_t i, const SweepConfig& target);
+  const Plan& nn_zero();
+};
+
+// Computes a piece of a run of `entry` (whose Job is `job`).
+BlockPiece compute_piece(const SweepPiece& piece, const RunSpec& spec, const Entry& entry, Job& job,
+                         const RunOptions& options);
+
+// A worker's share of a sweep: its pieces (deal_blocks' result[r]) of `runs`, computed in order by
+// compute(), one configuration's Job at a time.
+struct SweepShare {
+  std::vector<SweepPiece> pieces;
+  bool keep_pieces = false;                 // keep every computed piece (to gather them elsewhere)
+  std::function<void(double)> progress;     // estimated work done so far (after blocks, any thread)
+  std::function<void(const Entry&, const Job&)> entry_done;  // after the last of an entry's pieces here
+
+  std::vector<Estimate> estimates;          // per run: set where a piece covered the run whole
+  std::vector<BlockPiece> computed;         // with keep_pieces: every piece, in order
+
+  double work(const std::vector<RunSpec>& runs) const;  // the pieces' estimated work
+  void compute(const std::vector<Entry>& entries, const std::vector<RunSpec>& runs, std::size_t comparisons,
+               RunOptions options);
+};
+
+// Every run's estimate from its pieces (in any order, from any workers): each run's pieces folded
+// in block order into an empty total, so the estimate is one process's bit for bit. Throws
+// std::runtime_error when a run's blocks are missing or do not follow on.
+std::vector<Estimate> fold_pieces(std::vector<BlockPiece>& pieces, std::size_t runs, std::uint64_t blocks);
+
+// A configuration's records, from its runs' estimates (indexed as plan_runs laid them out).
+std::vector<Record> config_records(const Entry& entry, const Job& job, const std::vector<Comparison>& comparisons,
+                                   const std::vector<Estimate>& estimates, std::uint64_t seed);
+
+// The columns of a sweep's records: the dimensions, then estimator, method, compare_to, value,
+// stderr, ci_low, ci_high, reps, seed.
+const std::vector<std::string>& sweep_columns();
+
+// The rows of a previous sweep's CSV `text` (read from `path`, which errors name) that `entries`
+// keep: per entry, its configuration's rows as written where they are complete (down to the mc row)
+// with these reps and seed; empty where it must be simulated. A configuration is known by its
+// columns (Entry::ran): entries that share them (they differ only in an option that did not run,
+// such as nn's exchange at C > 0) take the file's configurations of those columns in order. Throws
+// InputError on another header, a line that is not a sweep row, or a configuration of no entry.
+std::vector<std::string> resumed_rows(const std::vector<Entry>& entries, const std::string& text,
+                                      const std::string& path, std::uint64_t reps, std::uint64_t seed);
+
+}  // namespace hetstruct::engine

@@ -1,0 +1,323 @@
+// The sweep's library (engine/sweep_grid.h, engine/sweep.h) without the command line: lists and
+// ranges, expressions and comparisons, the deal of blocks to workers, the rows as records.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cmath>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cli/figures.h"
+#include "distributions/input_error.h"
+#include "engine/sweep.h"
+
+using namespace hetstruct;
+using namespace hetstruct::engine;
+
+TEST_CASE("ranges expand to start + k*step with the end included", "[sweep]") {
+  const auto c = expand_numbers("comm_cost", "0:0.25:0.025", 1000);
+  REQUIRE(c.size() == 11);
+  const auto figure = cli::figure_comm_values();
+  for (int k = 1; k <= 10; ++k) CHECK(c[k] == figure[k - 1]);  // the nearest double to k/40
+  CHECK(c.back() == 0.25);
+  const auto tenth = expand_numbers("comm_cost", "0:0.3:0.1", 1000);
+  REQUIRE(tenth.size() == 4);
+  CHECK(tenth[3] == 0.3);  // not 0.30000000000000004
+  CHECK(tenth[2] == 0.2);
+  // Fractions: start + k*step, the end within a relative 1e-9.
+  const auto thirds = expand_numbers("scale", "1/3:1:1/3", 1000);
+  REQUIRE(thirds.size() == 3);
+  CHECK(thirds.back() == 1.0);
+  const auto fallback = expand_numbers("comm_cost", "0:3/10:1/10", 1000);
+  REQUIRE(fallback.size() == 4);
+  CHECK(fallback.back() == 0.3);
+  CHECK(expand_numbers("scale", "1/2", 10) == std::vector<double>{0.5});
+  CHECK(expand_numbers("scale", "0.5:0.5:0.1", 10) == std::vector<double>{0.5});
+  CHECK(expand_numbers("comm_cost", "0:1", 10) == std::vector<double>{0, 1});
+  CHECK(expand_numbers("comm_cost", "0,0.05:0.1:0.05,1", 10) == std::vector<double>{0, 0.05, 0.1, 1});
+
+  CHECK(expand_integers("width", "2:16:2", 100) == std::vector<long long>{2, 4, 6, 8, 10, 12, 14, 16});
+  CHECK(expand_integers("width", "2:7:2", 100) == std::vector<long long>{2, 4, 6});
+  CHECK(expand_integers("width", "3,4,5,8,16", 100) == std::vector<long long>{3, 4, 5, 8, 16});
+  CHECK(expand_integers("width", "8", 100) == std::vector<long long>{8});
+  CHECK(expand_integers("width", "8:8", 100) == std::vector<long long>{8});
+
+  CHECK(split_list("law", "uniform, u(0,2),mix(0.5:u(0,1),0.5:c(1))") ==
+        std::vector<std::string>{"uniform", "u(0,2)", "mix(0.5:u(0,1),0.5:c(1))"});
+}
+
+TEST_CASE("bad ranges are errors", "[sweep]") {
+  auto fails = [](const std::string& text, const std::string& what) {
+    try {
+      expand_numbers("comm_cost", text, 1000);
+      FAIL("'" << text << "' expanded");
+    } catch (const InputError& e) {
+      CHECK_THAT(e.what(), Catch::Contains(what));
+    }
+  };
+  fails("0.3:0.1:0.1", "inverted");
+  fails("0:1:0", "step of 0");
+  fails("0:1:-0.1", "negative step");
+  fails("", "empty list");
+  fails("1,,2", "empty value");
+  fails("0::1", "empty bound");
+  fails("0:1:2:3", "start:stop");
+  fails("0:1:0.0001", "more than 1000 values");
+  fails("0.1,1/10", "appears twice");
+  CHECK_THROWS_AS(expand_integers("width", "5:1", 100), InputError);
+  CHECK_THROWS_AS(expand_integers("width", "1:5:0", 100), InputError);
+  CHECK_THROWS_AS(expand_integers("width", "1.5", 100), InputError);
+  CHECK_THROWS_AS(expand_integers("width", "1:1000", 100), InputError);
+  CHECK_THROWS_AS(split_list("law", " "), InputError);
+}
+
+TEST_CASE("deal_blocks cuts the runs laid end to end into stretches of equal work", "[sweep][mpi]") {
+  auto check_deal = [](const std::vector<std::pair<std::uint64_t, double>>& runs, int ranks) {
+    INFO(runs.size() << " runs on " << ranks << " ranks");
+    const auto pieces = deal_blocks(runs, ranks);
+    REQUIRE(pieces.size() == static_cast<std::size_t>(ranks));
+    // Laid end to end, the pieces of ranks 0, 1, ... cover every block once, in order.
+    std::uint64_t run = 0, next = 0;
+    double total = 0, heaviest = 0;
+    for (const auto& [b, w] : runs) total += static_cast<double>(b) * w, heaviest = std::max(heaviest, w);
+    for (const auto& mine : pieces) {
+      double work = 0;
+      for (std::size_t i = 0; i < mine.size(); ++i) {
+        const auto& p = mine[i];
+        while (run < runs.size() && next == runs[run].first) ++run, next = 0;
+        REQUIRE(p.run == run);
+        REQUIRE(p.first == next);
+        REQUIRE(p.last > p.first);
+        REQUIRE(p.last <= runs[run].first);
+        if (i > 0) CHECK(p.first == 0);  // only a rank's first piece starts inside a run
+        next = p.last;
+        work += static_cast<double>(p.last - p.first) * runs[p.run].second;
+      }
+      CHECK(work <= total / ranks + heaviest + 1e-9 * total);
+    }
+    while (run < runs.size() && next == runs[run].first) ++run, next = 0;
+    CHECK(run == runs.size());
+  };
+  check_deal({{313, 8000.0}}, 1);
+  check_deal({{313, 8000.0}}, 2);
+  check_deal({{313, 8000.0}}, 3);
+  check_deal({{157, 160.0}, {157, 320.0}, {157, 160.0}}, 3);
+  check_deal({{1, 10.0}}, 4);  // more ranks than blocks: some ranks have nothing
+  std::vector<std::pair<std::uint64_t, double>> many;
+  for (int i = 0; i < 40; ++i) many.emplace_back(5, 10.0 + i % 7);
+  check_deal(many, 3);
+  check_deal(many, 7);
+  // One process: every run whole.
+  const auto one = deal_blocks(many, 1);
+  REQUIRE(one[0].size() == many.size());
+  for (const auto& p : one[0]) CHECK((p.first == 0 && p.last == 5));
+  // Two ranks share one big run evenly.
+  const auto two = deal_blocks({{313, 1.0}}, 2);
+  REQUIRE(two[0].size() == 1);
+  REQUIRE(two[1].size() == 1);
+  CHECK(two[0][0].last == 157);
+  CHECK(two[1][0].first == 157);
+}
+
+// ---- --compare-to with several options and expressions (issue 5) -------------------------------
+
+TEST_CASE("numeric expressions over a configuration's columns", "[sweep]") {
+  const SweepConfig c = {"sync", "uniform", "", "8", "3", "0.5", "1000", "0.05", "", "", "sequential"};
+  auto value = [&](const std::string& text) { return NumericExpression("--compare-to", text).evaluate(c); };
+  CHECK(value("n-m") == 5);
+  CHECK(value("2+3*4") == 14);
+  CHECK(value("(2+3)*4") == 20);
+  CHECK(value("8/2/2") == 2);  // left to right
+  CHECK(value("2-3-4") == -5);
+  CHECK(value("--n") == 8);
+  CHECK(value(" -(n - 2*m) / 4 + 1e-1 ") == -0.5 + 1e-1);
+  CHECK(value("1/3") == 1.0 / 3.0);
+  CHECK(value("a*levels + comm") == 0.5 * 1000 + 0.05);
+  CHECK(value(".5") == 0.5);
+  CHECK(NumericExpression("--compare-to", "1/2").constant());
+  CHECK_FALSE(NumericExpression("--compare-to", "n/2").constant());
+  CHECK(NumericExpression("--compare-to", " n - m ").text() == "n-m");
+  auto fails = [](const std::string& text, const std::string& what) {
+    try {
+      NumericExpression("--compare-to", text);
+      FAIL("'" << text << "' parsed");
+    } catch (const InputError& e) {
+      CHECK(e.where() == "--compare-to");
+      CHECK_THAT(e.what(), Catch::Contains(what));
+    }
+  };
+  fails("n-", "expected a number, a column or '(' at the end");
+  fails("x+1", "unknown column 'x' at position 0");
+  fails("law", "unknown column 'law'");
+  fails("(n", "expected ')'");
+  fails("2n", "unexpected 'n' at position 1");
+  fails("n m", "unexpected 'm'");
+  fails("", "expected a number");
+  fails("1e400", "out of range");
+  fails("1:3", "unexpected ':'");
+  fails(std::string(200, '(') + "1" + std::string(200, ')'), "nested more than 100 deep");
+  fails(std::string(200, '-') + "1", "nested more than 100 deep");
+}
+
+TEST_CASE("a comparison sets several options at once, each from the configuration's own columns", "[sweep]") {
+  const SweepConfig c = {"sync", "uniform", "", "8", "3", "0.5", "1000", "0.05", "", "", "sequential"};
+  const Comparison both("n=n-m,m=0");
+  CHECK(both.label() == "n=n-m,m=0");
+  SweepConfig expected = c;
+  expected[3] = "5";
+  expected[4] = "0";  // n - m uses the configuration's m, not the assigned 0
+  CHECK(both.target(c) == expected);
+  CHECK(Comparison("m=0,n=n-m").target(c) == expected);
+  CHECK(Comparison(" m = 0 ").label() == "m=0");
+  CHECK(Comparison("a=1/2").label() == "a=0.5");  // a constant: its canonical value, as in the grid
+  CHECK(Comparison("comm=1/40").target(c)[7] == "0.025");
+  const Comparison scaled("comm=comm/2, a=(a+1)/2");
+  CHECK(scaled.label() == "comm=comm/2,a=(a+1)/2");
+  CHECK(scaled.target(c)[7] == "0.025");
+  CHECK(scaled.target(c)[5] == "0.75");
+  CHECK(Comparison("levels=levels*2-n").target(c)[6] == "1992");
+  const Comparison law("law=u(0,2),m=0");
+  CHECK(law.label() == "law=u(0,2),m=0");
+  CHECK(law.target(c)[1] == "u(0,2)");
+  CHECK(law.target(c)[4] == "0");
+  CHECK(Comparison("fast-law=normal").label() == "fast_law=normal");
+  CHECK(Comparison("protocol=default").target(c)[8].empty());
+  // Values that an expression gives no configuration for.
+  CHECK_THROWS_WITH(Comparison("m=m/2").target(c), Catch::Contains("m/2 = 1.5 is not a whole number"));
+  CHECK_THROWS_WITH(Comparison("n=n/(m-m)").target(c), Catch::Contains("not a finite number"));
+  CHECK_THROWS_WITH(Comparison("n=n*1e10").target(c), Catch::Contains("out of range"));
+  // Bad comparisons.
+  CHECK_THROWS_WITH(Comparison("x=1"), Catch::Contains("'x=1' is not OPTION=VALUE"));
+  CHECK_THROWS_WITH(Comparison("n=n-m,m"), Catch::Contains("'m' is not OPTION=VALUE"));
+  CHECK_THROWS_WITH(Comparison("n=1,n=2"), Catch::Contains("sets n twice"));
+  CHECK_THROWS_WITH(Comparison("m=1.5"), Catch::Contains("m = 1.5 is not a whole number"));
+  CHECK_THROWS_WITH(Comparison("a=1/0"), Catch::Contains("not a finite number"));
+  CHECK_THROWS_WITH(Comparison("n=n-"), Catch::Contains("expression 'n-'"));
+  CHECK_THROWS_WITH(Comparison("law=uniform,normal"), Catch::Contains("'normal' is not OPTION=VALUE"));
+  CHECK_THROWS_AS(Comparison(""), InputError);
+  CHECK_THROWS_AS(Comparison("n=n-m,,m=0"), InputError);
+}
+
+TEST_CASE("range edge cases found by fuzz_sweep", "[sweep]") {
+  // -0 is 0: one value.
+  CHECK_THROWS_WITH(expand_numbers("comm_cost", "0,-0", 100), Catch::Contains("appears twice"));
+  // A range shorter than the end allowance keeps its start.
+  CHECK(expand_numbers("comm_cost", "0:1e-10", 100) == std::vector<double>{0.0});
+  CHECK(expand_numbers("scale", "0.5:0.5000000001", 100) == std::vector<double>{0.5});
+  // The last value never passes the stop.
+  const auto v = expand_numbers("x", "-100:-1e-8:1/1", 1000);
+  CHECK(v.back() <= -1e-8);
+  // stop - start beyond LLONG_MAX: counted without overflow (UBSan checks the arithmetic).
+  CHECK(expand_integers("width", "-1:9223372036854775807:9223372036854775807", 10) ==
+        std::vector<long long>{-1, 9223372036854775806LL});
+}
+
+namespace {
+
+// A sweep through the library alone: every run dealt to one worker, computed, folded.
+struct LibrarySweep {
+  std::vector<Comparison> comparisons;
+  SweepEntries valid;
+  std::vector<RunSpec> runs;
+  std::vector<Estimate> estimates;
+
+  LibrarySweep(const std::array<std::vector<std::string>, SweepDim::count>& texts, std::vector<Comparison> cmp,
+               const RunOptions& options)
+      : comparisons(std::move(cmp)), valid(build_entries(make_grid(texts, 100), comparisons, true)),
+        runs(plan_runs(valid.entries)) {
+    std::vector<std::pair<std::uint64_t, double>> work;
+    for (const auto& r : runs) work.emplace_back(block_count(options.reps), r.work);
+    std::vector<BlockPiece> pieces;
+    for (const auto& share : deal_blocks(work, 2)) {  // as two workers would; folded together below
+      for (const auto& piece : share) {
+        const Entry& entry = valid.entries[runs[piece.run].entry];
+        Job job(entry.c, comparisons.size());
+        pieces.push_back(compute_piece(piece, runs[piece.run], entry, job, options));
+      }
+    }
+    estimates = fold_pieces(pieces, runs.size(), block_count(options.reps));
+  }
+};
+
+}  // namespace
+
+TEST_CASE("the sweep's columns are its records' names", "[sweep]") {
+  CHECK(csv_header(sweep_columns()) ==
+        "structure,law,fast_law,n,m,a,levels,comm,protocol,policy,exchange,estimator,method,compare_to,value,stderr,"
+        "ci_low,ci_high,reps,seed\n");
+}
+
+TEST_CASE("build_entries names a configuration that cannot be built, or leaves it out", "[sweep]") {
+  const SweepGrid grid = make_grid({{{"sync"}, {}, {}, {"2"}, {"0:3"}, {}, {"5"}, {}, {}, {}, {}}}, 100);
+  REQUIRE(grid.size() == 4);
+  try {
+    build_entries(grid, {}, false);
+    FAIL("m = 3 > n = 2 was built");
+  } catch (const InvalidConfiguration& e) {
+    CHECK(e.configuration() == "structure=sync law=uniform n=2 m=3 a=0.5 levels=5 comm=0 exchange=sequential");
+    CHECK(e.comparison().empty());
+    CHECK(e.cause().where() == "fast_count");
+  }
+  const SweepEntries kept = build_entries(grid, {Comparison("n=n-m,m=0")}, true);
+  CHECK(kept.invalid == 1);               // m = 3
+  CHECK(kept.comparisons_left_out == 1);  // m = 2: n - m = 0
+  REQUIRE(kept.entries.size() == 3);
+  CHECK(kept.entries[2].c[SweepDim::m] == "2");
+  CHECK(kept.entries[2].row == 2);
+  CHECK_FALSE(kept.entries[2].targets[0].has_value());
+  CHECK(kept.entries[1].targets[0] == SweepConfig{"sync", "uniform", "", "1", "0", "0.5", "5", "0", "", "", "sequential"});
+}
+
+TEST_CASE("a sweep's records from pieces computed apart are run()'s estimates", "[sweep][mpi]") {
+  RunOptions options;
+  options.seed = 7;
+  options.reps = 300;  // 5 blocks, the last one short
+  options.threads = 1;
+  const LibrarySweep sweep({{{"sync"}, {}, {}, {"3"}, {"1"}, {}, {"4"}, {}, {}, {}, {}}}, {Comparison("m=0")}, options);
+  REQUIRE(sweep.valid.entries.size() == 1);
+  const Entry& entry = sweep.valid.entries[0];
+  const Job job(entry.c, 1);
+  const auto rows = config_records(entry, job, sweep.comparisons, sweep.estimates, options.seed);
+  REQUIRE(rows.size() == 5);
+  std::vector<std::string> estimators;
+  for (const auto& r : rows) estimators.push_back(r.text("estimator"));
+  CHECK(estimators == std::vector<std::string>{"closed_form", "lower_bound", "upper_bound", "difference", "mc"});
+  CHECK(rows[0].text("method") == "eq6");
+  CHECK(rows[0].text("stderr").empty());
+  CHECK(rows[3].text("compare_to") == "m=0");
+  CHECK(rows[4].text("method") == "synchronous");
+  CHECK(rows[4].text("reps") == "300");
+  CHECK(rows[4].text("seed") == "7");
+  CHECK(rows[4].names() == sweep_columns());
+  const Estimate whole = run(job.plan, options);
+  CHECK(rows[4].text("value") == Record().add("v", whole.mean).text("v"));  // bit for bit
+  CHECK(rows[4].text("stderr") == Record().add("v", whole.stderr_).text("v"));
+}
+
+TEST_CASE("resumed_rows keeps the configurations whose mc row is there, in order", "[sweep]") {
+  const std::string header = csv_header(sweep_columns());
+  const std::string done = "sync,uniform,,4,0,0.5,5,0,,,,closed_form,eq6,,1,,,,,\n"
+                           "sync,uniform,,4,0,0.5,5,0,,,,mc,synchronous,,1,0.1,0.9,1.1,20,3\n";
+  const std::string cut = "sync,uniform,,4,1,0.5,5,0,,,,closed_form,eq6,,1,,,,,\n";
+  std::vector<Entry> entries(2);
+  entries[0].ran = {"sync", "uniform", "", "4", "0", "0.5", "5", "0", "", "", ""};
+  entries[1].ran = entries[0].ran;
+  entries[1].ran[SweepDim::m] = "1";
+  CHECK(resumed_rows(entries, header + done + cut, "f.csv", 20, 3) == std::vector<std::string>{done, ""});
+  CHECK(resumed_rows(entries, header + done, "f.csv", 21, 3) == std::vector<std::string>{"", ""});  // other reps
+  CHECK(resumed_rows(entries, "", "f.csv", 20, 3) == std::vector<std::string>{"", ""});  // a new file
+  CHECK_THROWS_WITH(resumed_rows(entries, "a,b\n" + done, "f.csv", 20, 3), Catch::Contains("another header"));
+  CHECK_THROWS_WITH(resumed_rows({entries[1]}, header + done, "f.csv", 20, 3),
+                    Catch::Contains("outside this grid (first: structure=sync law=uniform n=4 m=0"));
+  CHECK_THROWS_WITH(resumed_rows(entries, header + "x,y\n", "f.csv", 20, 3),
+                    Catch::Contains("f.csv:2: not a row of a sweep CSV (2 fields, expected 20)"));
+  // Two entries whose columns are the same (nn at C > 0 with two exchanges: their bounds differ)
+  // take the file's configurations in order; the first one ran with other reps: simulated again.
+  entries[1].ran = entries[0].ran;
+  std::string other = done;
+  other.replace(other.find(",20,3"), 5, ",10,3");
+  const std::string second = "sync,uniform,,4,0,0.5,5,0,,,,mc,synchronous,,2,0.1,1.9,2.1,20,3\n";
+  CHECK(resumed_rows(entries, header + done + second, "f.csv", 20, 3) == std::vector<std::string>{done, second});
+  CHECK(resumed_rows(entries, header + other + second, "f.csv", 20, 3) == std::vector<std::string>{"", second});
+}
