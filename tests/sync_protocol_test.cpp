@@ -45,15 +45,15 @@ constexpr double tight = 1e-12;
 
 }  // namespace
 
-TEST_CASE("synchronous protocol names: the initiator-collector reading is the default", "[sync-protocol]") {
+TEST_CASE("synchronous protocol names: reading 3, initiator-collector-self, is the default", "[sync-protocol]") {
   const auto names = engine::synchronous_protocol_names();
-  REQUIRE(names.front() == "initiator-collector");
-  for (const char* name : {"initiator-collector-slow-first", "initiator-collector-fast-first", "initiator-collector-blocking",
+  REQUIRE(names.front() == "initiator-collector-self");
+  for (const char* name : {"initiator-collector", "initiator-collector-slow-first", "initiator-collector-fast-first", "initiator-collector-blocking",
                            "initiator-collector-always-release", "initiator-collector-self", "coordinator",
                            "coordinator-fcfs", "coordinator-slow-first"})
     REQUIRE(std::find(names.begin(), names.end(), name) != names.end());
   const auto s = constant_sync({0.5, 0.5, 0.5}, 0, 2);
-  REQUIRE(engine::compile(s, with_comm(0.1)).protocol == "initiator-collector");
+  REQUIRE(engine::compile(s, with_comm(0.1)).protocol == "initiator-collector-self");
   REQUIRE_THROWS(engine::compile(s, with_comm(0.1, "no-such-protocol")));
 }
 
