@@ -6,7 +6,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libboost-graph-dev libboost-random-dev libboost-math-dev
   libtbb-dev catch2 libcli11-dev librandom123-dev libbenchmark-dev
-  gnuplot-nox libopenmpi-dev openmpi-bin
+  gnuplot-nox libopenmpi-dev openmpi-bin python3
   clang libclang-rt-14-dev
 )
 missing=()

@@ -243,7 +243,7 @@ struct Table {
   std::string which;
   SamplingOptions sampling;
   std::string master_slave_reps_text;
-  std::string out_path;
+  OutputOptions output;
   CLI::Option* master_slave_reps_option = nullptr;
 
   void add_to(CLI::App& app) {
@@ -253,7 +253,7 @@ struct Table {
         app.add_option("--ms-reps", master_slave_reps_text,
                        "Replications for the master-slave Tables 5 and 8, at least 1 (default: the same as --reps)")
             ->group("Sampling");
-    app.add_option("--out,-o", out_path, "Write the CSV to this file (atomically) instead of stdout")->group("Output");
+    output.add_to(app, engine::Format::csv);
   }
 
   int execute() {
@@ -289,9 +289,7 @@ struct Table {
 
     std::vector<engine::Record> records;
     for (const auto& r : results) records.push_back(engine::cell_record(r));
-    const std::string csv = engine::render(records, engine::Format::csv);
-    if (out_path.empty()) std::cout << csv;
-    else write_file_atomically(out_path, csv);
+    output.emit(records);
 
     std::ostringstream summary;
     summary << "hetstruct table " << which << ": " << results.size() << " cells, seed " << sampling.seed << ", "
@@ -376,6 +374,8 @@ struct Figure {
   SamplingOptions sampling;
   engine::FigureRun run;
   std::string out_dir = "results";
+  OutputOptions output;  // the points also on stdout or --out, when a format or a file is asked for
+  CLI::Option* format_option = nullptr;
 
   void add_to(CLI::App& app) {
     app.add_option("figure", which, "5..10 | all (Wilson's Figures 5-10)")->required();
@@ -384,13 +384,14 @@ struct Figure {
     app.add_option("--levels,-p", run.levels, "Tasks per processor (p)")->capture_default_str()->group("Model");
     sampling.add_to(app);
     app.add_option("--out-dir", out_dir, "Folder for figureN.csv, .gp, .svg and .png")->capture_default_str()->group("Output");
+    output.add_to(app, engine::Format::csv);
+    format_option = app.get_option("--format");
   }
 
   int execute() {
     sampling.validate();
-    run.sampling.seed = sampling.seed;
-    run.sampling.reps = sampling.reps;
-    run.sampling.threads = sampling.threads;
+    run.sampling = sampling.run_options();
+    output.value();  // a bad --format fails before any work
     std::vector<int> numbers;
     if (which == "all") numbers = {5, 6, 7, 8, 9, 10};
     else numbers = {static_cast<int>(parse_count("figure", which, 1000))};
@@ -398,6 +399,7 @@ struct Figure {
     for (const int n : numbers) specs.push_back(engine::wilson_figure(n));  // validate all before any work
     const auto base_of = [&](const engine::FigureSpec& spec) { return out_dir + "/figure" + std::to_string(spec.number); };
     for (const auto& spec : specs) check_gnuplot_base(base_of(spec), "--out-dir");
+    std::vector<engine::Record> all_points;
     for (const auto& spec : specs) {
       const auto t0 = std::chrono::steady_clock::now();
       Progress progress("figure " + std::to_string(spec.number));
@@ -409,7 +411,9 @@ struct Figure {
       });
       std::cerr << "hetstruct figure " << spec.number << ": wrote " << base << ".csv, .gp, .svg, .png ("
                 << fixed(seconds_since(t0), 1) << " s)\n";
+      all_points.insert(all_points.end(), points.begin(), points.end());
     }
+    if (format_option->count() || !output.out_path.empty()) output.emit(all_points);
     return 0;
   }
 };

@@ -293,6 +293,8 @@ void SweepCommand::add_to(CLI::App& app) {
   app_->add_option("--threads,-t", threads, "Worker threads (0: all cores)")->capture_default_str()->group("Sampling");
   app_->add_option("--out,-o", out_path, "Write the CSV to this file (atomically, checkpointed) instead of stdout")
       ->group("Output");
+  app_->add_option("--format,-f", format, "csv (checkpointed, resumable) | json | text (written once, at the end)")
+      ->capture_default_str()->group("Output");
   app_->add_flag("--resume", resume, "Keep the configurations already complete in --out and simulate the others")
       ->group("Output");
   app_->add_flag("--quiet,-q", quiet, "No progress and no summary on stderr")->group("Output");
@@ -364,6 +366,8 @@ Settings read_settings(const SweepCommand& c) {
   s.max_configs = count_option(scalar_options[2], c.max_configs_text);
   if (c.threads < 0) throw InputError("--threads", "must be 0 (all cores) or more");
   if (c.resume && c.out_path.empty()) throw InputError("--resume", "needs --out FILE");
+  if (engine::parse_format(c.format) != engine::Format::csv && c.resume)
+    throw InputError("--resume", "resumes a CSV file only", "leave out --format or give --format csv");
   if (c.structure.empty()) throw InputError("--structure", "missing", "give --structure sync or a list such as sync,nn,ms");
   if (c.n.empty()) throw InputError("--n", "missing", "give --n 8, a list 8,16 or a range 2:16:2");
   return s;
@@ -426,7 +430,8 @@ void follow(engine::SweepShare& share, SweepCommand& c, Sweep& sweep, const Sett
     sweep.rows[entry.row] = sweep.rows_of(entry, job, share.estimates, s.seed);
     ++c.computed_configs;
     const auto now = std::chrono::steady_clock::now();
-    if (!c.out_path.empty() && now - last_checkpoint >= std::chrono::duration<double>(c.checkpoint_interval)) {
+    if (!c.out_path.empty() && c.format == "csv" &&
+        now - last_checkpoint >= std::chrono::duration<double>(c.checkpoint_interval)) {
       write_file_atomically(c.out_path, sweep.csv());
       last_checkpoint = now;
     }
@@ -475,7 +480,7 @@ int SweepCommand::execute() {
   } catch (const engine::Interrupted&) {
     stop_all("interrupted", 130);
     // Keep what is complete, so that --resume loses nothing but the configuration under way.
-    if (ranks == 1 && !out_path.empty() && configs_done > 0) {
+    if (ranks == 1 && !out_path.empty() && format == "csv" && configs_done > 0) {
       write_file_atomically(out_path, sweep.csv());
       throw engine::Interrupted("interrupted; the " + std::to_string(configs_done) +
                                 " complete configurations are in " + out_path + " (--resume continues)");
@@ -499,8 +504,11 @@ int SweepCommand::execute() {
   }
 #endif
   resumed_configs = sweep.resumed;
-  if (out_path.empty()) std::cout << sweep.csv();
-  else write_file_atomically(out_path, sweep.csv());
+  // JSON and text read the CSV's rows back as records (numbers as numbers, empty fields as none).
+  const std::string text = format == "csv" ? sweep.csv()
+                                           : engine::render(engine::records_of_csv(sweep.csv()), engine::parse_format(format));
+  if (out_path.empty()) std::cout << text;
+  else write_file_atomically(out_path, text);
   if (!quiet && rank == 0) print_summary(*this, s, sweep, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   return 0;
 }

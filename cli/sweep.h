@@ -47,6 +47,7 @@ class SweepCommand {
   std::string seed_text = "1";
   int threads = 0;
   std::string out_path;
+  std::string format = "csv";  // csv (checkpointed, resumable), json or text (written at the end)
   bool resume = false;
   bool quiet = false;
   bool skip_invalid = false;

@@ -1,6 +1,7 @@
 #include "engine/record.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -141,6 +142,35 @@ bool parse_csv_line(const std::string& line, std::vector<std::string>& fields) {
   return !quoted;
 }
 
+std::vector<Record> records_of_csv(const std::string& text) {
+  std::vector<Record> records;
+  std::vector<std::string> header, fields;
+  std::size_t start = 0;
+  bool first = true;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::string line = text.substr(start, end - start);
+    start = end + 1;
+    if (line.empty()) continue;
+    parse_csv_line(line, first ? header : fields);
+    if (first) {
+      first = false;
+      continue;
+    }
+    Record r;
+    for (std::size_t i = 0; i < header.size(); ++i) {
+      const std::string& f = i < fields.size() ? fields[i] : std::string();
+      double x = 0.0;
+      const auto parsed = std::from_chars(f.data(), f.data() + f.size(), x);
+      if (f.empty()) r.add_none(header[i]);
+      else if (parsed.ec == std::errc() && parsed.ptr == f.data() + f.size() && std::isfinite(x)) r.add(header[i], x);
+      else r.add(header[i], f);
+    }
+    records.push_back(std::move(r));
+  }
+  return records;
+}
+
 std::string json_string(const std::string& s) {
   std::string q = "\"";
   for (const unsigned char c : s) {
@@ -197,6 +227,7 @@ std::string render(std::span<const Record> records, Format format, const std::ve
           l += row[c];
           if (c + 1 < row.size()) l += std::string(width[c] - row[c].size() + 2, ' ');
         }
+        l.erase(l.find_last_not_of(' ') + 1);  // empty last columns leave no trailing blanks
         out += l + "\n";
       };
       line(header);

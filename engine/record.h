@@ -68,6 +68,10 @@ std::string csv_line(const Record& r);  // ends with '\n'
 // One CSV record split into fields. Returns false when a quote is unterminated.
 bool parse_csv_line(const std::string& line, std::vector<std::string>& fields);
 
+// A CSV text (a header line, then rows) as records: a field that reads whole as a finite number is
+// a number, an empty one none, the rest text. For front ends that convert a CSV they wrote.
+std::vector<Record> records_of_csv(const std::string& text);
+
 // ---- JSON (RFC 8259) -------------------------------------------------------------------------
 std::string json_string(const std::string& s);
 std::string json_object(const Record& r);  // one line, no newline

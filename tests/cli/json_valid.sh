@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Every data command's --format json loads with a standard JSON parser (python3's json module),
+# for every structure and every protocol the help lists (so a new protocol is covered at once),
+# and an infinite result is an error, never an `inf` token.
+#   json_valid.sh BINARY   (run from tests/cli/data)
+set -u
+bin=$1
+fail=0
+check() {  # description, command...
+  local what=$1; shift
+  local out
+  if ! out=$("$bin" "$@" 2>/dev/null); then echo "FAIL ($what): exit status $? from: $*" >&2; fail=1; return; fi
+  if ! printf '%s' "$out" | python3 -c 'import json,sys; json.load(sys.stdin)' 2>/dev/null; then
+    echo "FAIL ($what): not valid JSON from: $*" >&2; printf '%s\n' "$out" | head -5 >&2; fail=1
+  fi
+}
+small=(--levels 5 --reps 20 --threads 1 --format json)
+for s in async sync nn ms; do
+  check "simulate $s" simulate -s "$s" --n 4 --m 1 "${small[@]}"
+  check "simulate $s metrics" simulate -s "$s" --n 4 --m 1 --metrics "${small[@]}"
+  check "bounds $s" bounds -s "$s" --n 4 --m 1 --comm 0.1 --levels 5 --reps 20 --format json
+done
+check "simulate dag" simulate --graph dag.dot --reps 20 --format json
+check "one replication" simulate -s sync --n 3 --levels 5 --reps 1 --format json
+# The protocols as `simulate --help` lists them: "sync: a | b; nn: c | d; ms: e | f".
+help=$("$bin" simulate --help | tr -s ' \n' ' ')
+for s in sync nn ms; do
+  names=$(printf '%s' "$help" | grep -oE " $s: [-a-z| ]+" | head -1 | sed -E "s/^ $s: //" | tr '|' ' ' |
+          tr ' ' '\n' | grep -E '^[a-z][-a-z]*$' | tr '\n' ' ')
+  [ -n "$names" ] || { echo "FAIL: no $s protocols found in --help" >&2; fail=1; }
+  for p in $names; do check "simulate $s $p" simulate -s "$s" --n 4 --m 1 --comm 0.1 --protocol "$p" "${small[@]}"; done
+done
+check "policies" policies --n 4 --m 1 --comm 0.1 "${small[@]}"
+check "table" table 1 --reps 5 --threads 1 --format json
+check "sweep" sweep -s sync,nn,ms --n 4 --m 0,1 --comm 0,0.1 --levels 5 --reps 20 --quiet --compare-to m=0 --format json
+check "bounds all" bounds --n 4 --m 1 --format json
+# No inf in any format: an overflowing model is an error.
+if "$bin" simulate -s sync --n 2 --law "c(1e308)" --levels 10 --reps 2 --format json >/dev/null 2>&1; then
+  echo "FAIL: an infinite result printed with exit 0" >&2; fail=1
+fi
+[ $fail = 0 ] && echo "ok: every JSON output parses"
+exit $fail
