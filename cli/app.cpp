@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <functional>
 #include <cstdio>
 #include <iostream>
 #include <limits>
@@ -458,44 +459,48 @@ int run(int argc, char** argv) {
   app.require_subcommand(1);
   app.fallthrough(false);
 
+  // The one list of commands: each registers its options on its subcommand and runs when parsed.
+  // Order: the --help listing's.
   Simulate simulate;
   Bounds bounds;
   Table table;
-  auto* sim_cmd = app.add_subcommand("simulate", "Simulate a structure: mean makespan with its standard error and 95% CI");
-  simulate.add_to(*sim_cmd);
-  auto* bounds_cmd = app.add_subcommand("bounds", "Closed forms of the expected makespan (Eq. 1-7, quadrature); no sampling");
-  bounds.add_to(*bounds_cmd);
-  auto* table_cmd = app.add_subcommand("table", "Regenerate Wilson's tables as tidy CSV, against the paper's values");
-  table.add_to(*table_cmd);
-  Policies policies;
-  auto* policies_cmd = app.add_subcommand(
-      "policies", [] {
-        std::string list;
-        for (const auto& p : engine::master_slave_policies()) list += (list.empty() ? "" : ", ") + p.name + " (" + p.approach + ")";
-        return "Master-slave dealing policies side by side with paired differences against the first: " + list;
-      }());
-  policies.add_to(*policies_cmd);
-  HbspCommand hbsp;
-  hbsp.add_to(app);
-  SweepCommand sweep;
-  sweep.add_to(app);
-  PlotCommand plot;
-  plot.add_to(app);
   Figure figure;
-  auto* figure_cmd = app.add_subcommand("figure", "Regenerate Wilson's Figures 5-10: CSV, gnuplot script, SVG and PNG");
-  figure.add_to(*figure_cmd);
+  Policies policies;
+  SweepCommand sweep;
+  PlotCommand plot;
+  HbspCommand hbsp;
+  struct Command {
+    std::function<bool()> parsed;
+    std::function<int()> execute;
+  };
+  std::vector<Command> commands;
+  auto subcommand = [&](const std::string& name, const std::string& summary, auto& command) {
+    command.add_to(*app.add_subcommand(name, summary));
+    commands.push_back({[&app, name] { return app.get_subcommand(name)->parsed(); }, [&command] { return command.execute(); }});
+  };
+  auto self_registered = [&](auto& command) {  // commands that make their own subcommand (and sub-subcommands)
+    command.add_to(app);
+    commands.push_back({[&command] { return command.parsed(); }, [&command] { return command.execute(); }});
+  };
+  subcommand("simulate", "Simulate a structure: mean makespan with its standard error and 95% CI", simulate);
+  subcommand("bounds", "Closed forms of the expected makespan (Eq. 1-7, quadrature) and Wilson's bounds; no sampling", bounds);
+  subcommand("table", "Regenerate Wilson's tables as tidy CSV, against the paper's values", table);
+  subcommand("figure", "Regenerate Wilson's Figures 5-10: CSV, gnuplot script, SVG and PNG", figure);
+  std::string policy_list;
+  for (const auto& p : engine::master_slave_policies()) policy_list += (policy_list.empty() ? "" : ", ") + p.name + " (" + p.approach + ")";
+  subcommand("policies", "Master-slave dealing policies side by side with paired differences against the first: " + policy_list,
+             policies);
+  self_registered(sweep);
+  self_registered(plot);
+  self_registered(hbsp);
+  std::string command_names;
+  for (const auto* sub : app.get_subcommands({})) command_names += (command_names.empty() ? "" : ", ") + sub->get_name();
 
   try {
     app.parse(argc, argv);
-    const int status = sim_cmd->parsed()        ? simulate.execute()
-                       : bounds_cmd->parsed()   ? bounds.execute()
-                       : table_cmd->parsed()    ? table.execute()
-                       : figure_cmd->parsed()   ? figure.execute()
-                       : policies_cmd->parsed() ? policies.execute()
-                       : hbsp.parsed()          ? hbsp.execute()
-                       : sweep.parsed()         ? sweep.execute()
-                       : plot.parsed()          ? plot.execute()
-                                                : 0;
+    int status = 0;
+    for (const auto& command : commands)
+      if (command.parsed()) status = command.execute();
     if (status == 0) flush_warnings();
     return status;
   } catch (const CLI::Success& e) {
@@ -505,7 +510,7 @@ int run(int argc, char** argv) {
     const bool no_command = app.get_subcommands().empty();
     if (no_command && argc > 1)
       std::cerr << "hetstruct: unknown command or option '" << argv[1]
-                << "' (commands: simulate, bounds, table, figure, policies, sweep, plot, hbsp; see hetstruct --help)\n";
+                << "' (commands: " << command_names << "; see hetstruct --help)\n";
     else
       std::cerr << "hetstruct: " << parse_error_message(e.what()) << " (see hetstruct --help)\n";
     return 2;

@@ -1,5 +1,7 @@
 #include "cli/plot.h"
 
+#include "cli/gnuplot.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -9,7 +11,6 @@
 #include <set>
 #include <sstream>
 
-#include "cli/figures.h"
 #include "cli/output.h"
 #include "cli/sweep.h"
 #include "distributions/input_error.h"
@@ -25,11 +26,8 @@ bool to_number(const std::string& s, double& v) {
   return end == s.c_str() + s.size() && std::isfinite(v);
 }
 
-std::string quote(const std::string& s) {  // a gnuplot single-quoted string
-  std::string q = "'";
-  for (const char c : s) q += c == '\'' ? std::string("''") : std::string(1, c);
-  return q + "'";
-}
+// Titles and labels quoted for gnuplot (cli/gnuplot.h: the one quoting rule).
+std::string quote(const std::string& s) { return gnuplot_quote(s, "plot"); }
 
 struct Table {
   std::vector<std::string> header;
@@ -258,9 +256,10 @@ int PlotCommand::execute() {
     base = csv_path;
     if (base.size() > 4 && base.compare(base.size() - 4, 4, ".csv") == 0) base.resize(base.size() - 4);
   }
-  const std::string script = plot_script(*this, buffer.str(), base + ".svg", base + ".png");
-  write_file_atomically(base + ".gp", script);
-  if (run_gnuplot) cli::run_gnuplot(base + ".gp");
+  const std::string csv = buffer.str();
+  draw_with_gnuplot(
+      base, "--out", [&](const std::string& svg, const std::string& png) { return plot_script(*this, csv, svg, png); },
+      run_gnuplot);
   std::cerr << "hetstruct plot: wrote " << base << ".gp, .svg, .png\n";
   return 0;
 }

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/figures.h"
 #include "distributions/input_error.h"
 #include "engine/sweep.h"
+#include "engine/wilson_figures.h"
 
 using namespace hetstruct;
 using namespace hetstruct::engine;
@@ -18,7 +18,7 @@ using namespace hetstruct::engine;
 TEST_CASE("ranges expand to start + k*step with the end included", "[sweep]") {
   const auto c = expand_numbers("comm_cost", "0:0.25:0.025", 1000);
   REQUIRE(c.size() == 11);
-  const auto figure = cli::figure_comm_values();
+  const auto figure = engine::figure_comm_values();
   for (int k = 1; k <= 10; ++k) CHECK(c[k] == figure[k - 1]);  // the nearest double to k/40
   CHECK(c.back() == 0.25);
   const auto tenth = expand_numbers("comm_cost", "0:0.3:0.1", 1000);

@@ -12,7 +12,6 @@
 
 #include "tests/support.h"
 
-#include "cli/figures.h"
 #include "engine/model.h"
 #include "cli/output.h"
 #include "cli/plot.h"
