@@ -11,7 +11,8 @@ namespace hetstruct::bounds {
 // Throws InputError when a mean is not > 0.
 std::vector<double> power_weights(const std::vector<double>& mean_task_times);
 
-// Eq. 4: H = sum_j (1 - W_j) / m.
+// Eq. 4: H = sum_j (1 - W_j) / n over the n processors (the paper calls its workstation count m;
+// here m is Wilson's fast count, so the width is n).
 double heterogeneity(const std::vector<double>& power_weights);
 
 // Property 1 (Eq. 6): SP = P_deg (1 - H), exact when every processor is busy equally long.

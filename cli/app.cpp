@@ -82,7 +82,7 @@ struct Simulate {
   bool metrics = false;
 
   void add_to(CLI::App& app) {
-    options.add_to(app, true);
+    options.add_to(app, {});
     sampling.add_to(app);
     output.add_to(app, engine::Format::text);
     app.add_flag("--metrics", metrics,
@@ -197,7 +197,9 @@ struct Bounds {
   OutputOptions output;
 
   void add_to(CLI::App& app) {
-    options.add_to(app, false);
+    // Bounds are of the structures at C: no protocol or policy changes them. --graph is offered to
+    // say that DAGs have none yet.
+    options.add_to(app, {.structure_required = false, .protocol = false, .policy = false});
     sampling.add_to(app);
     output.add_to(app, engine::Format::csv);
   }
@@ -324,7 +326,8 @@ struct Policies {
   OutputOptions output;
 
   void add_to(CLI::App& app) {
-    options.add_to(app, false);
+    // Always the master-slave structure, under every policy: neither is an option here.
+    options.add_to(app, {.structure = false, .structure_required = false, .graph = false, .policy = false});
     sampling.add_to(app);
     output.add_to(app, engine::Format::csv);
   }
@@ -332,9 +335,6 @@ struct Policies {
   int execute() {
     sampling.validate();
     const engine::Model model = options.resolved();
-    if (model.structure && *model.structure != structures::StructureKind::master_slave)
-      throw InputError("--structure", "dealing policies apply to the master-slave structure (ms) only");
-    if (!model.policy.empty()) throw InputError("--policy", "policies compares every policy; leave --policy out");
     const structures::Structure s = model.build(structures::StructureKind::master_slave);
     engine::RunOptions run = sampling.run_options();
     const auto policies = engine::master_slave_policies();  // dynamic first: the others pair against it

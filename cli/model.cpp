@@ -16,14 +16,16 @@ std::string listed(const std::vector<std::string>& names) {
 
 }  // namespace
 
-void ModelOptions::add_to(CLI::App& app, bool structure_required) {
+void ModelOptions::add_to(CLI::App& app, Offer offer) {
   auto* group = "Model";
-  app.add_option("--structure,-s", structure,
-                 structure_required ? "async | sync | nn | ms (Wilson's Figure 1)"
-                                    : "async | sync | nn | ms (default: all that have closed forms)")
-      ->group(group);
-  app.add_option("--graph", model.graph, "A DAG in Graphviz DOT (vertex attributes processor, law) instead of --structure")
-      ->group(group);
+  if (offer.structure)
+    app.add_option("--structure,-s", structure,
+                   offer.structure_required ? "async | sync | nn | ms (Wilson's Figure 1)"
+                                            : "async | sync | nn | ms (default: all that have closed forms)")
+        ->group(group);
+  if (offer.graph)
+    app.add_option("--graph", model.graph, "A DAG in Graphviz DOT (vertex attributes processor, law) instead of --structure")
+        ->group(group);
   width_option_ = app.add_option("--n", model.width, "Width: number of processors")->group(group);
   app.add_option("--m", model.fast_count, "Fast processors (the first m), drawing a*X")->capture_default_str()->group(group);
   app.add_option("--a", model.scale, "Scale of the fast processors' law, 0 < a (fractions allowed: 4/5)")
@@ -35,14 +37,16 @@ void ModelOptions::add_to(CLI::App& app, bool structure_required) {
   app.add_option("--levels,-p", model.levels, "Tasks per processor (p)")->capture_default_str()->group(group);
   app.add_option("--comm,-C", model.comm, "Communication cost C: time of one message (Wilson Section 5)")
       ->capture_default_str()->group(group);
-  app.add_option("--protocol", model.protocol,
+  if (offer.protocol)
+    app.add_option("--protocol", model.protocol,
                  "Communication protocol (default: the first, the reading that best fits the paper); sync: " +
                      listed(engine::synchronous_protocol_names()) + "; nn: " + listed(engine::neighbor_protocol_names()) +
                      "; ms: " + listed(engine::master_slave_protocol_names()))
       ->group(group);
   std::vector<std::string> policies;
   for (const auto& p : engine::master_slave_policies()) policies.push_back(p.name);
-  app.add_option("--policy", model.policy, "Master-slave dealing (default: the first): " + listed(policies))->group(group);
+  if (offer.policy)
+    app.add_option("--policy", model.policy, "Master-slave dealing (default: the first): " + listed(policies))->group(group);
   app.add_option("--exchange", exchange, "Nearest-neighbour rule: sequential (Wilson's tables) | plain (max of neighbours)")
       ->capture_default_str()->group(group);
   app.add_flag("--no-memory-check{false}", model.memory_check,

@@ -15,8 +15,16 @@ struct ModelOptions {
   std::string structure;                // async, sync, nn, ms (empty with --graph)
   std::string exchange = "sequential";  // nearest-neighbour exchange rule (zero communication)
 
+  // Which of the model's options a command offers: one it would ignore is not offered.
+  struct Offer {
+    bool structure = true;
+    bool structure_required = true;
+    bool graph = true;
+    bool protocol = true;
+    bool policy = true;
+  };
   // Registers the options on a subcommand.
-  void add_to(CLI::App& app, bool structure_required);
+  void add_to(CLI::App& app, Offer offer);
   // The model with its structure and exchange parsed (InputError on an unknown name or a
   // structure without --n).
   engine::Model resolved() const;
