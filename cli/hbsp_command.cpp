@@ -48,6 +48,7 @@ const std::pair<const char*, const char*> option_of_parameter[] = {
     {"processors", "--processors"}, {"size", "--size"},           {"item size", "--item-size"},
     {"root", "--root"},             {"oversampling", "--oversampling"}, {"algorithm", "--algorithm"},
     {"workload", "--workload"},     {"accounting", "--accounting"}, {"cost form", "--form"},
+    {"measurements", "hbsp probe"},  // engine/hbsp_probe.h: the timings the probe took
 };
 
 // In hbsp these spellings meant other things than in the rest of the tool (--n the width, -m the
