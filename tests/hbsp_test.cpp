@@ -469,6 +469,11 @@ TEST_CASE("Monte Carlo replay is bit-identical for 1 and 2 threads and unbiased"
   CHECK(e.total.min == 12);
   CHECK(e.total.max == 16);
   CHECK(e.quantiles[2] >= 12);
+
+  // The library names its parameter (reps), not a flag; refused before any replication runs.
+  options.reps = rp::max_bootstrap_reps + 1;
+  CHECK(error_of([&] { rp::monte_carlo_replay(small, single, model::CostForm::hbsp1, coin, options); }) ==
+        "reps: 10000001 is more than the limit 10000000 (every total is kept for the quantiles)");
 }
 
 // ---- bad input -------------------------------------------------------------------------------
