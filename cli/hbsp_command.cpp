@@ -1,23 +1,25 @@
 #include "cli/hbsp_command.h"
 
-#include "bounds/heterogeneity.h"
-
-#include <charconv>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <limits>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <vector>
 
 #include "bounds/hbsp.h"
 #include "bounds/hbsp_predictions.h"
-#include "cli/figures.h"
+#include "bounds/heterogeneity.h"
+#include "cli/gnuplot.h"
 #include "cli/output.h"
+#include "cli/parameters.h"
 #include "distributions/input_error.h"
 #include "engine/hbsp_replay.h"
+#include "engine/record.h"
 
 namespace hetstruct::cli {
 
@@ -48,6 +50,7 @@ const std::pair<const char*, const char*> option_of_parameter[] = {
     {"processors", "--processors"}, {"size", "--size"},           {"item size", "--item-size"},
     {"root", "--root"},             {"oversampling", "--oversampling"}, {"algorithm", "--algorithm"},
     {"workload", "--workload"},     {"accounting", "--accounting"}, {"cost form", "--form"},
+    {"measurements", "hbsp probe"},  // engine/hbsp_probe.h: the timings the probe took
 };
 
 // In hbsp these spellings meant other things than in the rest of the tool (--n the width, -m the
@@ -61,32 +64,71 @@ void refuse_old_spelling(CLI::App& command, const std::string& name, const std::
       ->group("");
 }
 
-std::string processor_name(const model::Machine& m, int j) { return j < 0 ? "" : m.processors[j].name; }
+// ---- replay ----------------------------------------------------------------------------------
 
-const char* const replay_header =
-    "program,p,form,trace,row,superstep,w,gh,L,cost,work_critical,comm_critical,reps,seed,stderr,ci_low,ci_high,"
-    "min,q05,q25,q50,q75,q95,max,closed_form,paper_form";
+// A processor's name, or none (-1: no processor is critical).
+void add_processor(engine::Record& r, const char* field, const model::Machine& m, int j) {
+  if (j < 0) r.add_none(field);
+  else r.add(field, m.processors[j].name);
+}
+
+// q05 for 0.05: the quantile columns, named from the bootstrap's levels.
+std::string quantile_name(double level) {
+  char name[16];
+  std::snprintf(name, sizeof name, "q%02ld", std::lround(level * 100.0));
+  return name;
+}
+
+// The sampling columns of a row: reps, seed, the spread of its mean cost and, on the total row of
+// a Monte Carlo replay, the quantiles. Without `e` (a replay without --reps) every one is none.
+void add_sampling(engine::Record& r, const replay_engine::BootstrapOptions& options, const engine::Estimate* e,
+                  const std::vector<double>* quantiles) {
+  const engine::Estimate x = e ? *e : engine::Estimate{};
+  const auto add = [&](const std::string& name, auto value, bool given) {
+    if (given) r.add(name, value);
+    else r.add_none(name);
+  };
+  const bool sampled = e != nullptr;
+  add("reps", x.reps, sampled);
+  add("seed", options.seed, sampled);
+  add("stderr", x.stderr_, sampled);
+  add("ci_low", x.ci_low, sampled);
+  add("ci_high", x.ci_high, sampled);
+  add("min", x.min, sampled);
+  for (std::size_t i = 0; i < options.quantile_levels.size(); ++i)
+    add(quantile_name(options.quantile_levels[i]), quantiles ? (*quantiles)[i] : 0.0, quantiles != nullptr);
+  add("max", x.max, sampled);
+}
 
 // ---- predict ---------------------------------------------------------------------------------
 
-const char* const predict_header = "figure,operation,panel,ratio,accounting,p,n_kb,n_bytes,numerator,denominator,factor";
-
-std::string predict_csv(const model::Machine& m, const model::Prediction& pr) {
-  std::ostringstream out;
-  out << predict_header << '\n';
-  for (const auto& r : model::predict(m, pr))
-    out << r.figure << ',' << model::to_string(r.operation) << ',' << r.panel << ',' << r.ratio << ','
-        << model::to_string(r.accounting) << ',' << r.p << ',' << r.n_kb << ',' << full(r.n_bytes) << ','
-        << full(r.numerator) << ',' << full(r.denominator) << ',' << full(r.factor) << '\n';
-  return out.str();
+std::vector<engine::Record> predict_records(const model::Machine& m, const model::Prediction& pr) {
+  std::vector<engine::Record> records;
+  for (const auto& row : model::predict(m, pr)) {
+    engine::Record r;
+    r.add("figure", row.figure).add("operation", model::to_string(row.operation)).add("panel", std::string(1, row.panel));
+    r.add("ratio", row.ratio).add("accounting", model::to_string(row.accounting)).add("p", row.p).add("n_kb", row.n_kb);
+    r.add("n_bytes", row.n_bytes).add("numerator", row.numerator).add("denominator", row.denominator);
+    r.add("factor", row.factor);
+    records.push_back(std::move(r));
+  }
+  return records;
 }
 
-std::string predict_script(const model::Machine& m, const model::Prediction& pr, const std::string& csv,
-                           const std::string& svg, const std::string& png) {
-  // Columns of predict_header: 3 panel, 5 accounting, 6 p, 7 n_kb, 11 factor.
+// gnuplot's 1-based number of a CSV column.
+int column(const std::vector<std::string>& columns, const std::string& name) {
+  const auto at = std::find(columns.begin(), columns.end(), name);
+  if (at == columns.end()) throw std::logic_error("predict_script: no column '" + name + "'");
+  return static_cast<int>(at - columns.begin()) + 1;
+}
+
+// Paths are quoted for gnuplot (a folder may hold a quote); `columns` names the CSV's columns.
+std::string predict_script(const model::Machine& m, const model::Prediction& pr, const std::vector<std::string>& columns,
+                           const std::string& csv, const std::string& svg, const std::string& png) {
   static const char* const colours[] = {"#1f4e79", "#c0392b", "#27ae60", "#8e44ad", "#d68910",
                                         "#17a589", "#7f8c8d", "#2c3e50", "#e84393"};
   const auto ps = model::predicted_p(m);
+  const auto col = [&](const char* name) { return std::to_string(column(columns, name)); };
   std::ostringstream g;
   g << "# Figure " << pr.figure << " of the HBSP^1 paper (Williams & Parsons 2001), predicted by hetstruct.\n"
     << "set datafile separator ','\n"
@@ -109,18 +151,20 @@ std::string predict_script(const model::Machine& m, const model::Prediction& pr,
       const std::string colour = colours[i % 9];
       for (const char* acc : {"paper", "exact"}) {
         const bool paper = acc[0] == 'p';
-        g << (i || !paper ? ", \\\n     " : "") << "'" << csv << "' skip 1 using 7:((strcol(3) eq '" << panel
-          << "' && strcol(5) eq '" << acc << "' && $6 == " << ps[i] << ") ? $11 : 1/0) with linespoints lw 2 pt "
-          << (paper ? 7 : 6) << " ps 0.7 " << (paper ? "dt 1" : "dt 2") << " lc rgb '" << colour << "' "
-          << (paper ? "title 'p = " + std::to_string(ps[i]) + "'" : std::string("notitle"));
+        g << (i || !paper ? ", \\\n     " : "") << gnuplot_quote(csv, "--out-dir") << " skip 1 using " << col("n_kb")
+          << ":((strcol(" << col("panel") << ") eq '" << panel << "' && strcol(" << col("accounting") << ") eq '" << acc
+          << "' && $" << col("p") << " == " << ps[i] << ") ? $" << col("factor")
+          << " : 1/0) with linespoints lw 2 pt " << (paper ? 7 : 6) << " ps 0.7 " << (paper ? "dt 1" : "dt 2")
+          << " lc rgb '" << colour << "' " << (paper ? "title 'p = " + std::to_string(ps[i]) + "'" : std::string("notitle"));
       }
     }
     g << "\n";
   }
   g << "unset multiplot\n";
   const std::string plot = g.str();
-  return "set terminal svg size 1200,520 dynamic enhanced font 'sans,12'\nset output '" + svg + "'\n" + plot +
-         "set terminal pngcairo size 1500,650 enhanced font 'sans,12'\nset output '" + png + "'\n" + plot;
+  return "set terminal svg size 1200,520 dynamic enhanced font 'sans,12'\nset output " + gnuplot_quote(svg, "--out-dir") +
+         "\n" + plot + "set terminal pngcairo size 1500,650 enhanced font 'sans,12'\nset output " +
+         gnuplot_quote(png, "--out-dir") + "\n" + plot;
 }
 
 }  // namespace
@@ -131,7 +175,7 @@ void HbspCommand::add_to(CLI::App& app) {
   hbsp_->require_subcommand(1);
 
   replay_ = hbsp_->add_subcommand(
-      "replay", "Replay a superstep program (CSV or built-in algorithm) on a machine: per-superstep CSV and total");
+      "replay", "Replay a superstep program (CSV or built-in algorithm) on a machine: a record per superstep and a total");
   replay_->add_option("--machine", machine_path_, "Machine file (g, L, processors with r_j and speed)")
       ->required()->group("Machine");
   processors_ = replay_->add_option("--processors", p_, "Use the first p processors of the machine (default: all)")
@@ -161,11 +205,11 @@ void HbspCommand::add_to(CLI::App& app) {
                     "Zhang-Yan measures on the total row: power weights, H, P_deg, speedup, efficiency")
       ->group("Output");
   replay_->add_option("--trace", trace_path_, "r_j trace (step functions of superstep or time)")->group("Trace");
-  replay_->add_option("--reps,-r", reps_text_, "Monte Carlo replay: replications bootstrapping r_j from the trace")
-      ->group("Sampling");
-  replay_->add_option("--seed", seed_text_, "Seed: the same seed gives the same numbers on any thread count")
-      ->capture_default_str()->group("Sampling");
-  replay_->add_option("--threads,-t", threads_, "Worker threads (0: all cores)")->capture_default_str()->group("Sampling");
+  sampling_.add_to(*replay_);
+  // Optional here: without --reps the replay is static, so no default is shown.
+  reps_ = replay_->get_option("--reps");
+  reps_->description("Monte Carlo replay: replications bootstrapping r_j from the trace")->default_str("");
+  output_.add_to(*replay_, engine::Format::csv);
   refuse_old_spelling(*replay_, "--n", "in hbsp the problem size is --size (--n is the width elsewhere)");
   refuse_old_spelling(*replay_, "--p", "in hbsp the number of processors is --processors (-p is the levels elsewhere)");
   refuse_old_spelling(*replay_, "-a", "in hbsp the algorithm is --algorithm (-a is the scale elsewhere)");
@@ -201,12 +245,12 @@ int HbspCommand::execute() {
     if (probe_->parsed()) return probe();
   } catch (const InputError& e) {
     // A file given on the command line keeps its name, even one called "size".
-    for (const std::string* path : {&machine_path_, &program_path_, &trace_path_, &predict_machine_,
+    for (const std::string* path : {&machine_path_, &program_path_, &trace_path_, &output_.out_path, &predict_machine_,
                                     &probe_options_.machine_path, &probe_options_.trace_path})
       if (e.where() == *path) throw;
     for (const auto& [parameter, option] : option_of_parameter)
       if (e.where() == parameter) throw InputError(option, e.problem(), e.hint());
-    throw;
+    throw InputError(flag_of(e.where()), e.problem(), e.hint());  // the tool's parameters: reps, format, ...
   }
   throw InputError("hbsp", "give a command: replay, predict or probe");
 }
@@ -222,11 +266,11 @@ int HbspCommand::probe() {
 
 namespace {
 
-// Zhang and Yan's measures of one replay, as CSV fields: a processor's busy time is its work as
-// time (the cj form gives work in the slowest processor's time: it takes w_j / c_j), its power
-// weight its speed over the fastest's.
-std::string replay_metrics(const model::Machine& m, const replay_engine::Program& program, model::CostForm form,
-                           double total) {
+// Zhang and Yan's measures of one replay, appended to the total row: a processor's busy time is
+// its work as time (the cj form gives work in the slowest processor's time: it takes w_j / c_j),
+// its power weight its speed over the fastest's.
+void add_replay_metrics(engine::Record& r, const model::Machine& m, const replay_engine::Program& program,
+                        model::CostForm form, double total) {
   const int p = program.p;
   std::vector<double> busy(p, 0.0), mean_time(p);
   for (const auto& step : program.steps)
@@ -240,18 +284,17 @@ std::string replay_metrics(const model::Machine& m, const replay_engine::Program
     on_fastest += w[j] * busy[j];
   }
   if (!(total > 0.0)) throw InputError("--metrics", "the replay takes no time");
-  std::string weights;
-  for (const double x : w) weights += (weights.empty() ? "" : ";") + full(x);
   const double h = bounds::heterogeneity(w), p_deg = sum / total, speedup = on_fastest / total;
-  return ',' + weights + ',' + full(h) + ',' + full(p_deg) + ',' + full(speedup) + ',' +
-         full(bounds::property_speedup(p_deg, h)) + ',' + full(bounds::efficiency(speedup, w));
+  r.add("power_weights", w).add("heterogeneity", h).add("p_deg", p_deg).add("speedup", speedup);
+  r.add("speedup_property", bounds::property_speedup(p_deg, h)).add("efficiency", bounds::efficiency(speedup, w));
 }
 
 }  // namespace
 
 int HbspCommand::replay() {
-  if (metrics_ && !reps_text_.empty())
-    throw InputError("--metrics", "the measures come from one replay: leave out --reps");
+  output_.value();  // a bad --format is refused before any work
+  const bool monte_carlo = reps_->count() > 0;
+  if (metrics_ && monte_carlo) throw InputError("--metrics", "the measures come from one replay: leave out --reps");
   const model::Machine m = model::load_machine(machine_path_);
   // Not given: every processor. Given, even 0, it must be one of 1..size (0 once meant all).
   const int p = processors_->count() ? p_ : m.size();
@@ -283,52 +326,63 @@ int HbspCommand::replay() {
 
   std::optional<replay_engine::Trace> trace;
   if (!trace_path_.empty()) trace = replay_engine::load_trace(trace_path_, m);
-  const bool monte_carlo = !reps_text_.empty();
   if (monte_carlo && !trace) throw InputError("--reps", "a Monte Carlo replay draws r_j from a trace: give --trace");
 
-  const std::string closed = params ? full(model::closed_form(m, *params)) : "";
-  const std::string paper = params ? full(model::paper_form(m, *params)) : "";
-  const std::string prefix = csv_field(program.name) + ',' + std::to_string(p) + ',' + model::to_string(form) + ',' +
-                             csv_field(trace ? trace->source : "") + ',';
-  std::ostringstream out;
-  out << replay_header << (metrics_ ? ",power_weights,heterogeneity,p_deg,speedup,speedup_property,efficiency" : "")
-      << '\n';
+  replay_engine::BootstrapOptions options;
+  if (monte_carlo) {
+    sampling_.validate();
+    options.reps = sampling_.reps;
+    options.seed = sampling_.seed;
+    options.threads = sampling_.threads;
+  }
+  // Every row starts with the replay's identity; a superstep row leaves the total's columns empty
+  // and the total row the superstep's. `e`: the Monte Carlo statistics of the row's cost.
+  engine::Record head;
+  head.add("program", program.name).add("p", p).add("form", model::to_string(form));
+  if (trace) head.add("trace", trace->source);
+  else head.add_none("trace");
+  std::vector<engine::Record> records;
+  const auto add_step = [&](long number, double w, double gh, double L, double cost, int work_critical,
+                            int comm_critical, const engine::Estimate* e) {
+    auto& r = records.emplace_back(head);
+    r.add("row", "superstep").add("superstep", number).add("w", w).add("gh", gh).add("L", L).add("cost", cost);
+    add_processor(r, "work_critical", m, work_critical);
+    add_processor(r, "comm_critical", m, comm_critical);
+    add_sampling(r, options, e, nullptr);
+    r.add_none("closed_form").add_none("paper_form");
+  };
+  const auto add_total = [&](double w, double gh, double L, double cost, const engine::Estimate* e,
+                             const std::vector<double>* quantiles) -> engine::Record& {
+    auto& r = records.emplace_back(head);
+    r.add("row", "total").add_none("superstep").add("w", w).add("gh", gh).add("L", L).add("cost", cost);
+    r.add_none("work_critical").add_none("comm_critical");
+    add_sampling(r, options, e, quantiles);
+    if (params) r.add("closed_form", model::closed_form(m, *params)).add("paper_form", model::paper_form(m, *params));
+    else r.add_none("closed_form").add_none("paper_form");
+    return r;
+  };
+
   if (!monte_carlo) {
     const auto r = replay_engine::replay(m, program, form, trace ? &*trace : nullptr);
     for (const auto& s : r.steps)
-      out << prefix << "superstep," << s.number << ',' << full(s.cost.w) << ',' << full(s.cost.gh) << ','
-          << full(s.cost.L) << ',' << full(s.cost.total) << ',' << csv_field(processor_name(m, s.cost.work_critical))
-          << ',' << csv_field(processor_name(m, s.cost.comm_critical)) << ",,,,,,,,,,,,,,\n";
-    out << prefix << "total,," << full(r.w) << ',' << full(r.gh) << ',' << full(r.L) << ',' << full(r.total)
-        << ",,,,,,,,,,,,,,," << closed << ',' << paper;
-    if (metrics_) out << replay_metrics(m, program, form, r.total);
-    out << '\n';
+      add_step(s.number, s.cost.w, s.cost.gh, s.cost.L, s.cost.total, s.cost.work_critical, s.cost.comm_critical,
+               nullptr);
+    auto& total = add_total(r.w, r.gh, r.L, r.total, nullptr, nullptr);
+    if (metrics_) add_replay_metrics(total, m, program, form, r.total);
   } else {
-    replay_engine::BootstrapOptions options;
-    options.reps = parse_count("--reps", reps_text_, replay_engine::max_bootstrap_reps);
-    options.seed = parse_count("--seed", seed_text_, std::numeric_limits<std::uint64_t>::max());
-    if (threads_ < 0) throw InputError("--threads", "must be 0 (all cores) or more");
-    options.threads = threads_;
     Progress progress("hbsp replay " + program.name);
     options.progress = [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
     const auto b = replay_engine::monte_carlo_replay(m, program, form, *trace, options);
-    const auto fixed = replay_engine::replay(m, program, form);
-    const std::string sampling = std::to_string(b.total.reps) + ',' + std::to_string(options.seed) + ',';
+    const auto fixed = replay_engine::replay(m, program, form);  // w is fixed: its critical processor too
     for (std::size_t i = 0; i < b.steps.size(); ++i) {
       const auto& s = b.steps[i];
-      out << prefix << "superstep," << s.number << ',' << full(s.w) << ',' << full(s.gh.mean) << ',' << full(s.L)
-          << ',' << full(s.cost.mean) << ',' << csv_field(processor_name(m, fixed.steps[i].cost.work_critical)) << ','
-          << csv_field(processor_name(m, s.modal_comm_critical)) << ',' << sampling << full(s.cost.stderr_) << ','
-          << full(s.cost.ci_low) << ',' << full(s.cost.ci_high) << ',' << full(s.cost.min) << ",,,,,,"
-          << full(s.cost.max) << ",,\n";
+      add_step(s.number, s.w, s.gh.mean, s.L, s.cost.mean, fixed.steps[i].cost.work_critical, s.modal_comm_critical,
+               &s.cost);
     }
-    out << prefix << "total,," << full(b.w) << ',' << full(b.gh.mean) << ',' << full(b.L) << ',' << full(b.total.mean)
-        << ",,," << sampling << full(b.total.stderr_) << ',' << full(b.total.ci_low) << ',' << full(b.total.ci_high)
-        << ',' << full(b.total.min);
-    for (const double q : b.quantiles) out << ',' << full(q);
-    out << ',' << full(b.total.max) << ',' << closed << ',' << paper << '\n';
+    add_total(b.w, b.gh.mean, b.L, b.total.mean, &b.total, &b.quantiles);
   }
-  std::cout << out.str();
+  // The header is the total row's names: with --metrics it alone has the measures.
+  output_.emit(records, records.back().names());
   return 0;
 }
 
@@ -340,15 +394,19 @@ int HbspCommand::predict() {
   } else {
     m = model::load_machine(predict_machine_);
   }
+  const auto base_of = [&](const model::Prediction& pr) { return out_dir_ + "/figure" + pr.figure; };
+  for (const auto& pr : model::paper_predictions()) check_gnuplot_base(base_of(pr), "--out-dir");  // before any work
   std::error_code ec;
   std::filesystem::create_directories(out_dir_, ec);
   if (ec) throw InputError(out_dir_, "cannot create the output folder: " + ec.message());
   for (const auto& pr : model::paper_predictions()) {
     const auto t0 = std::chrono::steady_clock::now();
-    const std::string base = out_dir_ + "/figure" + pr.figure;
-    write_file_atomically(base + ".csv", predict_csv(m, pr));
-    write_file_atomically(base + ".gp", predict_script(m, pr, base + ".csv", base + ".svg", base + ".png"));
-    run_gnuplot(base + ".gp");
+    const std::string base = base_of(pr);
+    const auto records = predict_records(m, pr);
+    write_file_atomically(base + ".csv", engine::render(records, engine::Format::csv));
+    draw_with_gnuplot(base, "--out-dir", [&](const std::string& svg, const std::string& png) {
+      return predict_script(m, pr, records.front().names(), base + ".csv", svg, png);
+    });
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::cerr << "hetstruct hbsp predict: Figure " << pr.figure << " (" << pr.title << "): wrote " << base
               << ".csv, .gp, .svg, .png (" << fixed(seconds, 1) << " s)\n";

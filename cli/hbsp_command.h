@@ -5,18 +5,20 @@
 //                         [--root fastest|slowest|NAME|INDEX] [--workload balanced|equal]
 //                         [--accounting paper|exact] [--oversampling O]) [--processors P]
 //                         [--form auto|hbsp1|cj]
-//                         [--trace T] [--reps R [--seed S] [--threads T]]
-//     Tidy CSV on stdout: one row per superstep (w, g*h, L, cost, critical processors) and a total
-//     row; with --reps, a Monte Carlo replay bootstrapping each superstep's r_j from the trace.
+//                         [--trace T] [--reps R [--seed S] [--threads T]] [--format csv|json|text] [--out F]
+//     One record per superstep (w, g*h, L, cost, critical processors) and a total record, as tidy
+//     CSV (default), JSON or text on stdout or in F; with --reps, a Monte Carlo replay
+//     bootstrapping each superstep's r_j from the trace.
 //   mpirun -n P hetstruct hbsp probe --machine M --trace T [--rounds R] [--interval S] [--message-kb KB]
 //     Measures r_j, c_j, g and L of the P ranks and writes a machine file and an r_j trace
 //     (cli/hbsp_probe.h; refuses with exit 2 when built without MPI or not under mpirun).
 //   hetstruct hbsp predict [--machine M] [--out-dir DIR]
 //     T_s/T_f and T_u/T_b of scatter (Figure 4) and two-phase broadcast (Figure 6) for every p the
-//     machine gives an L for and n = 100..1000 KB: DIR/figure4.csv, .gp, .svg, .png and figure6.*.
+//     machine gives an L for and n = 100..1000 KB: DIR/figure4.csv, .gp, .svg, .png and figure6.*
+//     (drawn through cli/gnuplot.h); nothing on stdout.
 //     Default machine: the paper's cluster (bounds/data/hbsp-cluster-2001.txt, embedded).
-// The rows and the cost model are bounds/hbsp_predictions.h and bounds/hbsp.h; this parses the
-// options, prints, and plots. Option names keep their meaning across the tool: the old --n, --p,
+// The rows and the cost model are bounds/hbsp_predictions.h, bounds/hbsp.h and engine/hbsp_*.h;
+// this parses the options, prints records (engine/record.h), and plots. Option names keep their meaning across the tool: the old --n, --p,
 // -m and -a (the width, the levels, the fast count and the scale elsewhere) are refused.
 //
 // execute() throws InputError on bad input, like the other commands: call it inside cli::run's
@@ -28,6 +30,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/hbsp_probe.h"
+#include "cli/options.h"
 
 namespace hetstruct::cli {
 
@@ -62,9 +65,10 @@ class HbspCommand {
   std::string form_ = "auto";
   std::string trace_path_;
   bool metrics_ = false;
-  std::string reps_text_;
-  std::string seed_text_ = "1";
-  int threads_ = 0;
+  // --reps is optional here: given, a Monte Carlo replay; --seed and --threads serve it only.
+  SamplingOptions sampling_;
+  CLI::Option* reps_ = nullptr;
+  OutputOptions output_;
 
   // predict
   std::string predict_machine_;

@@ -1,5 +1,5 @@
 // `hetstruct hbsp probe` under mpirun (built with -DHETSTRUCT_MPI=ON): the measurements of
-// cli/hbsp_probe.h with OpenMPI's C API. Durations are taken with std::chrono::steady_clock
+// engine/hbsp_probe.h with OpenMPI's C API. Durations are taken with std::chrono::steady_clock
 // (nanoseconds on Linux) rather than MPI_Wtime, whose resolution depends on the build.
 #include "cli/hbsp_probe.h"
 
@@ -22,6 +22,19 @@
 #include "engine/interrupt.h"
 
 namespace hetstruct::cli {
+
+// The probe's model (engine/hbsp_probe.h).
+using engine::hbsp::median;
+using engine::hbsp::probe_barriers_per_sample;
+using engine::hbsp::probe_kernel;
+using engine::hbsp::probe_machine_text;
+using engine::hbsp::probe_processor_name;
+using engine::hbsp::probe_trace_text;
+using engine::hbsp::ProbeMachine;
+using engine::hbsp::ProbeMeasurements;
+using engine::hbsp::ProbePlan;
+using engine::hbsp::ProbeRound;
+using engine::hbsp::summarise_probe;
 
 namespace {
 

@@ -449,8 +449,8 @@ std::size_t draw_index(ProcessorStream& stream, std::size_t count) {
 BootstrapReplay monte_carlo_replay(const model::Machine& m, const Program& program, model::CostForm form,
                                    const Trace& trace, const BootstrapOptions& options) {
   if (options.reps > max_bootstrap_reps)
-    throw InputError("--reps", std::to_string(options.reps) + " is more than the limit " +
-                                   std::to_string(max_bootstrap_reps) + " (every total is kept for the quantiles)");
+    throw InputError("reps", std::to_string(options.reps) + " is more than the limit " +
+                                 std::to_string(max_bootstrap_reps) + " (every total is kept for the quantiles)");
   for (const double q : options.quantile_levels)
     if (!(q >= 0.0 && q <= 1.0)) throw InputError("quantile", "levels are between 0 and 1, got " + format_brief(q));
 

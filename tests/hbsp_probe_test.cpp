@@ -1,5 +1,6 @@
-// `hbsp probe` without MPI: the options, the kernel, and the machine file and r_j trace made from
-// timings, which must read back through the HBSP parsers and replay.
+// `hbsp probe` without MPI: the command's options (cli/hbsp_probe.h), and the library's kernel and
+// machine file and r_j trace made from timings (engine/hbsp_probe.h), which must read back through
+// the HBSP parsers and replay.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -16,6 +17,7 @@
 
 #include "bounds/hbsp.h"
 #include "cli/hbsp_probe.h"
+#include "engine/hbsp_probe.h"
 #include "distributions/input_error.h"
 #include "engine/hbsp_replay.h"
 
@@ -37,8 +39,8 @@ cli::ProbeOptions options() {
 // Three ranks over three rounds, in seconds. Rank 1 sends fastest in rounds 0 and 2, rank 2 in
 // round 1; rank 2 computes slowest. Medians over the rounds: send 300, 100, 200 us; kernel 4000,
 // 2000, 8000 us; barriers 0.1, 2, 3 us.
-cli::ProbeMeasurements three_ranks() {
-  cli::ProbeMeasurements m;
+rp::ProbeMeasurements three_ranks() {
+  rp::ProbeMeasurements m;
   m.names = {"a:0", "a:1", "b:2"};
   m.rounds = {
       {0.0, {300e-6, 100e-6, 200e-6}, {4000e-6, 2000e-6, 8000e-6}, {0.1e-6, 2e-6, 3e-6}},
@@ -48,7 +50,7 @@ cli::ProbeMeasurements three_ranks() {
   return m;
 }
 
-cli::ProbePlan plan(bool time_clock = true) {
+rp::ProbePlan plan(bool time_clock = true) {
   cli::ProbeOptions o = options();
   // Move-assigned: GCC 12 warns (-Wrestrict, a false positive) on assigning the literals here.
   o.rounds = std::string("3");
@@ -117,22 +119,22 @@ TEST_CASE("hbsp probe: output folders must exist", "[hbsp][probe]") {
 
 TEST_CASE("hbsp probe: the kernel is the same work every time", "[hbsp][probe]") {
   std::vector<std::uint32_t> a, b;
-  const auto x = cli::probe_kernel(a);
-  CHECK(a.size() == cli::probe_kernel_items);
+  const auto x = rp::probe_kernel(a);
+  CHECK(a.size() == rp::probe_kernel_items);
   CHECK(std::is_sorted(a.begin(), a.end()));
-  CHECK(cli::probe_kernel(b) == x);
-  CHECK(cli::probe_kernel(a) == x);  // a reused, already sorted buffer is refilled first
+  CHECK(rp::probe_kernel(b) == x);
+  CHECK(rp::probe_kernel(a) == x);  // a reused, already sorted buffer is refilled first
 }
 
 TEST_CASE("hbsp probe: processor names are hostname:rank, safe for the formats", "[hbsp][probe]") {
-  CHECK(cli::probe_processor_name("node7", 3) == "node7:3");
-  CHECK(cli::probe_processor_name("a b#c=d", 0) == "a_b_c_d:0");
-  CHECK(cli::probe_processor_name("", 1) == "rank:1");
+  CHECK(rp::probe_processor_name("node7", 3) == "node7:3");
+  CHECK(rp::probe_processor_name("a b#c=d", 0) == "a_b_c_d:0");
+  CHECK(rp::probe_processor_name("", 1) == "rank:1");
 }
 
 TEST_CASE("hbsp probe: r_j, c_j, g and L from the timings", "[hbsp][probe]") {
   const auto m = three_ranks();
-  const auto s = cli::summarise_probe(plan(), m);
+  const auto s = rp::summarise_probe(plan(), m);
   // Medians over the rounds, in us.
   CHECK(s.send == std::vector<double>{300, 100, 200});
   CHECK(s.kernel[0] == Approx(4000));
@@ -153,7 +155,7 @@ TEST_CASE("hbsp probe: r_j, c_j, g and L from the timings", "[hbsp][probe]") {
   CHECK(std::accumulate(s.share.begin(), s.share.end(), 0.0) == Approx(1));
   CHECK(s.g == Approx(100.0 / 1024));  // us per byte of a 1 KB message
 
-  const auto r = cli::probe_trace_r(m);
+  const auto r = rp::probe_trace_r(m);
   REQUIRE(r.size() == 3);
   for (const auto& round : r) {
     CHECK(*std::min_element(round.begin(), round.end()) == 1.0);
@@ -166,18 +168,18 @@ TEST_CASE("hbsp probe: r_j, c_j, g and L from the timings", "[hbsp][probe]") {
 TEST_CASE("hbsp probe: bad timings are refused", "[hbsp][probe]") {
   auto m = three_ranks();
   m.rounds[1].send[2] = 0.0;
-  CHECK(error_of([&] { cli::summarise_probe(plan(), m); }).find("sending from b:2 took 0 s") != std::string::npos);
+  CHECK(error_of([&] { rp::summarise_probe(plan(), m); }) == "measurements: sending from b:2 took 0 s, not a positive time");
   m = three_ranks();
   m.rounds[2].barrier.pop_back();
-  CHECK(error_of([&] { cli::summarise_probe(plan(), m); }) == "hbsp probe: round 3 does not measure 3 ranks");
+  CHECK(error_of([&] { rp::summarise_probe(plan(), m); }) == "measurements: round 3 does not measure 3 ranks");
   m.rounds.clear();
-  CHECK(error_of([&] { cli::summarise_probe(plan(), m); }) == "hbsp probe: no measurements");
+  CHECK(error_of([&] { rp::summarise_probe(plan(), m); }) == "measurements: no rank or no round was measured");
 }
 
 TEST_CASE("hbsp probe: the machine file and the trace read back and replay", "[hbsp][probe]") {
   const auto m = three_ranks();
-  const auto s = cli::summarise_probe(plan(), m);
-  const auto machine = machine_of(cli::probe_machine_text(plan(), m, "test"));
+  const auto s = rp::summarise_probe(plan(), m);
+  const auto machine = machine_of(rp::probe_machine_text(plan(), m, "test"));
   REQUIRE(machine.size() == 3);
   CHECK(machine.speed_field == "index");
   CHECK(machine.time_unit == "us");
@@ -194,11 +196,11 @@ TEST_CASE("hbsp probe: the machine file and the trace read back and replay", "[h
   CHECK(machine.slowest(3) == 2);
 
   for (const bool time_clock : {true, false}) {
-    const auto text = cli::probe_trace_text(plan(time_clock), m, "test");
+    const auto text = rp::probe_trace_text(plan(time_clock), m, "test");
     const auto trace = trace_of(text, machine);
     CHECK(trace.clock == (time_clock ? rp::Clock::time : rp::Clock::superstep));
     const std::vector<double> at = time_clock ? std::vector<double>{0, 500000, 1250000} : std::vector<double>{0, 1, 2};
-    const auto r = cli::probe_trace_r(m);
+    const auto r = rp::probe_trace_r(m);
     for (int j = 0; j < 3; ++j) {
       REQUIRE(trace.traces(j));
       CHECK(trace.processors[j]->at == at);
@@ -222,16 +224,16 @@ TEST_CASE("hbsp probe: the machine file and the trace read back and replay", "[h
 }
 
 TEST_CASE("hbsp probe: trace clocks stay strictly increasing, one rank gives r = 1", "[hbsp][probe]") {
-  cli::ProbeMeasurements m;
+  rp::ProbeMeasurements m;
   m.names = {"solo:0"};
   m.rounds = {{0.0, {50e-6}, {1e-3}, {1e-8}}, {1e-9, {60e-6}, {1e-3}, {1e-8}}, {1e-9, {55e-6}, {1e-3}, {1e-8}}};
-  const auto text = cli::probe_machine_text(plan(), m, "test");
+  const auto text = rp::probe_machine_text(plan(), m, "test");
   CHECK(text.find("One rank: g is MPI's copy") != std::string::npos);
   const auto machine = machine_of(text);
   CHECK(machine.processors[0].r == 1.0);
   CHECK(machine.processors[0].speed == 1.0);
   CHECK(machine.latency(1) > 0.0);
-  const auto trace = trace_of(cli::probe_trace_text(plan(), m, "test"), machine);
+  const auto trace = trace_of(rp::probe_trace_text(plan(), m, "test"), machine);
   CHECK(trace.processors[0]->at == std::vector<double>{0, 0.1, 0.2});  // starts closer than 0.1 us apart
   CHECK(trace.processors[0]->r == std::vector<double>{1, 1, 1});
 }

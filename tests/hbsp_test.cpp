@@ -1,10 +1,12 @@
 // HBSP: the machine model and closed forms (bounds/hbsp), superstep replay (engine/hbsp_replay),
 // and the `hbsp` command (cli/hbsp_command).
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -95,6 +97,25 @@ std::vector<std::string> fields_of(const std::string& line) {
 }
 
 const std::vector<int> paper_p = {2, 4, 6, 8, 10};
+
+// A fresh folder (mkdtemp) under the system's temporary folder, removed with everything in it.
+// The same as tests/gnuplot_test.cpp's, which is local to that file.
+struct TempDir {
+  std::filesystem::path path;
+  explicit TempDir(const std::string& prefix = "hetstruct-hbsp") {
+    std::string pattern = (std::filesystem::temp_directory_path() / (prefix + ".XXXXXX")).string();
+    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+    path = pattern;
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+};
+
+std::string file_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 }  // namespace
 
@@ -469,6 +490,11 @@ TEST_CASE("Monte Carlo replay is bit-identical for 1 and 2 threads and unbiased"
   CHECK(e.total.min == 12);
   CHECK(e.total.max == 16);
   CHECK(e.quantiles[2] >= 12);
+
+  // The library names its parameter (reps), not a flag; refused before any replication runs.
+  options.reps = rp::max_bootstrap_reps + 1;
+  CHECK(error_of([&] { rp::monte_carlo_replay(small, single, model::CostForm::hbsp1, coin, options); }) ==
+        "reps: 10000001 is more than the limit 10000000 (every total is kept for the quantiles)");
 }
 
 // ---- bad input -------------------------------------------------------------------------------
@@ -739,6 +765,52 @@ TEST_CASE("hbsp replay: tidy CSV with one row per superstep and a total equal to
                   CLI::ParseError);
 }
 
+TEST_CASE("hbsp replay prints records: CSV, JSON (null for the empty columns) or text, to stdout or --out", "[hbsp]") {
+  const std::vector<std::string> scatter = {"hbsp", "replay", "--machine", cluster_path, "--algorithm", "scatter",
+                                            "--size", "100KB", "--processors", "4"};
+  const auto with = [&](std::vector<std::string> more) {
+    auto args = scatter;
+    args.insert(args.end(), more.begin(), more.end());
+    return run_hbsp(args);
+  };
+  const std::string csv = with({});
+  CHECK(csv == with({"--format", "csv"}));
+  const std::string json = with({"--format", "json"});
+  const auto objects = lines_of(json);
+  REQUIRE(objects.size() == 4);  // [, superstep, total, ]
+  CHECK(objects.front() == "[");
+  CHECK(objects.back() == "]");
+  // The JSON keys are the CSV's header, in order; the empty sampling columns are null.
+  const auto header = fields_of(lines_of(csv)[0]);
+  std::string keys;
+  for (const auto& name : header) keys += (keys.empty() ? "" : ".*") + ("\"" + name + "\":");
+  CHECK_THAT(objects[2], Catch::Matches("\\{" + keys + ".*\\},?"));
+  CHECK_THAT(objects[2], Catch::Contains("\"trace\":null,\"row\":\"total\",\"superstep\":null,"));
+  CHECK_THAT(objects[2], Catch::Contains("\"reps\":null,\"seed\":null,\"stderr\":null"));
+  CHECK_THAT(objects[2], Catch::EndsWith("\"closed_form\":35070.4,\"paper_form\":35070.4}"));
+  CHECK_THAT(objects[1], Catch::Contains("\"work_critical\":null,\"comm_critical\":\"gromit\""));
+
+  const auto text = lines_of(with({"--format", "text"}));
+  REQUIRE(text.size() == 3);
+  CHECK_THAT(text[0], Catch::StartsWith("program  p  form   trace  row        superstep  w  gh"));
+  CHECK_THAT(text[2], Catch::StartsWith("scatter  4  hbsp1         total                 0  20070.4"));
+
+  // --out: the same bytes in the file, nothing on stdout; a bad --format before any work.
+  TempDir dir;
+  const std::string out = (dir.path / "replay.json").string();
+  CHECK(with({"--format", "json", "--out", out}).empty());
+  CHECK(file_text(out) == json);
+  CHECK(error_of([&] { with({"--format", "xml", "--out", out}); }) ==
+        "--format: unknown format 'xml' (choose csv, json or text)");
+  CHECK(file_text(out) == json);
+  // The sampling options are the tool's group; the bootstrap's limit comes out as the flag.
+  const auto mc = [&](const char* reps) {
+    return error_of([&] { with({"--trace", example_trace_path, "--reps", reps, "--threads", "1"}); });
+  };
+  CHECK(mc("0") == "--reps: the number of replications must be at least 1");
+  CHECK(mc("10000001") == "--reps: 10000001 is more than the limit 10000000 (every total is kept for the quantiles)");
+}
+
 TEST_CASE("hbsp options mean what they mean elsewhere: the old spellings are refused, naming the new", "[hbsp]") {
   const auto error = [](std::vector<std::string> args) { return error_of([&] { run_hbsp(std::move(args)); }); };
   const std::vector<std::string> replay = {"hbsp", "replay", "--machine", cluster_path, "--algorithm", "scatter"};
@@ -777,7 +849,9 @@ TEST_CASE("hbsp options mean what they mean elsewhere: the old spellings are ref
 }
 
 TEST_CASE("hbsp predict writes Figures 4 and 6 as CSV, gnuplot script, SVG and PNG", "[hbsp]") {
-  const auto dir = std::filesystem::temp_directory_path() / ("hetstruct-hbsp-" + std::to_string(::getpid()));
+  // A quote in the folder's name: the script once wrote set output '<path>' unquoted.
+  const TempDir temp("hetstruct-hbsp-it's");
+  const auto dir = temp.path / "figures";
   run_hbsp({"hbsp", "predict", "--out-dir", dir.string()});
   for (const char* figure : {"figure4", "figure6"}) {
     for (const char* ext : {".csv", ".gp", ".svg", ".png"}) {
@@ -790,17 +864,25 @@ TEST_CASE("hbsp predict writes Figures 4 and 6 as CSV, gnuplot script, SVG and P
     const auto lines = lines_of(text.str());
     CHECK(lines.size() == 1 + 2 * 2 * 5 * 10);  // panels x accountings x p x n
   }
-  std::filesystem::remove_all(dir);
+  CHECK_THAT(file_text(dir / "figure4.gp"), Catch::Contains("set output '" + (temp.path.parent_path() / "hetstruct-hbsp-it''s").string()));
+  // A name gnuplot cannot take is refused before anything is written.
+  const auto bad = temp.path / "two\nlines";
+  CHECK(error_of([&] { run_hbsp({"hbsp", "predict", "--out-dir", bad.string()}); }) ==
+        "--out-dir: gnuplot cannot take a file name with a line break or a NUL (rename the folder or file)");
+  CHECK(!std::filesystem::exists(bad));
 }
 
-// Regenerates the committed results/hbsp/ (hidden: run with `hetstruct_tests "[hbsp-regenerate]"`).
-// Runs from the repository's root so that the scripts name their files relative to it.
-TEST_CASE("regenerate results/hbsp", "[.][hbsp-regenerate]") {
-  const auto cwd = std::filesystem::current_path();
-  std::filesystem::current_path(source_dir);
-  run_hbsp({"hbsp", "predict", "--out-dir", "results/hbsp"});
-  std::filesystem::current_path(cwd);
-  SUCCEED("wrote results/hbsp");
+// The committed results/hbsp/ (`hetstruct hbsp predict --out-dir results/hbsp`, its PROVENANCE.txt)
+// regenerated in a fresh folder: its CSVs must be the committed ones, byte for byte.
+TEST_CASE("results/hbsp: hbsp predict regenerates the committed CSVs", "[hbsp]") {
+  const TempDir dir;
+  run_hbsp({"hbsp", "predict", "--out-dir", dir.path.string()});
+  for (const char* csv : {"figure4.csv", "figure6.csv"}) {
+    INFO(csv);
+    const std::string committed = file_text(std::filesystem::path(source_dir) / "results/hbsp" / csv);
+    REQUIRE(!committed.empty());
+    CHECK(file_text(dir.path / csv) == committed);
+  }
 }
 
 // ---- ranges (issue 6): no cost is inf or NaN ---------------------------------------------------

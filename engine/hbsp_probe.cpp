@@ -1,20 +1,17 @@
-// The part of `hetstruct hbsp probe` that needs no MPI (always built, so the tests reach it):
-// option checks, the compute kernel, and the machine file and r_j trace from the timings.
-#include "cli/hbsp_probe.h"
+// The probe's model: the compute kernel, and the machine file and r_j trace from the timings.
+#include "engine/hbsp_probe.h"
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <sstream>
 
 #include "bounds/hbsp.h"
-#include "cli/output.h"
+#include "distributions/format.h"
 #include "distributions/input_error.h"
 
-namespace hetstruct::cli {
+namespace hetstruct::engine::hbsp {
 
 namespace {
 
@@ -30,60 +27,12 @@ std::string sig(double x) {
 
 void check_time(double t, const std::string& what) {
   if (!(t > 0.0) || !std::isfinite(t))
-    throw InputError("hbsp probe", what + " took " + full(t) + " s, not a positive time");
+    throw InputError("measurements", what + " took " + distributions::format_exact(t) + " s, not a positive time");
 }
 
 std::string kb_text(const ProbePlan& plan) { return sig(static_cast<double>(plan.message_bytes) / kilobyte) + " KB"; }
 
 }  // namespace
-
-ProbePlan validate_probe(const ProbeOptions& o) {
-  ProbePlan plan;
-  if (o.machine_path.empty()) throw InputError("--machine", "give the machine file to write");
-  if (o.trace_path.empty()) throw InputError("--trace", "give the r_j trace file to write");
-  namespace fs = std::filesystem;
-  const auto normal = [](const std::string& path, bool& ok) {
-    std::error_code ec;
-    fs::path p = fs::absolute(path, ec);
-    if (!ec) p = fs::weakly_canonical(p, ec);
-    ok = ok && !ec;
-    return p;
-  };
-  bool ok = true;
-  if (normal(o.machine_path, ok) == normal(o.trace_path, ok) && ok)
-    throw InputError("--trace", "is the same file as --machine", "give two paths");
-  plan.machine_path = o.machine_path;
-  plan.trace_path = o.trace_path;
-  plan.rounds = parse_count("--rounds", o.rounds, max_probe_rounds);
-  if (plan.rounds == 0) throw InputError("--rounds", "must be at least 1");
-  plan.repeats = parse_count("--repeats", o.repeats, max_probe_repeats);
-  if (plan.repeats == 0) throw InputError("--repeats", "must be at least 1");
-  const std::uint64_t kb = parse_count("--message-kb", o.message_kb, max_probe_message_kb);
-  if (kb == 0) throw InputError("--message-kb", "must be at least 1 (the paper's messages are 100 to 1000 KB)");
-  plan.message_bytes = static_cast<std::size_t>(kb) * 1024;
-  const char* end = o.interval.data() + o.interval.size();
-  const auto parsed = std::from_chars(o.interval.data(), end, plan.interval);
-  if (o.interval.empty() || parsed.ec != std::errc() || parsed.ptr != end || !std::isfinite(plan.interval) ||
-      plan.interval < 0.0 || plan.interval > max_probe_interval)
-    throw InputError("--interval", "'" + o.interval + "' is not a number of seconds between 0 and " +
-                                       full(max_probe_interval));
-  if (o.clock == "time") plan.time_clock = true;
-  else if (o.clock == "superstep") plan.time_clock = false;
-  else throw InputError("--clock", "'" + o.clock + "' is not time or superstep");
-  return plan;
-}
-
-void check_probe_outputs(const ProbePlan& plan) {
-  namespace fs = std::filesystem;
-  for (const std::string* path : {&plan.machine_path, &plan.trace_path}) {
-    std::error_code ec;
-    if (fs::is_directory(*path, ec)) throw InputError(*path, "is a folder, give a file name");
-    fs::path folder = fs::path(*path).parent_path();
-    if (folder.empty()) folder = ".";
-    if (!fs::is_directory(folder, ec))
-      throw InputError(*path, "the folder '" + folder.string() + "' does not exist", "create it first");
-  }
-}
 
 std::uint64_t probe_kernel(std::vector<std::uint32_t>& scratch) {
   scratch.resize(probe_kernel_items);
@@ -111,7 +60,7 @@ std::string probe_processor_name(const std::string& host, int rank) {
 
 ProbeMachine summarise_probe(const ProbePlan& plan, const ProbeMeasurements& m) {
   const std::size_t P = m.names.size();
-  if (P == 0 || m.rounds.empty()) throw InputError("hbsp probe", "no measurements");
+  if (P == 0 || m.rounds.empty()) throw InputError("measurements", "no rank or no round was measured");
   ProbeMachine out;
   out.send.resize(P);
   out.kernel.resize(P);
@@ -119,7 +68,7 @@ ProbeMachine summarise_probe(const ProbePlan& plan, const ProbeMeasurements& m) 
   for (std::size_t k = 0; k < m.rounds.size(); ++k) {
     const auto& round = m.rounds[k];
     if (round.send.size() != P || round.kernel.size() != P || round.barrier.size() != P)
-      throw InputError("hbsp probe",
+      throw InputError("measurements",
                        "round " + std::to_string(k + 1) + " does not measure " + std::to_string(P) + " ranks");
     for (std::size_t j = 0; j < P; ++j) {
       check_time(round.send[j], "sending from " + m.names[j]);
@@ -224,7 +173,7 @@ std::string probe_trace_text(const ProbePlan& plan, const ProbeMeasurements& m, 
       << "clock " << (plan.time_clock ? "time" : "superstep") << "\n";
   for (std::size_t j = 0; j < P; ++j) {
     out << "\nprocessor " << m.names[j] << "\n";
-    for (std::size_t k = 0; k < r.size(); ++k) out << full(clock[k]) << ' ' << sig(r[k][j]) << "\n";
+    for (std::size_t k = 0; k < r.size(); ++k) out << distributions::format_exact(clock[k]) << ' ' << sig(r[k][j]) << "\n";
   }
   return out.str();
 }
@@ -235,4 +184,4 @@ double median(std::vector<double> x) {
   return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 
-}  // namespace hetstruct::cli
+}  // namespace hetstruct::engine::hbsp
