@@ -26,6 +26,7 @@
 #include "cli/plot.h"
 #include "cli/parameters.h"
 #include "engine/resources.h"
+#include "engine/simulation.h"
 #include "cli/sweep.h"
 #include "cli/output.h"
 #include "distributions/input_error.h"
@@ -57,24 +58,6 @@ std::string describe_laws(const structures::Structure& s) {
 
 // ---- simulate --------------------------------------------------------------------------------
 
-// Each processor's mean task time: its law's mean; for a DAG, the mean over its tasks' laws.
-std::vector<double> mean_task_times(const structures::Structure& s) {
-  if (s.kind != structures::StructureKind::custom) {
-    std::vector<double> m;
-    for (const auto& law : s.laws) m.push_back(law.mean());
-    return m;
-  }
-  std::vector<double> sum(s.width, 0.0), count(s.width, 0.0);
-  for (const auto v : boost::make_iterator_range(boost::vertices(s.graph()))) {
-    const auto& t = s.graph()[v];
-    if (t.kind != structures::TaskKind::compute || t.law < 0) continue;
-    sum[t.processor] += s.laws[t.law].mean();
-    count[t.processor] += 1.0;
-  }
-  for (int j = 0; j < s.width; ++j) sum[j] = count[j] > 0 ? sum[j] / count[j] : std::nan("");
-  return sum;
-}
-
 struct Simulate {
   ModelOptions options;
   SamplingOptions sampling;
@@ -92,100 +75,61 @@ struct Simulate {
 
   int execute() {
     sampling.validate();
-    const engine::Model model = options.resolved();
-    const structures::Structure s = model.build();
-    const bool custom = s.kind == structures::StructureKind::custom;
-    const double a = custom ? std::nan("") : model.scale_value();
-    const engine::Plan plan = engine::compile(s, model.compile_options());
-    const bool zero_comm = plan.kind != engine::PlanKind::protocol;
-    const auto closed = custom || !zero_comm ? std::nullopt : bounds::closed_form(s, model.is_paper_uniform(), a);
-
-    announce_duration(engine::run_seconds(plan.kind, static_cast<double>(plan.compute_tasks()),
-                                  static_cast<double>(sampling.reps), sampling.effective_threads()),
-                      "simulate " + s.name);
-    Progress progress("simulate " + s.name);
-    engine::RunOptions run;
-    run.seed = sampling.seed;
-    run.reps = sampling.reps;
-    run.threads = sampling.threads;
+    engine::Simulation sim = engine::prepare(options.resolved());
+    announce_duration(engine::run_seconds(sim.plan.kind, static_cast<double>(sim.plan.compute_tasks()),
+                                          static_cast<double>(sampling.reps), sampling.effective_threads()),
+                      "simulate " + sim.structure.name);
+    Progress progress("simulate " + sim.structure.name);
+    engine::RunOptions run = sampling.run_options();
     run.progress = [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
     const auto t0 = std::chrono::steady_clock::now();
-    std::vector<double> weights;
-    std::optional<engine::MetricsRun> measured;
-    if (metrics) {
-      weights = bounds::power_weights(mean_task_times(s));
-      measured = engine::run_with_metrics(plan, run, weights);
-    }
-    const engine::Estimate e = measured ? measured->makespan : engine::run(plan, run);
+    engine::run(sim, run, metrics);
     const double elapsed = seconds_since(t0);
-    const double h = metrics ? bounds::heterogeneity(weights) : std::nan("");
 
-    const double z = closed && e.has_error() ? (e.mean - closed->value) / e.stderr_ : std::nan("");
-    const std::string law = custom ? "" : (model.law == "uniform" || model.law == "normal") ? model.law : s.laws.back().to_string();
-    const std::string fast_law = custom || s.fast_count == 0 ? "" : s.laws.front().to_string();
-    const std::string m = custom ? "" : std::to_string(s.fast_count);
-    const double comm = zero_comm ? 0.0 : plan.comm.comm_cost;
-    const std::string protocol = zero_comm ? "" : plan.protocol;
-    const std::string policy = !zero_comm && plan.structure == "ms" ? plan.comm.policy : "";
-
-    engine::Record r;
-    r.add("structure", s.name).add("law", law).add("fast_law", fast_law).add("n", s.width);
-    if (custom) r.add_none("m");
-    else r.add("m", s.fast_count);
-    r.add("a", a).add("levels", s.levels).add("reps", e.reps).add("seed", sampling.seed);
-    r.add("mean", e.mean).add("stderr", e.stderr_).add("ci_low", e.ci_low).add("ci_high", e.ci_high);
-    r.add("min", e.min).add("max", e.max);
-    if (closed) r.add("closed_form", closed->value).add("closed_form_method", closed->method);
-    else r.add_none("closed_form").add_none("closed_form_method");
-    r.add("z", z).add("comm", comm).add("protocol", protocol).add("policy", policy);
-    if (measured)
-      r.add("power_weights", weights).add("heterogeneity", h).add("p_deg", measured->parallelism_degree.mean)
-          .add("p_deg_stderr", measured->parallelism_degree.stderr_).add("speedup", measured->speedup.mean)
-          .add("speedup_stderr", measured->speedup.stderr_)
-          .add("speedup_property", bounds::property_speedup(measured->parallelism_degree.mean, h))
-          .add("efficiency", bounds::efficiency(measured->speedup.mean, weights));
-
+    const engine::Record r = engine::simulation_record(sim, sampling.seed);
     r.check_finite();
-    std::ostringstream out;
-    if (output.value() != engine::Format::text) {
-      output.emit(std::span(&r, 1), {}, true);
-      return 0;
-    } else {
-      out << "structure   " << s.name << " (" << engine::to_string(plan.kind) << " plan), width " << s.width
-          << ", levels " << s.levels << "\n";
-      if (!zero_comm)
-        out << "comm        C = " << full(plan.comm.comm_cost) << ", protocol " << plan.protocol
-            << (plan.structure == "ms" ? ", policy " + plan.comm.policy : std::string()) << "\n";
-      out << "laws        " << describe_laws(s) << "\n";
-      out << "mean        " << fixed(e.mean, 4);
-      if (e.has_error())
-        out << "  stderr " << fixed(e.stderr_, 4) << "  95% CI [" << fixed(e.ci_low, 4) << ", " << fixed(e.ci_high, 4) << "]";
-      else
-        out << "  stderr undefined with one replication";
-      out << "\n";
-      out << "range       [" << fixed(e.min, 4) << ", " << fixed(e.max, 4) << "]\n";
-      out << "reps        " << e.reps << "  seed " << sampling.seed << "  threads " << sampling.effective_threads()
-          << "  " << fixed(elapsed, 2) << " s  ("
-          << fixed(elapsed * 1e9 / (static_cast<double>(e.reps) * static_cast<double>(plan.compute_tasks())), 2)
-          << " ns/task)\n";
-      if (closed) {
-        out << "closed form " << fixed(closed->value, 4) << " (" << closed->method << ")";
-        if (e.has_error()) out << "  difference " << (z >= 0 ? "+" : "") << fixed(z, 2) << " standard errors";
-        out << "\n";
-      } else {
-        out << "closed form none for this structure\n";
-      }
-      if (measured) {
-        out << "power      W = " << r.text("power_weights") << "  heterogeneity H = " << fixed(h, 4) << "\n";
-        out << "parallel   P_deg " << fixed(measured->parallelism_degree.mean, 4) << " +- "
-            << fixed(measured->parallelism_degree.stderr_, 4) << "  speedup SP " << fixed(measured->speedup.mean, 4)
-            << " +- " << fixed(measured->speedup.stderr_, 4) << " (P_deg(1-H) = "
-            << fixed(bounds::property_speedup(measured->parallelism_degree.mean, h), 4) << ")  efficiency "
-            << fixed(bounds::efficiency(measured->speedup.mean, weights), 4) << "\n";
-      }
-    }
-    output.emit(out.str());
+    if (output.value() == engine::Format::text) output.emit(text_report(sim, r, elapsed));
+    else output.emit(std::span(&r, 1), {}, true);
     return 0;
+  }
+
+  // The human layout of the record, with the wall time and the cost per task.
+  std::string text_report(const engine::Simulation& sim, const engine::Record& r, double elapsed) const {
+    const auto& s = sim.structure;
+    const auto& e = sim.estimate;
+    std::ostringstream out;
+    out << "structure   " << s.name << " (" << engine::to_string(sim.plan.kind) << " plan), width " << s.width
+        << ", levels " << s.levels << "\n";
+    if (!sim.zero_comm())
+      out << "comm        C = " << full(sim.plan.comm.comm_cost) << ", protocol " << sim.plan.protocol
+          << (sim.plan.structure == "ms" ? ", policy " + sim.plan.comm.policy : std::string()) << "\n";
+    out << "laws        " << describe_laws(s) << "\n";
+    out << "mean        " << fixed(e.mean, 4);
+    if (e.has_error())
+      out << "  stderr " << fixed(e.stderr_, 4) << "  95% CI [" << fixed(e.ci_low, 4) << ", " << fixed(e.ci_high, 4) << "]";
+    else
+      out << "  stderr undefined with one replication";
+    out << "\n";
+    out << "range       [" << fixed(e.min, 4) << ", " << fixed(e.max, 4) << "]\n";
+    out << "reps        " << e.reps << "  seed " << sampling.seed << "  threads " << sampling.effective_threads() << "  "
+        << fixed(elapsed, 2) << " s  ("
+        << fixed(elapsed * 1e9 / (static_cast<double>(e.reps) * static_cast<double>(sim.plan.compute_tasks())), 2)
+        << " ns/task)\n";
+    if (const auto& closed = sim.closed_form) {
+      out << "closed form " << fixed(closed->value, 4) << " (" << closed->method << ")";
+      if (e.has_error()) out << "  difference " << (sim.z() >= 0 ? "+" : "") << fixed(sim.z(), 2) << " standard errors";
+      out << "\n";
+    } else {
+      out << "closed form none for this structure\n";
+    }
+    if (const auto& m = sim.metrics) {
+      out << "power      W = " << r.text("power_weights") << "  heterogeneity H = " << fixed(sim.heterogeneity, 4) << "\n";
+      out << "parallel   P_deg " << fixed(m->parallelism_degree.mean, 4) << " +- " << fixed(m->parallelism_degree.stderr_, 4)
+          << "  speedup SP " << fixed(m->speedup.mean, 4) << " +- " << fixed(m->speedup.stderr_, 4) << " (P_deg(1-H) = "
+          << fixed(bounds::property_speedup(m->parallelism_degree.mean, sim.heterogeneity), 4) << ")  efficiency "
+          << fixed(bounds::efficiency(m->speedup.mean, sim.power_weights), 4) << "\n";
+    }
+    return out.str();
   }
 };
 
@@ -439,19 +383,46 @@ Examples:
   hetstruct plot s.csv --x comm --series structure
 )";
 
-}  // namespace
-
-int run(int argc, char** argv) {
-  // Ctrl-C raises the engine's flag: runs stop at the next replication and nothing half-done is
-  // written (every file is written whole, then renamed). A second Ctrl-C kills at once. SIGTERM
-  // (what mpirun forwards, what a batch system sends) stops the same way.
+// Ctrl-C raises the engine's flag: runs stop at the next replication and nothing half-done is
+// written (every file is written whole, then renamed). A second Ctrl-C kills at once. SIGTERM
+// (what mpirun forwards, what a batch system sends) stops the same way.
+void install_interrupt_handlers() {
   struct sigaction on_interrupt {};
   on_interrupt.sa_handler = [](int) { engine::interrupt_flag().store(true, std::memory_order_relaxed); };
   on_interrupt.sa_flags = SA_RESETHAND | SA_RESTART;  // system calls resume; the flag does the rest
   sigemptyset(&on_interrupt.sa_mask);
   sigaction(SIGINT, &on_interrupt, nullptr);
   sigaction(SIGTERM, &on_interrupt, nullptr);
+}
 
+// The exit status of a failure, after its one line on stderr.
+int report_failure(const CLI::App& app, int argc, char** argv, const std::string& command_names) {
+  try {
+    throw;
+  } catch (const CLI::ParseError& e) {
+    // With no command recognised, CLI11 only says one is required: name what was given instead.
+    if (app.get_subcommands().empty() && argc > 1)
+      std::cerr << "hetstruct: unknown command or option '" << argv[1] << "' (commands: " << command_names
+                << "; see hetstruct --help)\n";
+    else
+      std::cerr << "hetstruct: " << parse_error_message(e.what()) << " (see hetstruct --help)\n";
+    return 2;
+  } catch (const InputError& e) {
+    std::cerr << "hetstruct: " << flag_message(e) << "\n";
+    return 2;
+  } catch (const engine::Interrupted& e) {
+    std::cerr << "\nhetstruct: " << e.what() << "\n";
+    return 130;  // 128 + SIGINT, as a shell reports a process killed by Ctrl-C
+  } catch (const std::exception& e) {
+    std::cerr << "hetstruct: internal error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace
+
+int run(int argc, char** argv) {
+  install_interrupt_handlers();
   engine::set_warning_handler(warn_later);  // the library's warnings, printed after the result
 
   CLI::App app(overview, "hetstruct");
@@ -505,24 +476,8 @@ int run(int argc, char** argv) {
     return status;
   } catch (const CLI::Success& e) {
     return app.exit(e);  // --help, --version: text on stdout, status 0
-  } catch (const CLI::ParseError& e) {
-    // With no command recognised, CLI11 only says one is required: name what was given instead.
-    const bool no_command = app.get_subcommands().empty();
-    if (no_command && argc > 1)
-      std::cerr << "hetstruct: unknown command or option '" << argv[1]
-                << "' (commands: " << command_names << "; see hetstruct --help)\n";
-    else
-      std::cerr << "hetstruct: " << parse_error_message(e.what()) << " (see hetstruct --help)\n";
-    return 2;
-  } catch (const InputError& e) {
-    std::cerr << "hetstruct: " << flag_message(e) << "\n";
-    return 2;
-  } catch (const engine::Interrupted& e) {
-    std::cerr << "\nhetstruct: " << e.what() << "\n";
-    return 130;  // 128 + SIGINT, as a shell reports a process killed by Ctrl-C
-  } catch (const std::exception& e) {
-    std::cerr << "hetstruct: internal error: " << e.what() << "\n";
-    return 1;
+  } catch (...) {
+    return report_failure(app, argc, argv, command_names);
   }
   return 0;
 }
