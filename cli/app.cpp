@@ -289,7 +289,7 @@ struct Policies {
       plans.push_back(engine::compile(s, with.compile_options()));
     }
     const auto sb = bounds::comm_bounds(s, false, model.scale_value(), model.comm_value(), 0.0);
-    const std::optional<bounds::Bounds> b = sb ? std::optional(sb->bounds) : std::nullopt;
+    const double lower = sb ? sb->bounds.lower : std::nan(""), upper = sb ? sb->bounds.upper : std::nan("");
     std::vector<engine::Record> records;
     for (std::size_t i = 0; i < plans.size(); ++i) {
       Progress progress("policy " + policies[i].name);
@@ -304,7 +304,7 @@ struct Policies {
       r.add("approach", policies[i].approach).add("reps", e.reps).add("seed", sampling.seed).add("mean", e.mean);
       r.add("stderr", e.stderr_).add("ci_low", e.ci_low).add("ci_high", e.ci_high);
       r.add("minus_dynamic", i == 0 ? 0.0 : d.mean).add("minus_dynamic_stderr", i == 0 ? 0.0 : d.stderr_);
-      r.add("lower", b ? b->lower : std::nan("")).add("upper", b ? b->upper : std::nan(""));
+      r.add("lower", lower).add("upper", upper);
       records.push_back(std::move(r));
     }
     output.emit(records);

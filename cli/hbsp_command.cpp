@@ -174,6 +174,13 @@ void HbspCommand::add_to(CLI::App& app) {
       "hbsp", "Heterogeneous BSP: replay superstep programs, regenerate the HBSP^1 predictions, probe a machine");
   hbsp_->require_subcommand(1);
 
+  add_replay_options();
+  add_predict_and_probe_options();
+  for (CLI::App* command : {replay_, predict_, probe_})
+    refuse_old_spelling(*command, "-m", "in hbsp the machine file is --machine (-m is the fast count elsewhere)");
+}
+
+void HbspCommand::add_replay_options() {
   replay_ = hbsp_->add_subcommand(
       "replay", "Replay a superstep program (CSV or built-in algorithm) on a machine: a record per superstep and a total");
   replay_->add_option("--machine", machine_path_, "Machine file (g, L, processors with r_j and speed)")
@@ -213,7 +220,9 @@ void HbspCommand::add_to(CLI::App& app) {
   refuse_old_spelling(*replay_, "--n", "in hbsp the problem size is --size (--n is the width elsewhere)");
   refuse_old_spelling(*replay_, "--p", "in hbsp the number of processors is --processors (-p is the levels elsewhere)");
   refuse_old_spelling(*replay_, "-a", "in hbsp the algorithm is --algorithm (-a is the scale elsewhere)");
+}
 
+void HbspCommand::add_predict_and_probe_options() {
   predict_ = hbsp_->add_subcommand(
       "predict", "Regenerate the HBSP^1 paper's Figures 4 and 6 (predicted T_s/T_f, T_u/T_b): CSV, SVG, PNG");
   predict_->add_option("--machine", predict_machine_, "Machine file (default: the paper's cluster, embedded)");
@@ -232,8 +241,6 @@ void HbspCommand::add_to(CLI::App& app) {
       ->capture_default_str();
   probe_->add_option("--clock", o.clock, "Trace clock: time (us since the first round) or superstep (round k)")
       ->capture_default_str();
-  for (CLI::App* command : {replay_, predict_, probe_})
-    refuse_old_spelling(*command, "-m", "in hbsp the machine file is --machine (-m is the fast count elsewhere)");
 }
 
 bool HbspCommand::parsed() const { return hbsp_ != nullptr && hbsp_->parsed(); }
@@ -291,6 +298,33 @@ void add_replay_metrics(engine::Record& r, const model::Machine& m, const replay
 
 }  // namespace
 
+struct HbspCommand::ReplayInput {
+  replay_engine::Program program;
+  std::optional<model::AlgorithmParams> params;  // --algorithm only
+  model::CostForm form;
+};
+
+HbspCommand::ReplayInput HbspCommand::replay_input(const model::Machine& m, int p) const {
+  if (program_path_.empty() == algorithm_.empty())
+    throw InputError("hbsp replay", "give --program FILE or --algorithm NAME");
+  if (algorithm_.empty()) {
+    const auto form = form_ == "auto" ? model::auto_cost_form(std::nullopt) : model::parse_cost_form(form_);
+    return {replay_engine::load_program(program_path_, m, p), std::nullopt, form};
+  }
+  model::AlgorithmParams a;
+  a.algorithm = model::parse_algorithm(algorithm_);
+  a.p = p;
+  a.item_size = item_size_;
+  if (!(item_size_ > 0.0)) throw InputError("--item-size", "must be > 0");
+  a.n = parse_size(n_text_, item_size_, a.algorithm != model::Algorithm::matrix_multiplication);
+  a.root = model::parse_root(m, p, root_);
+  a.workload = model::parse_workload(workload_);
+  a.accounting = model::parse_accounting(accounting_);
+  a.oversampling = oversampling_;
+  a.form = form_ == "auto" ? model::auto_cost_form(a.algorithm) : model::parse_cost_form(form_);
+  return {replay_engine::generate(m, a), a, a.form};
+}
+
 int HbspCommand::replay() {
   output_.value();  // a bad --format is refused before any work
   const bool monte_carlo = reps_->count() > 0;
@@ -299,30 +333,7 @@ int HbspCommand::replay() {
   // Not given: every processor. Given, even 0, it must be one of 1..size (0 once meant all).
   const int p = processors_->count() ? p_ : m.size();
   m.check_p(p);
-  if (program_path_.empty() == algorithm_.empty())
-    throw InputError("hbsp replay", "give --program FILE or --algorithm NAME");
-
-  std::optional<model::AlgorithmParams> params;
-  replay_engine::Program program;
-  if (!algorithm_.empty()) {
-    model::AlgorithmParams a;
-    a.algorithm = model::parse_algorithm(algorithm_);
-    a.p = p;
-    a.item_size = item_size_;
-    if (!(item_size_ > 0.0)) throw InputError("--item-size", "must be > 0");
-    a.n = parse_size(n_text_, item_size_, a.algorithm != model::Algorithm::matrix_multiplication);
-    a.root = model::parse_root(m, p, root_);
-    a.workload = model::parse_workload(workload_);
-    a.accounting = model::parse_accounting(accounting_);
-    a.oversampling = oversampling_;
-    a.form = form_ == "auto" ? model::auto_cost_form(a.algorithm) : model::parse_cost_form(form_);
-    program = replay_engine::generate(m, a);
-    params = a;
-  } else {
-    program = replay_engine::load_program(program_path_, m, p);
-  }
-  const model::CostForm form =
-      params ? params->form : (form_ == "auto" ? model::auto_cost_form(std::nullopt) : model::parse_cost_form(form_));
+  const ReplayInput input = replay_input(m, p);
 
   std::optional<replay_engine::Trace> trace;
   if (!trace_path_.empty()) trace = replay_engine::load_trace(trace_path_, m);
@@ -335,6 +346,16 @@ int HbspCommand::replay() {
     options.seed = sampling_.seed;
     options.threads = sampling_.threads;
   }
+  std::vector<engine::Record> records = replay_records(m, p, input, trace, monte_carlo, options);
+  // The header is the total row's names: with --metrics it alone has the measures.
+  output_.emit(records, records.back().names());
+  return 0;
+}
+
+std::vector<engine::Record> HbspCommand::replay_records(const model::Machine& m, int p, const ReplayInput& input,
+                                                        const std::optional<replay_engine::Trace>& trace,
+                                                        bool monte_carlo, replay_engine::BootstrapOptions& options) const {
+  const auto& [program, params, form] = input;
   // Every row starts with the replay's identity; a superstep row leaves the total's columns empty
   // and the total row the superstep's. `e`: the Monte Carlo statistics of the row's cost.
   engine::Record head;
@@ -381,9 +402,7 @@ int HbspCommand::replay() {
     }
     add_total(b.w, b.gh.mean, b.L, b.total.mean, &b.total, &b.quantiles);
   }
-  // The header is the total row's names: with --metrics it alone has the measures.
-  output_.emit(records, records.back().names());
-  return 0;
+  return records;
 }
 
 int HbspCommand::predict() {

@@ -193,17 +193,14 @@ std::string utc_now() {
   return buf;
 }
 
-}  // namespace
-
-int run_probe(const ProbeOptions& options) {
-  const MpiWorld world;  // initialises MPI only under mpirun
-  const int rank = world.rank(), size = world.size();
-  // Every rank sees the same options: rank 0 reports, the others leave quietly.
+// The checked options, the same on every rank: rank 0 throws what is wrong, the others get none
+// and leave quietly (exit 2).
+std::optional<ProbePlan> agreed_plan(const ProbeOptions& options, int rank) {
   ProbePlan plan;
   try {
     plan = validate_probe(options);
   } catch (const InputError&) {
-    if (rank != 0) return 2;
+    if (rank != 0) return std::nullopt;
     throw;
   }
   int initialised = 0;
@@ -211,7 +208,6 @@ int run_probe(const ProbeOptions& options) {
   if (!initialised)
     throw InputError("hbsp probe", "not started by mpirun: it measures MPI ranks",
                      "mpirun -n P hetstruct hbsp probe --machine M --trace T; P = 1 is accepted");
-
   std::optional<InputError> output_error;
   if (rank == 0) try {
       check_probe_outputs(plan);
@@ -220,8 +216,36 @@ int run_probe(const ProbeOptions& options) {
     }
   if (!agree(!output_error)) {
     if (output_error) throw *output_error;
-    return 2;
+    return std::nullopt;
   }
+  return plan;
+}
+
+// Sleeps `seconds` in short naps, so that Ctrl-C is seen within 0.1 s.
+void nap(double seconds) {
+  const auto wake = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  while (Clock::now() < wake && !engine::interrupt_flag().load())
+    std::this_thread::sleep_for(std::min<Clock::duration>(wake - Clock::now(), std::chrono::milliseconds(100)));
+}
+
+// Rank 0's one line once the probe is done.
+void report_probe(const ProbePlan& plan, const ProbeMeasurements& measured, int size, double seconds) {
+  const ProbeMachine s = summarise_probe(plan, measured);
+  std::cerr << "hetstruct hbsp probe: " << size << (size == 1 ? " rank, " : " ranks, ") << plan.rounds
+            << (plan.rounds == 1 ? " round" : " rounds") << " in " << fixed(seconds, 1)
+            << " s: r up to " << fixed(*std::max_element(s.r.begin(), s.r.end()), 3) << ", g = " << s.g
+            << " us/byte, L(p=" << size << ") = " << s.latency.back() << " us; wrote " << plan.machine_path << " and "
+            << plan.trace_path << "\n";
+}
+
+}  // namespace
+
+int run_probe(const ProbeOptions& options) {
+  const MpiWorld world;  // initialises MPI only under mpirun
+  const int rank = world.rank(), size = world.size();
+  const auto agreed = agreed_plan(options, rank);
+  if (!agreed) return 2;
+  const ProbePlan& plan = *agreed;
 
   Probe probe(plan, rank, size);
   if (!probe.allocate()) {
@@ -243,11 +267,7 @@ int run_probe(const ProbeOptions& options) {
   Progress progress("hbsp probe");
   std::uint64_t k = 0;
   for (; k < plan.rounds; ++k) {
-    if (k > 0 && plan.interval > 0.0) {  // in short naps, so that Ctrl-C is seen within 0.1 s
-      const auto wake = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(plan.interval));
-      while (Clock::now() < wake && !engine::interrupt_flag().load())
-        std::this_thread::sleep_for(std::min<Clock::duration>(wake - Clock::now(), std::chrono::milliseconds(100)));
-    }
+    if (k > 0 && plan.interval > 0.0) nap(plan.interval);
     // Every rank stops at the same round, or none: no rank may be left in a collective.
     if (!agree(!engine::interrupt_flag().load())) break;
     mpi_check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
@@ -276,12 +296,7 @@ int run_probe(const ProbeOptions& options) {
   if (interrupted)
     throw engine::Interrupted("interrupted; the " + std::to_string(k) + " rounds measured are in " + plan.machine_path +
                               " and " + plan.trace_path);
-  const ProbeMachine s = summarise_probe(plan, measured);
-  std::cerr << "hetstruct hbsp probe: " << size << (size == 1 ? " rank, " : " ranks, ") << plan.rounds
-            << (plan.rounds == 1 ? " round" : " rounds") << " in " << fixed(seconds_since(began), 1)
-            << " s: r up to " << fixed(*std::max_element(s.r.begin(), s.r.end()), 3) << ", g = " << s.g
-            << " us/byte, L(p=" << size << ") = " << s.latency.back() << " us; wrote " << plan.machine_path << " and "
-            << plan.trace_path << "\n";
+  report_probe(plan, measured, size, seconds_since(began));
   return 0;
 }
 
