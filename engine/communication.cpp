@@ -25,4 +25,17 @@ std::unique_ptr<Protocol> make_protocol(const std::string& structure, const std:
   return make_master_slave_protocol(name, setup);
 }
 
+std::unique_ptr<Protocol> make_from(const std::vector<ProtocolEntry>& family, const char* family_name,
+                                    const std::string& name, const CommSetup& setup) {
+  for (const auto& entry : family)
+    if (name == entry.name) return entry.make(setup);
+  throw InputError("protocol", "unknown " + std::string(family_name) + " protocol '" + name + "'");
+}
+
+std::vector<std::string> names_of(const std::vector<ProtocolEntry>& family) {
+  std::vector<std::string> names;
+  for (const auto& entry : family) names.emplace_back(entry.name);
+  return names;
+}
+
 }  // namespace hetstruct::engine

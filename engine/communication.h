@@ -69,6 +69,22 @@ std::unique_ptr<Protocol> make_protocol(const std::string& structure, const std:
 std::vector<std::string> protocol_names(const std::string& structure);
 
 // ---- Protocol families, one file each -----------------------------------------------------------
+// Each family keeps one registry: a protocol's name, a one-line summary and its factory, the
+// default (the reading that best fits Wilson's tables) first. The names feed --help and validation,
+// the factory make_protocol; adding a protocol is its class and one entry.
+struct ProtocolEntry {
+  const char* name;
+  const char* summary;
+  std::unique_ptr<Protocol> (*make)(const CommSetup& setup);
+};
+const std::vector<ProtocolEntry>& synchronous_protocols();
+const std::vector<ProtocolEntry>& neighbor_protocols();
+const std::vector<ProtocolEntry>& master_slave_protocols();
+// An entry's factory by name; InputError (protocol) naming the family otherwise.
+std::unique_ptr<Protocol> make_from(const std::vector<ProtocolEntry>& family, const char* family_name,
+                                    const std::string& name, const CommSetup& setup);
+std::vector<std::string> names_of(const std::vector<ProtocolEntry>& family);
+
 std::unique_ptr<Protocol> make_synchronous_protocol(const std::string& name, const CommSetup& setup);
 std::unique_ptr<Protocol> make_neighbor_protocol(const std::string& name, const CommSetup& setup);
 std::unique_ptr<Protocol> make_master_slave_protocol(const std::string& name, const CommSetup& setup);

@@ -376,10 +376,7 @@ class MasterSlave final : public Protocol {
 //
 // Table 5 (normal laws), a = 4/5, C = .10: the paper's nine values are exactly Table 8's
 // (uniform) row, a copy; the a = 1/2 row (972 and 1061 at (4,0), (5,0)) is the normal one, and
-// this protocol gives 972.2 and 1060.7 there.
-std::vector<std::string> master_slave_protocol_names() {
-  return {"master-computes", "master-idle", "master-free-own", "master-computes-slow-master"};
-}
+// this protocol gives 972.2 and 1060.7 there. (The registry, master_slave_protocols(), is below.)
 
 namespace {
 
@@ -415,9 +412,32 @@ Roles checked_roles(const std::string& name, const CommSetup& setup, Policy poli
 
 }  // namespace
 
-std::unique_ptr<Protocol> make_master_slave_protocol(const std::string& name, const CommSetup& setup) {
+namespace {
+
+std::unique_ptr<Protocol> master_slave(const std::string& name, const CommSetup& setup) {
   const Policy policy = parse_policy(setup.policy);
   return std::make_unique<MasterSlave>(setup, checked_roles(name, setup, policy), policy);
+}
+
+}  // namespace
+
+const std::vector<ProtocolEntry>& master_slave_protocols() {
+  static const std::vector<ProtocolEntry> family = {
+      {"master-computes", "processor 0 deals 2C a task and computes its own tasks at 2C each, pre-empted by slaves",
+       [](const CommSetup& s) { return master_slave("master-computes", s); }},
+      {"master-idle", "the master only deals", [](const CommSetup& s) { return master_slave("master-idle", s); }},
+      {"master-free-own", "the master's own tasks cost no communication",
+       [](const CommSetup& s) { return master_slave("master-free-own", s); }},
+      {"master-computes-slow-master", "master-computes with the master on the last (slow) processor",
+       [](const CommSetup& s) { return master_slave("master-computes-slow-master", s); }},
+  };
+  return family;
+}
+
+std::vector<std::string> master_slave_protocol_names() { return names_of(master_slave_protocols()); }
+
+std::unique_ptr<Protocol> make_master_slave_protocol(const std::string& name, const CommSetup& setup) {
+  return make_from(master_slave_protocols(), "master-slave", name, setup);
 }
 
 std::vector<MasterSlavePolicy> master_slave_policies() {

@@ -300,16 +300,32 @@ class LevelRule final : public Protocol {
 
 }  // namespace
 
-std::vector<std::string> neighbor_protocol_names() {
-  return {"event-available", "event-commit", "sequential", "plain"};
+const std::vector<ProtocolEntry>& neighbor_protocols() {
+  static const std::vector<ProtocolEntry> family = {
+      {"event-available", "event-driven exchanges, committing to the neighbour that can exchange first",
+       [](const CommSetup& s) -> std::unique_ptr<Protocol> {
+         return std::make_unique<EventCommit>(s, EventCommit::Key::availability);
+       }},
+      {"event-commit", "event-driven exchanges, committing to the neighbour whose task finishes first",
+       [](const CommSetup& s) -> std::unique_ptr<Protocol> {
+         return std::make_unique<EventCommit>(s, EventCommit::Key::task_finish);
+       }},
+      {"sequential", "the Tables 1-2 rule with 2C per exchange",
+       [](const CommSetup& s) -> std::unique_ptr<Protocol> {
+         return std::make_unique<LevelRule>(s, LevelRule::Rule::sequential);
+       }},
+      {"plain", "max of the neighbours plus 2C per neighbour",
+       [](const CommSetup& s) -> std::unique_ptr<Protocol> {
+         return std::make_unique<LevelRule>(s, LevelRule::Rule::plain);
+       }},
+  };
+  return family;
 }
 
+std::vector<std::string> neighbor_protocol_names() { return names_of(neighbor_protocols()); }
+
 std::unique_ptr<Protocol> make_neighbor_protocol(const std::string& name, const CommSetup& setup) {
-  if (name == "event-commit") return std::make_unique<EventCommit>(setup, EventCommit::Key::task_finish);
-  if (name == "event-available") return std::make_unique<EventCommit>(setup, EventCommit::Key::availability);
-  if (name == "sequential") return std::make_unique<LevelRule>(setup, LevelRule::Rule::sequential);
-  if (name == "plain") return std::make_unique<LevelRule>(setup, LevelRule::Rule::plain);
-  throw InputError("protocol", "unknown nearest-neighbour protocol '" + name + "'");
+  return make_from(neighbor_protocols(), "nearest-neighbour", name, setup);
 }
 
 }  // namespace hetstruct::engine

@@ -306,30 +306,52 @@ class Coordinator final : public Protocol {
 // The default first: reading 3 (initiator-collector-self) scores best on all 216 cells of Tables 3
 // and 6 (worst 2.00% / 2.03%, mean 0.57%, 1,000 replications a cell; tests/benchmarks/
 // score_sync_protocols), against 2.70% / 2.68% and 0.79% / 0.81% for initiator-collector.
-std::vector<std::string> synchronous_protocol_names() {
-  return {"initiator-collector-self",     "initiator-collector",            "initiator-collector-slow-first",
-          "initiator-collector-fast-first", "initiator-collector-blocking", "initiator-collector-always-release",
-          "coordinator",                  "coordinator-fcfs",               "coordinator-slow-first"};
+const std::vector<ProtocolEntry>& synchronous_protocols() {
+  using Rules = InitiatorCollector::Rules;
+  static const std::vector<ProtocolEntry> family = {
+      {"initiator-collector-self", "reading 3: slow first, the initiator initiates itself too, FCFS collection",
+       [](const CommSetup& s) -> std::unique_ptr<Protocol> {
+         return std::make_unique<InitiatorCollector>(
+             s, Rules{.order = Order::slow_first, .preemptible = false, .self_initiation = true});
+       }},
+      {"initiator-collector", "reading 2: a random order a level, a pre-emptible collector",
+       [](const CommSetup& s) -> std::unique_ptr<Protocol> { return std::make_unique<InitiatorCollector>(s, Rules{}); }},
+      {"initiator-collector-slow-first", "reading 2 with the slow processors initiated first",
+       [](const CommSetup& s) -> std::unique_ptr<Protocol> {
+         return std::make_unique<InitiatorCollector>(s, Rules{.order = Order::slow_first});
+       }},
+      {"initiator-collector-fast-first", "reading 2 with the fast processors initiated first (the paper's order)",
+       [](const CommSetup& s) -> std::unique_ptr<Protocol> {
+         return std::make_unique<InitiatorCollector>(s, Rules{.order = Order::fast_first});
+       }},
+      {"initiator-collector-blocking", "reading 2 with a collector that finishes its task before receiving",
+       [](const CommSetup& s) -> std::unique_ptr<Protocol> {
+         return std::make_unique<InitiatorCollector>(s, Rules{.preemptible = false});
+       }},
+      {"initiator-collector-always-release", "reading 2 with a release message every level",
+       [](const CommSetup& s) -> std::unique_ptr<Protocol> {
+         return std::make_unique<InitiatorCollector>(s, Rules{.always_release = true});
+       }},
+      {"coordinator", "reading 1, the paper's stated policy: exactly Eq. 11's upper bound",
+       [](const CommSetup& s) -> std::unique_ptr<Protocol> {
+         return std::make_unique<Coordinator>(s, Order::fast_first, false);
+       }},
+      {"coordinator-fcfs", "reading 1 with completions first come first served",
+       [](const CommSetup& s) -> std::unique_ptr<Protocol> {
+         return std::make_unique<Coordinator>(s, Order::fast_first, true);
+       }},
+      {"coordinator-slow-first", "reading 1 with the slow processors first",
+       [](const CommSetup& s) -> std::unique_ptr<Protocol> {
+         return std::make_unique<Coordinator>(s, Order::slow_first, false);
+       }},
+  };
+  return family;
 }
 
+std::vector<std::string> synchronous_protocol_names() { return names_of(synchronous_protocols()); }
+
 std::unique_ptr<Protocol> make_synchronous_protocol(const std::string& name, const CommSetup& setup) {
-  using Rules = InitiatorCollector::Rules;
-  if (name == "initiator-collector") return std::make_unique<InitiatorCollector>(setup, Rules{});
-  if (name == "initiator-collector-slow-first")
-    return std::make_unique<InitiatorCollector>(setup, Rules{.order = Order::slow_first});
-  if (name == "initiator-collector-fast-first")
-    return std::make_unique<InitiatorCollector>(setup, Rules{.order = Order::fast_first});
-  if (name == "initiator-collector-blocking")
-    return std::make_unique<InitiatorCollector>(setup, Rules{.preemptible = false});
-  if (name == "initiator-collector-always-release")
-    return std::make_unique<InitiatorCollector>(setup, Rules{.always_release = true});
-  if (name == "initiator-collector-self")
-    return std::make_unique<InitiatorCollector>(
-        setup, Rules{.order = Order::slow_first, .preemptible = false, .self_initiation = true});
-  if (name == "coordinator") return std::make_unique<Coordinator>(setup, Order::fast_first, false);
-  if (name == "coordinator-fcfs") return std::make_unique<Coordinator>(setup, Order::fast_first, true);
-  if (name == "coordinator-slow-first") return std::make_unique<Coordinator>(setup, Order::slow_first, false);
-  throw InputError("protocol", "unknown synchronous protocol '" + name + "'");
+  return make_from(synchronous_protocols(), "synchronous", name, setup);
 }
 
 }  // namespace hetstruct::engine
