@@ -98,17 +98,7 @@ std::vector<std::string> fields_of(const std::string& line) {
 
 const std::vector<int> paper_p = {2, 4, 6, 8, 10};
 
-// A fresh folder (mkdtemp) under the system's temporary folder, removed with everything in it.
-// The same as tests/gnuplot_test.cpp's, which is local to that file.
-struct TempDir {
-  std::filesystem::path path;
-  explicit TempDir(const std::string& prefix = "hetstruct-hbsp") {
-    std::string pattern = (std::filesystem::temp_directory_path() / (prefix + ".XXXXXX")).string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path = pattern;
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-};
+using testing::TempDir;
 
 std::string file_text(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
