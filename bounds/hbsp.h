@@ -158,7 +158,7 @@ enum class Algorithm { scatter, broadcast_one_phase, broadcast_two_phase, prefix
 Algorithm parse_algorithm(const std::string& text);
 const char* to_string(Algorithm a);
 int superstep_count(Algorithm a, int p);
-// The form in which a program gives its work (`--form auto`): cj for prefix sums, matrix
+// The form in which a program gives its work (the automatic choice): cj for prefix sums, matrix
 // multiplication and sample sort, whose work counts elementary operations of the slowest
 // processor; hbsp1 for scatter and the broadcasts (no work) and for a program CSV (std::nullopt),
 // which gives work as time.

@@ -227,6 +227,7 @@ void HbspCommand::add_predict_and_probe_options() {
       "predict", "Regenerate the HBSP^1 paper's Figures 4 and 6 (predicted T_s/T_f, T_u/T_b): CSV, SVG, PNG");
   predict_->add_option("--machine", predict_machine_, "Machine file (default: the paper's cluster, embedded)");
   predict_->add_option("--out-dir", out_dir_, "Folder for figure4/figure6 .csv, .gp, .svg, .png")->capture_default_str();
+  predict_output_.add_to(*predict_, engine::Format::csv);
 
   probe_ = hbsp_->add_subcommand(
       "probe", "Under mpirun: measure r_j, c_j, g and L of the ranks (HBSP^1 Section 4.4); machine file and r_j trace");
@@ -418,10 +419,13 @@ int HbspCommand::predict() {
   std::error_code ec;
   std::filesystem::create_directories(out_dir_, ec);
   if (ec) throw InputError(out_dir_, "cannot create the output folder: " + ec.message());
+  predict_output_.value();  // a bad --format fails before any work
+  std::vector<engine::Record> all;
   for (const auto& pr : model::paper_predictions()) {
     const auto t0 = std::chrono::steady_clock::now();
     const std::string base = base_of(pr);
     const auto records = predict_records(m, pr);
+    all.insert(all.end(), records.begin(), records.end());
     write_file_atomically(base + ".csv", engine::render(records, engine::Format::csv));
     draw_with_gnuplot(base, "--out-dir", [&](const std::string& svg, const std::string& png) {
       return predict_script(m, pr, records.front().names(), base + ".csv", svg, png);
@@ -430,6 +434,8 @@ int HbspCommand::predict() {
     std::cerr << "hetstruct hbsp predict: Figure " << pr.figure << " (" << pr.title << "): wrote " << base
               << ".csv, .gp, .svg, .png (" << fixed(seconds, 1) << " s)\n";
   }
+  // As figure does: the rows also on stdout or --out when a format or a file is asked for.
+  if (predict_->get_option("--format")->count() || !predict_output_.out_path.empty()) predict_output_.emit(all);
   return 0;
 }
 

@@ -45,6 +45,7 @@ class HbspCommand {
   int execute();
 
  private:
+  OutputOptions predict_output_;  // the predictions' rows, printed when asked for
   void add_replay_options();
   void add_predict_and_probe_options();
   int replay();

@@ -87,7 +87,7 @@ class Law {
 // 1e-200*u(0,1) and u(0,1e-160) are refused.
 Law parse_law(const std::string& text);
 
-// Parses a number in the same syntax (decimal or fraction): used for options like --a 4/5.
+// Parses a number in the same syntax (decimal or fraction: 4/5), naming `what` in its errors.
 double parse_number(const std::string& text, const std::string& what);
 
 }  // namespace hetstruct::distributions

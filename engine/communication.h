@@ -70,7 +70,7 @@ std::vector<std::string> protocol_names(const std::string& structure);
 
 // ---- Protocol families, one file each -----------------------------------------------------------
 // Each family keeps one registry: a protocol's name, a one-line summary and its factory, the
-// default (the reading that best fits Wilson's tables) first. The names feed --help and validation,
+// default (the reading that best fits Wilson's tables) first. The names feed the help and validation,
 // the factory make_protocol; adding a protocol is its class and one entry.
 struct ProtocolEntry {
   const char* name;
@@ -92,7 +92,7 @@ std::vector<std::string> synchronous_protocol_names();
 std::vector<std::string> neighbor_protocol_names();
 std::vector<std::string> master_slave_protocol_names();
 
-// A master-slave dealing policy: its --policy name, the approach it stands for (the label
+// A master-slave dealing policy: its name, the approach it stands for (the label
 // `hetstruct policies` prints: overpartitioning, ostrich, hcgm, wilson_eq15, ...) and one line.
 struct MasterSlavePolicy {
   std::string name;

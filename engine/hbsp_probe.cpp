@@ -15,7 +15,7 @@ namespace hetstruct::engine::hbsp {
 
 namespace {
 
-using bounds::hbsp::kilobyte;  // as hbsp replay's --size 100KB
+using bounds::hbsp::kilobyte;  // as a replay reads a size of 100KB
 constexpr double us = 1e6;           // the machine file's time unit per second
 
 // Six significant digits: more than the measurements carry. A ratio >= 1 stays >= 1.
@@ -142,7 +142,7 @@ std::string probe_machine_text(const ProbePlan& plan, const ProbeMeasurements& m
       << "  L p=P  one MPI_Barrier (an empty superstep) on the first P ranks, the mean of "
       << probe_barriers_per_sample << " in a row\n";
   if (P == 1) header << "One rank: g is MPI's copy to the same rank, not a network.\n";
-  header << "Format: bounds/hbsp.h. Replay: hetstruct hbsp replay --machine THIS --trace TRACE ...";
+  header << "Format: bounds/hbsp.h. Replay it with hetstruct hbsp replay, this machine and the trace beside it.";
   std::istringstream lines(header.str());
   for (std::string line; std::getline(lines, line);) comments.header.push_back(line);
   return bounds::hbsp::machine_text(machine, comments);

@@ -98,7 +98,7 @@ class Workspace {
 double evaluate(const Plan& plan, std::uint64_t seed, std::uint64_t replication, Workspace& ws);
 
 // The same replication as evaluate() (the same bits), also adding up each processor's task times
-// into ws.busy (its active computing time, Zhang and Yan's T_j^act). Slower: for --metrics only.
+// into ws.busy (its active computing time, Zhang and Yan's T_j^act). Slower: for the measures only.
 double evaluate_busy(const Plan& plan, std::uint64_t seed, std::uint64_t replication, Workspace& ws);
 
 // Generic plan with given task times (indexed in topological order; zero-time tasks ignored):

@@ -79,7 +79,7 @@ bool plain_decimal(const std::string& s, long long& digits, int& decimals) {
   return true;
 }
 
-// A set: checked value by value in a list, 10^6 values (the default --max-configs) took an hour.
+// A set: checked value by value in a list, 10^6 values (the default limit of configurations) took an hour.
 void add_unique(const std::string& option, std::unordered_set<std::string>& seen_text, const std::string& text) {
   if (!seen_text.insert(text).second) throw InputError(option, "the value " + text + " appears twice");
 }

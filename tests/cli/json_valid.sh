@@ -34,6 +34,10 @@ check "policies" policies --n 4 --m 1 --comm 0.1 "${small[@]}"
 check "table" table 1 --reps 5 --threads 1 --format json
 check "sweep" sweep -s sync,nn,ms --n 4 --m 0,1 --comm 0,0.1 --levels 5 --reps 20 --quiet --compare-to m=0 --format json
 check "bounds all" bounds --n 4 --m 1 --format json
+predict_dir=$(mktemp -d "${TMPDIR:-/tmp}/hetstruct-json.XXXXXX")
+check "hbsp predict" hbsp predict --out-dir "$predict_dir" --format json
+rm -rf "$predict_dir"
+check "hbsp replay" hbsp replay --machine hbsp-cluster-2001.txt --algorithm scatter --size 100KB --format json
 # No inf in any format: an overflowing model is an error.
 if "$bin" simulate -s sync --n 2 --law "c(1e308)" --levels 10 --reps 2 --format json >/dev/null 2>&1; then
   echo "FAIL: an infinite result printed with exit 0" >&2; fail=1
