@@ -356,7 +356,10 @@ int HbspCommand::replay() {
 std::vector<engine::Record> HbspCommand::replay_records(const model::Machine& m, int p, const ReplayInput& input,
                                                         const std::optional<replay_engine::Trace>& trace,
                                                         bool monte_carlo, replay_engine::BootstrapOptions& options) const {
-  const auto& [program, params, form] = input;
+  // Named, not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+  const auto& program = input.program;
+  const auto& params = input.params;
+  const model::CostForm form = input.form;
   // Every row starts with the replay's identity; a superstep row leaves the total's columns empty
   // and the total row the superstep's. `e`: the Monte Carlo statistics of the row's cost.
   engine::Record head;
