@@ -320,7 +320,6 @@ struct Figure {
   engine::FigureRun run;
   std::string out_dir = "results";
   OutputOptions output;  // the points also on stdout or --out, when a format or a file is asked for
-  CLI::Option* format_option = nullptr;
 
   void add_to(CLI::App& app) {
     app.add_option("figure", which, "5..10 | all (Wilson's Figures 5-10)")->required();
@@ -330,7 +329,6 @@ struct Figure {
     sampling.add_to(app);
     app.add_option("--out-dir", out_dir, "Folder for figureN.csv, .gp, .svg and .png")->capture_default_str()->group("Output");
     output.add_to(app, engine::Format::csv);
-    format_option = app.get_option("--format");
   }
 
   int execute() {
@@ -358,7 +356,7 @@ struct Figure {
                 << fixed(seconds_since(t0), 1) << " s)\n";
       all_points.insert(all_points.end(), points.begin(), points.end());
     }
-    if (format_option->count() || !output.out_path.empty()) output.emit(all_points);
+    if (output.asked()) output.emit(all_points);
     return 0;
   }
 };

@@ -8,7 +8,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <fstream>
-#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -72,19 +71,6 @@ void run_script(const std::string& script_path, const std::string& text, std::ve
       throw InputError(image.path, "cannot move the image into place");
 }
 
-// The path of a `set output '...'` line, or none for another line.
-std::optional<std::string> output_of(const std::string& line) {
-  const std::string directive = "set output '";
-  if (line.rfind(directive, 0) != 0 || line.size() < directive.size() + 1 || line.back() != '\'') return std::nullopt;
-  std::string path;
-  for (std::size_t i = directive.size(); i + 1 < line.size(); ++i) {
-    if (line[i] != '\'') path += line[i];
-    else if (line[i + 1] == '\'') path += line[i++];
-    else return std::nullopt;  // a quote that ends the string early: not a plain output line
-  }
-  return path;
-}
-
 }  // namespace
 
 void draw_with_gnuplot(const std::string& base, const std::string& option, const GnuplotScript& script, bool draw) {
@@ -94,21 +80,6 @@ void draw_with_gnuplot(const std::string& base, const std::string& option, const
   if (!draw) return;
   const std::string svg_tmp = temporary_name(svg), png_tmp = temporary_name(png);
   run_script(base + ".gp", script(svg_tmp, png_tmp), {{svg, svg_tmp}, {png, png_tmp}});
-}
-
-void run_gnuplot(const std::string& script_path) {
-  std::ifstream in(script_path);
-  if (!in) throw InputError(script_path, "cannot read the gnuplot script");
-  std::ostringstream script;
-  std::vector<Image> images;
-  for (std::string line; std::getline(in, line);) {
-    if (const auto path = output_of(line)) {
-      images.push_back({*path, temporary_name(*path)});
-      line = "set output " + gnuplot_quote(images.back().temporary, script_path);
-    }
-    script << line << '\n';
-  }
-  run_script(script_path, script.str(), std::move(images));
 }
 
 namespace {

@@ -32,10 +32,6 @@ using GnuplotScript = std::function<std::string(const std::string& svg, const st
 void draw_with_gnuplot(const std::string& base, const std::string& option, const GnuplotScript& script,
                        bool draw = true);
 
-// Runs gnuplot on a script file written already, whose images are its `set output '...'` lines,
-// with the same guarantees as draw_with_gnuplot. For callers that write the script themselves.
-void run_gnuplot(const std::string& script_path);
-
 // The script of one of Wilson's figures: `csv` holds figure_points' records (its header
 // `columns`), drawn to `svg` and `png`.
 std::string figure_script(const engine::FigureSpec& spec, const engine::FigureRun& run,

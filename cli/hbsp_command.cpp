@@ -438,7 +438,7 @@ int HbspCommand::predict() {
               << ".csv, .gp, .svg, .png (" << fixed(seconds, 1) << " s)\n";
   }
   // As figure does: the rows also on stdout or --out when a format or a file is asked for.
-  if (predict_->get_option("--format")->count() || !predict_output_.out_path.empty()) predict_output_.emit(all);
+  if (predict_output_.asked()) predict_output_.emit(all);
   return 0;
 }
 

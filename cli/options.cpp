@@ -41,7 +41,7 @@ engine::RunOptions SamplingOptions::run_options() const {
 
 void OutputOptions::add_to(CLI::App& app, engine::Format default_format) {
   format = engine::to_string(default_format);
-  app.add_option("--format,-f", format, "csv | json | text")->capture_default_str()->group("Output");
+  format_option_ = app.add_option("--format,-f", format, "csv | json | text")->capture_default_str()->group("Output");
   app.add_option("--out,-o", out_path, "Write to this file (atomically: whole or not at all) instead of stdout")
       ->group("Output");
 }

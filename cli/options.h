@@ -39,11 +39,17 @@ struct OutputOptions {
   // `default_format`: what the command prints without --format.
   void add_to(CLI::App& app, engine::Format default_format);
   engine::Format value() const { return engine::parse_format(format); }
+  // Whether --format or --out was given: commands that write files anyway (figure, hbsp predict)
+  // print their rows only then.
+  bool asked() const { return (format_option_ && format_option_->count() > 0) || !out_path.empty(); }
   // The command's whole output: to stdout, or written atomically to --out.
   void emit(const std::string& text) const;
   // Records through the chosen writer (`single`: JSON prints the one object, not an array).
   void emit(std::span<const engine::Record> records, const std::vector<std::string>& names = {},
             bool single = false) const;
+
+ private:
+  CLI::Option* format_option_ = nullptr;
 };
 
 }  // namespace hetstruct::cli

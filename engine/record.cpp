@@ -4,7 +4,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <stdexcept>
 
 #include "distributions/format.h"
 #include "distributions/input_error.h"

@@ -5,8 +5,9 @@
 //   ./build/compare_policies [--reps 1000] [--seed 1] [--threads 2] [--levels 100]
 //                            [--n 8] [--m 3] [--comm 0,0.025,0.05,0.1,0.25]
 #include <cstdio>
+
+#include <CLI/CLI.hpp>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,23 +22,15 @@ int main(int argc, char** argv) {
   std::uint64_t reps = 1000, seed = 1;
   int threads = 2, levels = 100, n = 8, m = 3;
   std::vector<double> comms = {0.0, 0.025, 0.05, 0.1, 0.25};
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i], value = argv[i + 1];
-    if (flag == "--reps") reps = std::stoull(value);
-    else if (flag == "--seed") seed = std::stoull(value);
-    else if (flag == "--threads") threads = std::stoi(value);
-    else if (flag == "--levels") levels = std::stoi(value);
-    else if (flag == "--n") n = std::stoi(value);
-    else if (flag == "--m") m = std::stoi(value);
-    else if (flag == "--comm") {
-      comms.clear();
-      std::istringstream in(value);
-      for (std::string c; std::getline(in, c, ',');) comms.push_back(std::stod(c));
-    } else {
-      std::cerr << "unknown option " << flag << '\n';
-      return 2;
-    }
-  }
+  CLI::App app("Every master-slave dealing policy side by side, paired");
+  app.add_option("--reps", reps);
+  app.add_option("--seed", seed);
+  app.add_option("--threads", threads);
+  app.add_option("--levels", levels);
+  app.add_option("--n", n);
+  app.add_option("--m", m);
+  app.add_option("--comm", comms)->delimiter(',');
+  CLI11_PARSE(app, argc, argv);
   const auto s = structures::master_slave(structures::heterogeneous(n, m, 0.5, distributions::Law::paper_normal()), levels);
   engine::RunOptions options;
   options.reps = reps;

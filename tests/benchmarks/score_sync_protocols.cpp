@@ -15,10 +15,11 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
+
+#include <CLI/CLI.hpp>
 
 #include "engine/model.h"
 #include "engine/wilson_tables.h"
@@ -28,14 +29,6 @@
 using namespace hetstruct;
 
 namespace {
-
-std::vector<std::string> split(const std::string& list) {
-  std::vector<std::string> out;
-  std::istringstream in(list);
-  for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
 
 struct Score {
   int cells = 0, excluded = 0;
@@ -50,19 +43,14 @@ int main(int argc, char** argv) {
   int threads = 2, levels = 1000;
   std::vector<std::string> protocols = engine::synchronous_protocol_names();
   std::string cells_path;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i], value = argv[i + 1];
-    if (flag == "--reps") reps = std::stoull(value);
-    else if (flag == "--seed") seed = std::stoull(value);
-    else if (flag == "--threads") threads = std::stoi(value);
-    else if (flag == "--levels") levels = std::stoi(value);
-    else if (flag == "--protocols") protocols = split(value);
-    else if (flag == "--cells") cells_path = value;
-    else {
-      std::cerr << "unknown option " << flag << '\n';
-      return 2;
-    }
-  }
+  CLI::App app("Scores the synchronous protocols on Tables 3 and 6");
+  app.add_option("--reps", reps);
+  app.add_option("--seed", seed);
+  app.add_option("--threads", threads);
+  app.add_option("--levels", levels);
+  app.add_option("--protocols", protocols)->delimiter(',');
+  app.add_option("--cells", cells_path);
+  CLI11_PARSE(app, argc, argv);
 
   const auto all = engine::wilson_cells();
   const auto flags = engine::contradiction_flags(all);
