@@ -77,6 +77,7 @@ void compile_generic(const structures::Structure& s, Plan& plan) {
   }
   std::sort(plan.sinks.begin(), plan.sinks.end());
   plan.samplers.clear();
+  plan.laws = s.laws;
   for (const auto& law : s.laws) plan.samplers.emplace_back(law);
   int width = 0;
   for (const int p : plan.task_processor) width = std::max(width, p + 1);
@@ -140,6 +141,7 @@ Plan compile(const structures::Structure& s, CompileOptions options) {
     plan.comm = {s.width, s.fast_count, s.levels, options.comm_cost, {}, options.policy.empty() ? "dynamic" : options.policy};
     for (int i = 0; i < s.width; ++i) {
       plan.samplers.emplace_back(s.laws.at(i));
+      plan.laws.push_back(s.laws.at(i));
       plan.comm.mean_task_time.push_back(s.laws.at(i).mean());
     }
     const auto names = protocol_names(plan.structure);
@@ -154,6 +156,7 @@ Plan compile(const structures::Structure& s, CompileOptions options) {
     return plan;
   }
   for (int i = 0; i < s.width; ++i) plan.samplers.emplace_back(s.laws.at(i));
+  plan.laws.assign(s.laws.begin(), s.laws.begin() + s.width);
   auto all_of_kind = [&](distributions::LeafKind kind) {
     return std::all_of(plan.samplers.begin(), plan.samplers.end(), [&](const auto& d) { return d.single_kind() == kind; });
   };

@@ -37,6 +37,7 @@ class Plan {
   int width = 0;   // processors (streams)
   int levels = 0;
   std::vector<distributions::Sampler> samplers;  // regular plans: one per processor
+  std::vector<distributions::Law> laws;          // laws[k] is what samplers[k] draws (for analytic estimates)
 
   // When every processor's law is one uniform (or one normal) leaf, the regular plans run a loop
   // instantiated for that leaf: the same draws as `samplers`, without a dispatch per draw.

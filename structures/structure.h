@@ -29,10 +29,15 @@ struct Task {
   int processor = -1;  // -1 for barriers and pooled tasks
   int level = 0;
   int law = -1;        // index into Structure::laws; -1 for zero-time vertices and pooled tasks
+  std::string name;    // a custom DAG's task name, as its file gives it (for messages); empty otherwise
 };
 
 struct Precedence {
   bool crosses_processors = false;
+  // A custom DAG's message time on this edge: an index into Structure::laws (a constant is c(x)),
+  // or -1 for the model's communication cost C. Only an edge that crosses processors carries a
+  // message; an edge within one processor costs nothing whatever this says.
+  int comm_law = -1;
 };
 
 using PrecedenceGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, Task, Precedence>;
@@ -76,6 +81,9 @@ struct Structure {
   int levels = 0;            // tasks per processor (p); for a custom DAG the longest chain
   NeighborExchange exchange = NeighborExchange::sequential;
   std::vector<distributions::Law> laws;  // regular structures: laws[i] is processor i's law
+  // A custom DAG's processor speeds as its file gives them: a task on processor j takes
+  // processor_scale[j] times a draw of its law (empty: every processor 1).
+  std::vector<double> processor_scale;
 
   // The precedence graph. A regular structure is fully described by the fields above, so its
   // graph is built on first use only: the engine's loop plans never need it, and 10^6 levels on
