@@ -111,7 +111,7 @@ std::string histogram_plot(const PlotCommand& o, const Table& t) {
   std::ostringstream p;
   p << "set datafile missing NaN\nset grid\nset key top left box opaque noenhanced\nset xlabel 'makespan'\n"
     << "set multiplot layout 1,2 title " << quote(overall) << " noenhanced\n"
-    << "set title 'histogram'\nset ylabel 'density'\nset style fill transparent solid 0.45 border lc rgb '#1f4e79'\n"
+    << "set autoscale y\nset title 'histogram'\nset ylabel 'density'\nset style fill transparent solid 0.45 border lc rgb '#1f4e79'\n"
     << "plot $bins using (($1+$2)/2):3:($2-$1) with boxes lc rgb '#1f4e79' title 'simulated', \\\n"
     << "     $bins using (($1+$2)/2):4 with lines lw 2 lc rgb '#c0392b' title 'Normal fit (mean, sd)'\n"
     << "set title 'empirical CDF (at the bin edges)'\nset ylabel 'P(makespan <= x)'\nset yrange [0:1]\n"
