@@ -278,8 +278,9 @@ void SweepCommand::add_to(CLI::App& app) {
                    "the command line overrides it")
       ->group(g);
   app_->add_option("--compare-to", compare_to,
-                   "OPTION=VALUE[,OPTION=VALUE...]: add each configuration's paired difference (common random "
-                   "numbers) against the same configuration with these options set together; n, m, a, levels and "
+                   "OPTION=VALUE[,OPTION=VALUE...]: add each configuration's paired difference and ratio of the "
+                   "means (common random numbers; the ratio's standard error by the delta method) against the "
+                   "same configuration with these options set together; n, m, a, levels and "
                    "comm take expressions over the configuration's own columns (n=n-m,m=0 compares (n,m) with "
                    "(n-m,0)); repeatable. A target that cannot be built (n-m = 0) is an error, or with "
                    "--skip-invalid leaves out that difference row")
