@@ -27,6 +27,7 @@
 #include "cli/parameters.h"
 #include "engine/resources.h"
 #include "engine/simulation.h"
+#include "engine/dag_model.h"
 #include "cli/sweep.h"
 #include "cli/output.h"
 #include "distributions/input_error.h"
@@ -63,6 +64,7 @@ struct Simulate {
   SamplingOptions sampling;
   OutputOptions output;
   bool metrics = false;
+  bool estimates = false;
 
   void add_to(CLI::App& app) {
     options.add_to(app, {});
@@ -71,11 +73,17 @@ struct Simulate {
     app.add_flag("--metrics", metrics,
                  "Zhang-Yan measures: power weights, heterogeneity H, parallelism degree, speedup, efficiency")
         ->group("Output");
+    app.add_flag("--estimates", estimates,
+                 "Analytic DAG estimates (CPM, Kamburowski's bounds, Sculli, CorLCA, Clark canonical) beside the "
+                 "simulated mean, with their differences in standard errors and percent (zero communication)")
+        ->group("Output");
   }
 
   int execute() {
     sampling.validate();
     engine::Simulation sim = engine::prepare(options.resolved());
+    std::vector<bounds::DagEstimate> dag_estimates;  // computed before the run: bad input fails first
+    if (estimates) dag_estimates = bounds::dag_estimates(engine::stochastic_dag(sim));
     announce_duration(engine::run_seconds(sim.plan.kind, static_cast<double>(sim.plan.compute_tasks()),
                                           static_cast<double>(sampling.reps), sampling.effective_threads()),
                       "simulate " + sim.structure.name);
@@ -88,6 +96,15 @@ struct Simulate {
 
     const engine::Record r = engine::simulation_record(sim, sampling.seed);
     r.check_finite();
+    if (estimates) {
+      const auto rows = engine::comparison_records(sim.structure.name, dag_estimates, sim.estimate, sampling.seed);
+      for (const auto& row : rows) row.check_finite();
+      if (output.value() == engine::Format::text)
+        output.emit(text_report(sim, r, elapsed) + "estimates\n" + engine::render(rows, engine::Format::text));
+      else
+        output.emit(rows);
+      return 0;
+    }
     if (output.value() == engine::Format::text) output.emit(text_report(sim, r, elapsed));
     else output.emit(std::span(&r, 1), {}, true);
     return 0;
@@ -139,18 +156,22 @@ struct Bounds {
   ModelOptions options;
   SamplingOptions sampling;  // only for E(nn), which has no closed form
   OutputOptions output;
+  bool estimates = false;
 
   void add_to(CLI::App& app) {
-    // Bounds are of the structures at C: no protocol or policy changes them. --graph is offered to
-    // say that DAGs have none yet.
+    // Bounds are of the structures at C: no protocol or policy changes them.
     options.add_to(app, {.structure_required = false, .protocol = false, .policy = false});
     sampling.add_to(app);
     output.add_to(app, engine::Format::csv);
+    app.add_flag("--estimates", estimates,
+                 "Analytic DAG estimates of the structure compiled as a DAG at zero communication, beside its "
+                 "closed form (always on with --graph)")
+        ->group("Output");
   }
 
   int execute() {
     const engine::Model model = options.resolved();
-    if (!model.graph.empty()) throw InputError("--graph", "bounds has no closed forms for a custom DAG");
+    if (!model.graph.empty() || estimates) return execute_estimates(model);
     std::vector<structures::StructureKind> kinds;
     if (!model.structure)
       kinds = {structures::StructureKind::asynchronous, structures::StructureKind::synchronous,
@@ -177,6 +198,31 @@ struct Bounds {
         r.add("lower", q.bounds ? q.bounds->bounds.lower : std::nan(""));
         r.add("upper", q.bounds ? q.bounds->bounds.upper : std::nan(""));
         records.push_back(std::move(r));
+      }
+    }
+    output.emit(records);
+    return 0;
+  }
+
+  // The analytic DAG estimates: of the graph, or of each structure beside its closed form.
+  int execute_estimates(const engine::Model& model) {
+    std::vector<engine::Record> records;
+    auto add = [&](const structures::Structure& s, const std::optional<bounds::ClosedForm>& closed) {
+      const auto dag = engine::stochastic_dag(s);
+      const auto rows = engine::estimate_records(s.name, dag.tasks(), bounds::dag_estimates(dag), closed);
+      records.insert(records.end(), rows.begin(), rows.end());
+    };
+    if (!model.graph.empty()) {
+      add(model.build(), std::nullopt);
+    } else {
+      if (model.comm_value() > 0.0)
+        throw InputError("comm_cost", "analytic DAG estimates are of a structure at zero communication");
+      std::vector<structures::StructureKind> kinds = {structures::StructureKind::asynchronous,
+                                                      structures::StructureKind::synchronous};
+      if (model.structure) kinds = {*model.structure};
+      for (const auto kind : kinds) {
+        const structures::Structure s = model.build(kind);
+        add(s, bounds::closed_form(s, model.is_paper_uniform(), model.scale_value()));
       }
     }
     output.emit(records);
