@@ -249,10 +249,11 @@ Moments corlca(const StochasticDag& dag) {
 
 namespace {
 
-// The random times (tasks, then edges, with a variance > 0), each a coordinate of the canonical form.
+// The coordinates of the canonical form: the random times (tasks, then edges, with a variance
+// > 0), then one per pairwise max for the part of Clark's variance its linear part misses.
 struct Sources {
   std::vector<std::uint32_t> task_index, edge_index;  // coordinate, or none
-  std::size_t count = 0;
+  std::size_t count = 0;                              // random times and maxima
 };
 
 Sources sources_of(const StochasticDag& dag) {
@@ -265,19 +266,23 @@ Sources sources_of(const StochasticDag& dag) {
     for (std::size_t j = 0; j < dag.preds.size(); ++j)
       if (dag.edge_variance[j] > 0.0) s.edge_index[j] = static_cast<std::uint32_t>(s.count++);
   }
+  for (std::size_t t = 0; t < dag.tasks(); ++t)
+    if (dag.pred_begin[t + 1] > dag.pred_begin[t]) s.count += dag.pred_begin[t + 1] - dag.pred_begin[t] - 1;
+  s.count += dag.sinks.size() - 1;
   return s;
 }
 
-// A time in canonical form: mean + sum_i a_i Z_i + an independent residual of variance `residual`
-// (what Clark's variance of a max has beyond its linear part).
+// A time in canonical form: mean + sum_i a_i Z_i over independent standard normals Z_i.
 struct Canonical {
   double mean = 0.0;
   std::vector<double> a;
-  double residual = 0.0;
-  double variance() const { return std::inner_product(a.begin(), a.end(), a.begin(), 0.0) + residual; }
+  double variance() const { return std::inner_product(a.begin(), a.end(), a.begin(), 0.0); }
 };
 
-Canonical canonical_max(const Canonical& x, const Canonical& y) {
+// Clark's max of two canonical forms: the linear part weighs each by the probability that it is
+// the larger (Visweswariah et al.'s canonical max); what Clark's variance has beyond it goes to
+// a fresh coordinate, `fresh`, so that the times built on the max share it.
+Canonical canonical_max(const Canonical& x, const Canonical& y, std::size_t fresh) {
   const double vx = x.variance(), vy = y.variance();
   const double cov = std::inner_product(x.a.begin(), x.a.end(), y.a.begin(), 0.0);
   const double scale = std::sqrt(vx * vy);
@@ -288,8 +293,7 @@ Canonical canonical_max(const Canonical& x, const Canonical& y) {
   r.a.resize(x.a.size());
   const double px = m.p_x, py = 1.0 - m.p_x;
   for (std::size_t i = 0; i < r.a.size(); ++i) r.a[i] = px * x.a[i] + py * y.a[i];
-  const double linear = std::inner_product(r.a.begin(), r.a.end(), r.a.begin(), 0.0);
-  r.residual = std::max(0.0, m.moments.variance - linear);
+  r.a[fresh] = std::sqrt(std::max(0.0, m.moments.variance - r.variance()));
   return r;
 }
 
@@ -312,6 +316,9 @@ Moments clark_canonical(const StochasticDag& dag) {
     for (auto j = dag.pred_begin[t]; j < dag.pred_begin[t + 1]; ++j) last_use[dag.preds[j]] = t;
   for (const auto sink : dag.sinks) last_use[sink] = n;
   std::vector<Canonical> finish(n);
+  std::size_t fresh = s.count - dag.sinks.size() + 1;
+  for (std::size_t t = 0; t < n; ++t)
+    if (dag.pred_begin[t + 1] > dag.pred_begin[t]) fresh -= dag.pred_begin[t + 1] - dag.pred_begin[t] - 1;
   auto with_edge = [&](std::uint32_t j) {
     Canonical term = finish[dag.preds[j]];
     const Moments e = edge(dag, j);
@@ -323,7 +330,7 @@ Moments clark_canonical(const StochasticDag& dag) {
     Canonical start;
     start.a.assign(s.count, 0.0);
     for (auto j = dag.pred_begin[t]; j < dag.pred_begin[t + 1]; ++j)
-      start = j == dag.pred_begin[t] ? with_edge(j) : canonical_max(start, with_edge(j));
+      start = j == dag.pred_begin[t] ? with_edge(j) : canonical_max(start, with_edge(j), fresh++);
     start.mean += dag.mean[t];
     if (s.task_index[t] != none) start.a[s.task_index[t]] += std::sqrt(dag.variance[t]);
     finish[t] = std::move(start);
@@ -331,7 +338,7 @@ Moments clark_canonical(const StochasticDag& dag) {
       if (last_use[dag.preds[j]] == t) finish[dag.preds[j]] = Canonical{};
   }
   Canonical makespan = finish[dag.sinks.front()];
-  for (std::size_t k = 1; k < dag.sinks.size(); ++k) makespan = canonical_max(makespan, finish[dag.sinks[k]]);
+  for (std::size_t k = 1; k < dag.sinks.size(); ++k) makespan = canonical_max(makespan, finish[dag.sinks[k]], fresh++);
   return {makespan.mean, makespan.variance()};
 }
 

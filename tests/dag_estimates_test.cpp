@@ -310,21 +310,20 @@ Moments corlca_reference(const Graph& g) {
   return maximum(g.sinks, -1).m;
 }
 
-// Clark with every correlation: each time as a sparse linear form in the independent task and
-// edge times (keys: "t<i>" and "e<p>,<t>"), plus an independent residual that makes its variance
-// Clark's.
+// Clark with every correlation: each time as a sparse linear form in independent standard
+// normals, named: "t<i>" and "e<p>,<t>" the task and edge times, "m<k>" the k-th max's share of
+// Clark's variance that its linear part misses.
 struct Linear {
   double mean = 0.0;
   std::map<std::string, double> a;
-  double residual = 0.0;
   double variance() const {
-    double v = residual;
+    double v = 0.0;
     for (const auto& kv : a) v += kv.second * kv.second;
     return v;
   }
 };
 
-Linear linear_max(const Linear& x, const Linear& y) {
+Linear linear_max(const Linear& x, const Linear& y, int& maxima) {
   double cov = 0.0;
   for (const auto& kv : x.a) {
     const auto it = y.a.find(kv.first);
@@ -339,14 +338,14 @@ Linear linear_max(const Linear& x, const Linear& y) {
   r.mean = m.mean;
   for (const auto& kv : x.a) r.a[kv.first] += P * kv.second;
   for (const auto& kv : y.a) r.a[kv.first] += (1.0 - P) * kv.second;
-  Linear linear_part = r;
-  linear_part.residual = 0.0;
-  r.residual = std::max(0.0, m.variance - linear_part.variance());
+  const double missing = m.variance - r.variance();
+  r.a["m" + std::to_string(maxima++)] = std::sqrt(std::max(0.0, missing));
   return r;
 }
 
 Moments canonical_reference(const Graph& g) {
   Memo<Linear> finish;
+  int maxima = 0;
   auto term = [&](int p, int t) {
     Linear x = finish(p);
     const Moments e = g.edge_of(p, t);
@@ -357,13 +356,13 @@ Moments canonical_reference(const Graph& g) {
   finish.compute = [&](int t) {
     Linear x;
     for (std::size_t k = 0; k < g.preds[t].size(); ++k)
-      x = k == 0 ? term(g.preds[t][0], t) : linear_max(x, term(g.preds[t][k], t));
+      x = k == 0 ? term(g.preds[t][0], t) : linear_max(x, term(g.preds[t][k], t), maxima);
     x.mean += g.task[t].mean;
     if (g.task[t].variance > 0.0) x.a["t" + std::to_string(t)] += std::sqrt(g.task[t].variance);
     return x;
   };
   Linear m = finish(g.sinks[0]);
-  for (std::size_t k = 1; k < g.sinks.size(); ++k) m = linear_max(m, finish(g.sinks[k]));
+  for (std::size_t k = 1; k < g.sinks.size(); ++k) m = linear_max(m, finish(g.sinks[k]), maxima);
   return {m.mean, m.variance()};
 }
 
