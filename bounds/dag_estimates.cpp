@@ -299,22 +299,44 @@ Canonical canonical_max(const Canonical& x, const Canonical& y, std::size_t fres
 
 }  // namespace
 
+namespace {
+
+// The task after which each finish time is read no more (n for a sink: the final max reads it).
+std::vector<std::size_t> last_uses(const StochasticDag& dag) {
+  const std::size_t n = dag.tasks();
+  std::vector<std::size_t> last_use(n, 0);
+  for (std::size_t t = 0; t < n; ++t)
+    for (auto j = dag.pred_begin[t]; j < dag.pred_begin[t + 1]; ++j) last_use[dag.preds[j]] = t;
+  for (const auto sink : dag.sinks) last_use[sink] = n;
+  return last_use;
+}
+
+}  // namespace
+
 bool canonical_fits(const StochasticDag& dag) {
-  return static_cast<double>(sources_of(dag).count) * static_cast<double>(dag.tasks()) <= canonical_limit;
+  // Time: a pass over the coordinates per task and per max. Memory: the finish times alive at
+  // once, each as long as the coordinates.
+  const auto coordinates = static_cast<double>(sources_of(dag).count);
+  const auto last_use = last_uses(dag);
+  std::size_t alive = 0, peak = 0;
+  for (std::size_t t = 0; t < dag.tasks(); ++t) {
+    peak = std::max(peak, ++alive);
+    for (auto j = dag.pred_begin[t]; j < dag.pred_begin[t + 1]; ++j)
+      if (last_use[dag.preds[j]] == t && (j == dag.pred_begin[t] || dag.preds[j] != dag.preds[j - 1])) --alive;
+  }
+  const double operations = (static_cast<double>(dag.tasks()) + static_cast<double>(dag.preds.size())) * coordinates;
+  return operations <= canonical_operations && static_cast<double>(peak) * coordinates <= canonical_memory;
 }
 
 Moments clark_canonical(const StochasticDag& dag) {
   dag.validate();
   if (!canonical_fits(dag))
-    throw InputError("graph", "too many random times for Clark's canonical form (random times x tasks > " +
-                                  std::to_string(static_cast<long long>(canonical_limit)) + ")");
+    throw InputError("graph", "the DAG is too large for Clark's canonical form (one coefficient per random time and "
+                              "max for every finish time alive)");
   const Sources s = sources_of(dag);
   const std::size_t n = dag.tasks();
   // A finish time is kept until its last reader (a successor, or the final max for a sink).
-  std::vector<std::size_t> last_use(n, 0);
-  for (std::size_t t = 0; t < n; ++t)
-    for (auto j = dag.pred_begin[t]; j < dag.pred_begin[t + 1]; ++j) last_use[dag.preds[j]] = t;
-  for (const auto sink : dag.sinks) last_use[sink] = n;
+  const auto last_use = last_uses(dag);
   std::vector<Canonical> finish(n);
   std::size_t fresh = s.count - dag.sinks.size() + 1;
   for (std::size_t t = 0; t < n; ++t)

@@ -19,7 +19,8 @@
 //                       of dominant predecessors.
 //   clark_canonical     Clark's max with every correlation tracked: each time is kept in canonical
 //                       form, a mean plus a linear combination of the independent task and edge
-//                       times (dense: for graphs of up to canonical_limit random times).
+//                       times and of one fresh normal per pairwise max (what Clark's variance
+//                       has beyond the linear part); dense, so only where canonical_fits.
 #pragma once
 
 #include <cstddef>
@@ -74,10 +75,12 @@ struct KamburowskiBounds {
 KamburowskiBounds kamburowski(const StochasticDag& dag);
 Moments sculli(const StochasticDag& dag);
 Moments corlca(const StochasticDag& dag);
-// The canonical form costs one coefficient per random time (task or edge) for every task alive:
-// canonical_fits is false above canonical_limit random times times tasks, where
+// The canonical form keeps one coefficient per random time (task or edge) and per pairwise max
+// for every finish time alive. canonical_fits is false when that takes more than
+// canonical_operations coefficient updates or canonical_memory coefficients at once; there
 // clark_canonical throws InputError ("graph") and dag_estimates leaves it out.
-inline constexpr double canonical_limit = 1e8;
+inline constexpr double canonical_operations = 2e9;  // about 2 s
+inline constexpr double canonical_memory = 3e7;      // 240 MB
 bool canonical_fits(const StochasticDag& dag);
 Moments clark_canonical(const StochasticDag& dag);
 
