@@ -101,7 +101,7 @@ struct Simulate {
       const auto rows = engine::comparison_records(sim.structure.name, dag_estimates, sim.estimate, sampling.seed);
       for (const auto& row : rows) row.check_finite();
       if (output.value() == engine::Format::text)
-        output.emit(text_report(sim, r, elapsed) + estimates_text(rows));
+        output.emit(text_report(sim, r, elapsed) + estimates_text(rows, sim.estimate));
       else
         output.emit(rows);
       return 0;
@@ -113,7 +113,7 @@ struct Simulate {
 
   // The comparison records in the text report's style: 4 decimals, the difference in standard
   // errors (z) and in percent of the simulated mean.
-  static std::string estimates_text(const std::vector<engine::Record>& rows) {
+  static std::string estimates_text(const std::vector<engine::Record>& rows, const engine::Estimate& mc) {
     auto number = [](const engine::Record& row, const std::string& name) {
       const std::string text = row.text(name);
       return text.empty() ? std::nan("") : std::stod(text);
@@ -122,6 +122,8 @@ struct Simulate {
     out << "estimates   " << std::left << std::setw(19) << "method" << std::setw(7) << "bound" << std::right
         << std::setw(12) << "mean" << std::setw(10) << "sd" << std::setw(12) << "difference" << std::setw(10) << "z"
         << std::setw(10) << "percent" << "\n";
+    out << "            " << std::left << std::setw(26) << "monte_carlo" << std::right << std::setw(12) << fixed(mc.mean, 4)
+        << std::setw(10) << (mc.has_error() ? fixed(mc.stddev, 4) : "") << "\n";
     for (const auto& row : rows) {
       const double z = number(row, "z");
       out << "            " << std::left << std::setw(19) << row.text("method") << std::setw(7) << row.text("bound")

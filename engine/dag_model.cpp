@@ -88,6 +88,7 @@ std::vector<Record> comparison_records(const std::string& structure, const std::
     r.add("structure", structure).add("method", e.method).add("bound", bound_label(e));
     r.add("mean", e.moments.mean).add("sd", std::sqrt(e.moments.variance));
     r.add("mc_mean", mc.mean).add("mc_stderr", mc.has_error() ? mc.stderr_ : std::nan(""));
+    r.add("mc_sd", mc.has_error() ? mc.stddev : std::nan(""));
     r.add("reps", mc.reps).add("seed", seed).add("difference", difference);
     r.add("z", mc.has_error() && mc.stderr_ > 0.0 ? difference / mc.stderr_ : std::nan(""));
     r.add("difference_pct", mc.mean != 0.0 ? percent(e.moments.mean, mc.mean) : std::nan(""));

@@ -38,7 +38,7 @@ std::vector<Record> estimate_records(const std::string& structure, std::size_t t
                                      const std::optional<bounds::ClosedForm>& closed_form);
 
 // One record per estimate beside the simulated mean: structure, method, bound, mean, sd, mc_mean,
-// mc_stderr, reps, seed, difference (estimate - mc_mean), z (the difference in standard errors of
+// mc_stderr, mc_sd (the simulated makespan's standard deviation), reps, seed, difference (estimate - mc_mean), z (the difference in standard errors of
 // the Monte Carlo mean; empty with one replication) and difference_pct (of mc_mean).
 std::vector<Record> comparison_records(const std::string& structure, const std::vector<bounds::DagEstimate>& estimates,
                                        const Estimate& mc, std::uint64_t seed);

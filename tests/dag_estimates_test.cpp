@@ -509,7 +509,7 @@ hetstruct::engine::Plan normalized(hetstruct::engine::Plan plan) {
 }  // namespace
 
 TEST_CASE("CPM and Kamburowski's bounds bracket the simulated mean of every test graph", "[dag_estimates]") {
-  for (const char* file : {"diamond.dot", "fork_join.dot", "same_processor.dot", "shared_fork.dot", "wavefront.dot"}) {
+  for (const char* file : {"diamond.dot", "fork_join.dot", "same_processor.dot", "shared_fork.dot", "wavefront.dot", "cholesky5.dot"}) {
     const auto plan = hetstruct::engine::compile(hetstruct::structures::read_dot(data_dir + "/" + file));
     require_bracketed(plan, file);
     const auto normal = normalized(plan);
