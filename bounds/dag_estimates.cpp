@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <numeric>
 #include <utility>
 
@@ -14,7 +15,7 @@ namespace {
 constexpr std::uint32_t none = static_cast<std::uint32_t>(-1);
 
 double normal_cdf(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
-double normal_pdf(double z) { return std::exp(-0.5 * z * z) / std::sqrt(2.0 * M_PI); }
+double normal_pdf(double z) { return std::exp(-0.5 * z * z) / std::sqrt(2.0 * std::numbers::pi); }
 
 Moments plus(Moments a, Moments b) { return {a.mean + b.mean, a.variance + b.variance}; }
 

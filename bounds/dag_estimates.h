@@ -15,8 +15,9 @@
 //   sculli              Sculli (1983): Clark's moments of the max of two normals, independence
 //                       assumed, pairwise in predecessor order.
 //   corlca              Canon and Jeannot (2016): Clark's max with the correlation of two terms
-//                       approximated by the variance of their lowest common ancestor in a tree
-//                       of dominant predecessors.
+//                       approximated through their lowest common ancestor in a tree of dominant
+//                       predecessors: the variance of the dominant path down to it, over the
+//                       product of the terms' own dominant paths' standard deviations.
 //   clark_canonical     Clark's max with every correlation tracked: each time is kept in canonical
 //                       form, a mean plus a linear combination of the independent task and edge
 //                       times and of one fresh normal per pairwise max (what Clark's variance
