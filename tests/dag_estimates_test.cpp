@@ -574,3 +574,35 @@ TEST_CASE("the estimators of Wilson's structures beside their exact closed forms
   const auto ms = hetstruct::engine::Model::wilson(StructureKind::master_slave, 3, 1, "1/2", "normal", 5).build();
   REQUIRE_THROWS_AS(hetstruct::engine::stochastic_dag(ms), hetstruct::InputError);
 }
+
+TEST_CASE("the comparison records: difference, z and percent of the simulated mean", "[dag_estimates]") {
+  hetstruct::engine::Estimate mc;
+  mc.reps = 100;
+  mc.mean = 10.0;
+  mc.stderr_ = 0.25;
+  mc.stddev = 2.5;
+  const std::vector<hetstruct::bounds::DagEstimate> estimates = {{"cpm", {9.0, 4.0}, true, false},
+                                                                 {"sculli", {10.5, 1.0}}};
+  const auto rows = hetstruct::engine::comparison_records("g", estimates, mc, 7);
+  REQUIRE(rows.size() == 2);
+  REQUIRE(rows[0].names() == std::vector<std::string>{"structure", "method", "bound", "mean", "sd", "mc_mean",
+                                                      "mc_stderr", "mc_sd", "reps", "seed", "difference", "z",
+                                                      "difference_pct"});
+  REQUIRE(rows[0].text("bound") == "lower");
+  REQUIRE(rows[0].text("sd") == "2");
+  REQUIRE(rows[0].text("difference") == "-1");
+  REQUIRE(rows[0].text("z") == "-4");
+  REQUIRE(rows[0].text("difference_pct") == "-10");
+  REQUIRE(rows[1].text("bound").empty());
+  REQUIRE(rows[1].text("z") == "2");
+  REQUIRE(rows[1].text("difference_pct") == "5");
+  // One replication: no standard error, so no z.
+  mc.reps = 1;
+  REQUIRE(hetstruct::engine::comparison_records("g", estimates, mc, 7)[0].text("z").empty());
+
+  const auto closed = hetstruct::engine::estimate_records("g", 3, estimates, hetstruct::bounds::ClosedForm{12.0, "eq6"});
+  REQUIRE(closed[0].text("tasks") == "3");
+  REQUIRE(closed[0].text("closed_form_method") == "eq6");
+  REQUIRE(closed[0].text("difference_pct") == "-25");
+  REQUIRE(hetstruct::engine::estimate_records("g", 3, estimates, std::nullopt)[1].text("closed_form").empty());
+}
