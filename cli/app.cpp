@@ -232,7 +232,7 @@ struct Bounds {
   int execute_estimates(const engine::Model& model) {
     std::vector<engine::Record> records;
     auto add = [&](const structures::Structure& s, const std::optional<bounds::ClosedForm>& closed) {
-      const auto dag = engine::stochastic_dag(s);
+      const auto dag = engine::stochastic_dag(s, model.memory_check);
       const auto rows = engine::estimate_records(s.name, dag.tasks(), bounds::dag_estimates(dag), closed);
       records.insert(records.end(), rows.begin(), rows.end());
     };

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "distributions/input_error.h"
+#include "engine/resources.h"
 
 namespace hetstruct::engine {
 
@@ -47,7 +48,14 @@ bounds::StochasticDag stochastic_dag(const Plan& plan) {
   return dag;
 }
 
-bounds::StochasticDag stochastic_dag(const structures::Structure& structure) {
+bounds::StochasticDag stochastic_dag(const structures::Structure& structure, bool memory_check) {
+  if (memory_check && structure.kind != structures::StructureKind::custom) {
+    // At most two vertices a task (a barrier or an exchange each), each with its edges in Boost's
+    // graph and the plan.
+    const double vertices = 2.0 * structure.width * static_cast<double>(structure.levels);
+    check_memory(400.0 * vertices, "levels",
+                 std::to_string(static_cast<long long>(vertices)) + " vertices of the DAG the estimates run on");
+  }
   CompileOptions options;
   options.generic = true;
   return stochastic_dag(compile(structure, options));
@@ -57,7 +65,7 @@ bounds::StochasticDag stochastic_dag(const Simulation& simulation) {
   if (simulation.plan.kind == PlanKind::dag) return stochastic_dag(simulation.plan);
   if (!simulation.zero_comm())
     throw InputError("comm_cost", "analytic DAG estimates are of a structure at zero communication");
-  return stochastic_dag(simulation.structure);
+  return stochastic_dag(simulation.structure, simulation.model.memory_check);
 }
 
 std::vector<Record> estimate_records(const std::string& structure, std::size_t tasks,

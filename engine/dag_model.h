@@ -23,8 +23,10 @@ namespace hetstruct::engine {
 bounds::StochasticDag stochastic_dag(const Plan& plan);
 
 // A structure compiled as a DAG at zero communication (Wilson's regular structures too): InputError
-// for the task pool (ms), which has no fixed DAG.
-bounds::StochasticDag stochastic_dag(const structures::Structure& structure);
+// for the task pool (ms), which has no fixed DAG. A regular structure's graph is built for this
+// (about 400 bytes a task): with `memory_check`, one larger than the available memory is refused
+// (InputError on levels) before it is built.
+bounds::StochasticDag stochastic_dag(const structures::Structure& structure, bool memory_check = true);
 
 // The DAG a simulation runs: its plan where that is generic, else its structure compiled as a DAG;
 // InputError ("comm_cost") for a structure with communication, which runs a protocol, not a DAG.
