@@ -524,7 +524,7 @@ int run(int argc, char** argv) {
     commands.push_back({[&command] { return command.parsed(); }, [&command] { return command.execute(); }});
   };
   subcommand("simulate", "Simulate a structure: mean makespan with its standard error and 95% CI", simulate);
-  subcommand("bounds", "Closed forms of the expected makespan (Eq. 1-7, quadrature) and Wilson's bounds; no sampling", bounds);
+  subcommand("bounds", "Closed forms of the expected makespan (Eq. 1-7, quadrature) and Wilson's bounds, or analytic DAG estimates (--graph, --estimates); no sampling", bounds);
   subcommand("table", "Regenerate Wilson's tables as tidy CSV, against the paper's values", table);
   subcommand("figure", "Regenerate Wilson's Figures 5-10: CSV, gnuplot script, SVG and PNG", figure);
   std::string policy_list;
