@@ -60,11 +60,14 @@ std::vector<std::uint32_t> successor_counts(const StochasticDag& dag) {
 // E[max(X, Y)] for independent normals (Kamburowski's h).
 double h(double mx, double vx, double my, double vy) { return clark({mx, vx}, {my, vy}, 0.0).moments.mean; }
 
-// Kamburowski's recursions over terms sorted by increasing variance (stable).
+// Kamburowski's recursions over terms sorted by increasing variance (stable). f_under's first two
+// terms keep both variances: E[max(H1 + Z1, H2 + Z2)] >= E[max(E H1 + Z1, E H2 + Z2)] for
+// private, independent Z1, Z2, whatever H1 and H2 share (Jensen).
 double f_under(std::vector<Moments> terms) {
   std::stable_sort(terms.begin(), terms.end(), [](Moments a, Moments b) { return a.variance < b.variance; });
-  double m = terms[0].mean;
-  for (std::size_t k = 1; k < terms.size(); ++k) m = h(m, 0.0, terms[k].mean, terms[k].variance);
+  if (terms.size() == 1) return terms[0].mean;
+  double m = h(terms[0].mean, terms[0].variance, terms[1].mean, terms[1].variance);
+  for (std::size_t k = 2; k < terms.size(); ++k) m = h(m, 0.0, terms[k].mean, terms[k].variance);
   return m;
 }
 
