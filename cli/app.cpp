@@ -29,6 +29,7 @@
 #include "cli/parameters.h"
 #include "engine/resources.h"
 #include "engine/simulation.h"
+#include "engine/dag_model.h"
 #include "cli/sweep.h"
 #include "cli/output.h"
 #include "distributions/input_error.h"
@@ -66,6 +67,7 @@ struct Simulate {
   OutputOptions output;
   bool metrics = false;
   DistributionFlags distribution;
+  bool estimates = false;
 
   void add_to(CLI::App& app) {
     options.add_to(app, {});
@@ -75,6 +77,10 @@ struct Simulate {
                  "Zhang-Yan measures: power weights, heterogeneity H, parallelism degree, speedup, efficiency")
         ->group("Output");
     distribution.add_to(app);
+    app.add_flag("--estimates", estimates,
+                 "Analytic DAG estimates (CPM, Kamburowski's bounds, Sculli, CorLCA, Clark canonical) beside the "
+                 "simulated mean, with their differences in standard errors and percent (zero communication)")
+        ->group("Output");
   }
 
   int execute() {
@@ -82,6 +88,8 @@ struct Simulate {
     const engine::DistributionOptions asked = distribution.resolved();
     engine::Simulation sim = engine::prepare(options.resolved());
     sim.distribution_options = asked;
+    std::vector<bounds::DagEstimate> dag_estimates;  // computed before the run: bad input fails first
+    if (estimates) dag_estimates = bounds::dag_estimates(engine::stochastic_dag(sim));
     announce_duration(engine::run_seconds(sim.plan.kind, static_cast<double>(sim.plan.compute_tasks()),
                                           static_cast<double>(sampling.reps), sampling.effective_threads()),
                       "simulate " + sim.structure.name);
@@ -97,9 +105,41 @@ struct Simulate {
     if (sim.distribution && asked.histogram_bins > 0)
       write_file_atomically(distribution.histogram_out,
                             engine::render(engine::histogram_records(*sim.distribution), engine::Format::csv));
+    if (estimates) {
+      const auto rows = engine::comparison_records(sim.structure.name, dag_estimates, sim.estimate, sampling.seed);
+      for (const auto& row : rows) row.check_finite();
+      if (output.value() == engine::Format::text)
+        output.emit(text_report(sim, r, elapsed) + estimates_text(rows, sim.estimate));
+      else
+        output.emit(rows);
+      return 0;
+    }
     if (output.value() == engine::Format::text) output.emit(text_report(sim, r, elapsed));
     else output.emit(std::span(&r, 1), {}, true);
     return 0;
+  }
+
+  // The comparison records in the text report's style: 4 decimals, the difference in standard
+  // errors (z) and in percent of the simulated mean.
+  static std::string estimates_text(const std::vector<engine::Record>& rows, const engine::Estimate& mc) {
+    auto number = [](const engine::Record& row, const std::string& name) {
+      const std::string text = row.text(name);
+      return text.empty() ? std::nan("") : std::stod(text);
+    };
+    std::ostringstream out;
+    out << "estimates   " << std::left << std::setw(19) << "method" << std::setw(7) << "bound" << std::right
+        << std::setw(12) << "mean" << std::setw(10) << "sd" << std::setw(12) << "difference" << std::setw(10) << "z"
+        << std::setw(10) << "percent" << "\n";
+    out << "            " << std::left << std::setw(26) << "monte_carlo" << std::right << std::setw(12) << fixed(mc.mean, 4)
+        << std::setw(10) << (mc.has_error() ? fixed(mc.stddev, 4) : "") << "\n";
+    for (const auto& row : rows) {
+      const double z = number(row, "z");
+      out << "            " << std::left << std::setw(19) << row.text("method") << std::setw(7) << row.text("bound")
+          << std::right << std::setw(12) << fixed(number(row, "mean"), 4) << std::setw(10) << fixed(number(row, "sd"), 4)
+          << std::setw(12) << fixed(number(row, "difference"), 4) << std::setw(10) << (std::isnan(z) ? "" : fixed(z, 2))
+          << std::setw(10) << fixed(number(row, "difference_pct"), 2) << "\n";
+    }
+    return out.str();
   }
 
   // The human layout of the record, with the wall time and the cost per task.
@@ -169,18 +209,22 @@ struct Bounds {
   ModelOptions options;
   SamplingOptions sampling;  // only for E(nn), which has no closed form
   OutputOptions output;
+  bool estimates = false;
 
   void add_to(CLI::App& app) {
-    // Bounds are of the structures at C: no protocol or policy changes them. --graph is offered to
-    // say that DAGs have none yet.
+    // Bounds are of the structures at C: no protocol or policy changes them.
     options.add_to(app, {.structure_required = false, .protocol = false, .policy = false});
     sampling.add_to(app);
     output.add_to(app, engine::Format::csv);
+    app.add_flag("--estimates", estimates,
+                 "Analytic DAG estimates of the structure compiled as a DAG at zero communication, beside its "
+                 "closed form (always on with --graph)")
+        ->group("Output");
   }
 
   int execute() {
     const engine::Model model = options.resolved();
-    if (!model.graph.empty()) throw InputError("--graph", "bounds has no closed forms for a custom DAG");
+    if (!model.graph.empty() || estimates) return execute_estimates(model);
     std::vector<structures::StructureKind> kinds;
     if (!model.structure)
       kinds = {structures::StructureKind::asynchronous, structures::StructureKind::synchronous,
@@ -207,6 +251,31 @@ struct Bounds {
         r.add("lower", q.bounds ? q.bounds->bounds.lower : std::nan(""));
         r.add("upper", q.bounds ? q.bounds->bounds.upper : std::nan(""));
         records.push_back(std::move(r));
+      }
+    }
+    output.emit(records);
+    return 0;
+  }
+
+  // The analytic DAG estimates: of the graph, or of each structure beside its closed form.
+  int execute_estimates(const engine::Model& model) {
+    std::vector<engine::Record> records;
+    auto add = [&](const structures::Structure& s, const std::optional<bounds::ClosedForm>& closed) {
+      const auto dag = engine::stochastic_dag(s, model.memory_check);
+      const auto rows = engine::estimate_records(s.name, dag.tasks(), bounds::dag_estimates(dag), closed);
+      records.insert(records.end(), rows.begin(), rows.end());
+    };
+    if (!model.graph.empty()) {
+      add(model.build(), std::nullopt);
+    } else {
+      if (model.comm_value() > 0.0)
+        throw InputError("comm_cost", "analytic DAG estimates are of a structure at zero communication");
+      std::vector<structures::StructureKind> kinds = {structures::StructureKind::asynchronous,
+                                                      structures::StructureKind::synchronous};
+      if (model.structure) kinds = {*model.structure};
+      for (const auto kind : kinds) {
+        const structures::Structure s = model.build(kind);
+        add(s, bounds::closed_form(s, model.is_paper_uniform(), model.scale_value()));
       }
     }
     output.emit(records);
@@ -403,6 +472,8 @@ Examples:
   hetstruct simulate --structure sync --n 8 --m 3 --a 1/2 --law uniform --reps 10000
   hetstruct simulate --graph pipeline.dot --reps 1000 --format csv
   hetstruct bounds --structure sync --n 16 --m 8 --a 4/5
+  hetstruct simulate --graph pipeline.dot --reps 10000 --estimates
+  hetstruct bounds --graph pipeline.dot
   hetstruct simulate --structure nn --n 8 --m 3 --law normal --comm 0.1
   hetstruct table all --reps 10000 --out tables.csv
   hetstruct figure 5 --reps 2000 --out-dir results
@@ -482,7 +553,7 @@ int run(int argc, char** argv) {
     commands.push_back({[&command] { return command.parsed(); }, [&command] { return command.execute(); }});
   };
   subcommand("simulate", "Simulate a structure: mean makespan with its standard error and 95% CI", simulate);
-  subcommand("bounds", "Closed forms of the expected makespan (Eq. 1-7, quadrature) and Wilson's bounds; no sampling", bounds);
+  subcommand("bounds", "Closed forms of the expected makespan (Eq. 1-7, quadrature) and Wilson's bounds, or analytic DAG estimates (--graph, --estimates); no sampling", bounds);
   subcommand("table", "Regenerate Wilson's tables as tidy CSV, against the paper's values", table);
   subcommand("figure", "Regenerate Wilson's Figures 5-10: CSV, gnuplot script, SVG and PNG", figure);
   std::string policy_list;

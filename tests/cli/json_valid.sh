@@ -23,6 +23,10 @@ done
 check "simulate dag" simulate --graph dag.dot --reps 20 --format json
 check "simulate distribution" simulate -s sync --n 4 --m 1 --deadline 3,4 --quantiles 0.1,0.9 "${small[@]}"
 check "simulate distribution, one replication" simulate -s sync --n 3 --levels 5 --reps 1 --distribution --format json
+check "simulate dag estimates" simulate --graph dag.dot --reps 20 --estimates --format json
+check "simulate estimates, one replication" simulate -s sync --n 3 --levels 5 --reps 1 --estimates --format json
+check "bounds dag" bounds --graph dag.dot --format json
+check "bounds estimates" bounds --n 4 --m 1 --levels 5 --estimates --format json
 check "one replication" simulate -s sync --n 3 --levels 5 --reps 1 --format json
 # The protocols as `simulate --help` lists them: "sync: a | b; nn: c | d; ms: e | f".
 help=$("$bin" simulate --help | tr -s ' \n' ' ')

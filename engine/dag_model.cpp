@@ -1,0 +1,108 @@
+#include "engine/dag_model.h"
+
+#include <cmath>
+
+#include "distributions/input_error.h"
+#include "engine/resources.h"
+
+namespace hetstruct::engine {
+
+namespace {
+
+const char* bound_label(const bounds::DagEstimate& e) { return e.lower_bound ? "lower" : e.upper_bound ? "upper" : ""; }
+
+// A normal law or a constant: Kamburowski's bounds hold for such times.
+bool is_normal(const distributions::Law& law) {
+  if (!law.is_leaf()) return false;
+  const auto kind = law.components()[0].leaf.kind;
+  return kind == distributions::LeafKind::normal || kind == distributions::LeafKind::constant;
+}
+
+double percent(double value, double reference) { return 100.0 * (value - reference) / reference; }
+
+}  // namespace
+
+bounds::StochasticDag stochastic_dag(const Plan& plan) {
+  if (plan.kind != PlanKind::dag)
+    throw InputError("graph", std::string("analytic DAG estimates need a DAG plan, not a ") + to_string(plan.kind) + " plan");
+  bounds::StochasticDag dag;
+  const std::size_t n = plan.task_sampler.size();
+  dag.mean.resize(n);
+  dag.variance.resize(n);
+  for (std::size_t t = 0; t < n; ++t) {
+    const int k = plan.task_sampler[t];
+    dag.mean[t] = k < 0 ? 0.0 : plan.laws.at(k).mean();
+    dag.variance[t] = k < 0 ? 0.0 : plan.laws.at(k).variance();
+  }
+  dag.normal = true;
+  for (const int k : plan.task_sampler)
+    if (k >= 0) dag.normal = dag.normal && is_normal(plan.laws.at(k));
+  dag.pred_begin = plan.pred_begin;
+  dag.preds = plan.preds;
+  dag.sinks = plan.sinks;
+  // Edge weights: the messages of a DAG with communication (a law per entry of plan.preds) go
+  // here, as dag.edge_mean and dag.edge_variance parallel to dag.preds (0 for an edge without a
+  // message), with dag.normal false unless every message law is_normal. The generic plan has no
+  // message edges yet: every edge costs nothing, and the arrays stay empty.
+  dag.validate();
+  return dag;
+}
+
+bounds::StochasticDag stochastic_dag(const structures::Structure& structure, bool memory_check) {
+  if (memory_check && structure.kind != structures::StructureKind::custom) {
+    // At most two vertices a task (a barrier or an exchange each), each with its edges in Boost's
+    // graph and the plan.
+    const double vertices = 2.0 * structure.width * static_cast<double>(structure.levels);
+    check_memory(400.0 * vertices, "levels",
+                 std::to_string(static_cast<long long>(vertices)) + " vertices of the DAG the estimates run on");
+  }
+  CompileOptions options;
+  options.generic = true;
+  return stochastic_dag(compile(structure, options));
+}
+
+bounds::StochasticDag stochastic_dag(const Simulation& simulation) {
+  if (simulation.plan.kind == PlanKind::dag) return stochastic_dag(simulation.plan);
+  if (!simulation.zero_comm())
+    throw InputError("comm_cost", "analytic DAG estimates are of a structure at zero communication");
+  return stochastic_dag(simulation.structure, simulation.model.memory_check);
+}
+
+std::vector<Record> estimate_records(const std::string& structure, std::size_t tasks,
+                                     const std::vector<bounds::DagEstimate>& estimates,
+                                     const std::optional<bounds::ClosedForm>& closed_form) {
+  std::vector<Record> out;
+  for (const auto& e : estimates) {
+    Record r;
+    r.add("structure", structure).add("tasks", static_cast<std::uint64_t>(tasks)).add("method", e.method);
+    r.add("bound", bound_label(e)).add("mean", e.moments.mean).add("sd", std::sqrt(e.moments.variance));
+    if (closed_form) {
+      r.add("closed_form", closed_form->value).add("closed_form_method", closed_form->method);
+      r.add("difference_pct", percent(e.moments.mean, closed_form->value));
+    } else {
+      r.add_none("closed_form").add_none("closed_form_method").add_none("difference_pct");
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<Record> comparison_records(const std::string& structure, const std::vector<bounds::DagEstimate>& estimates,
+                                       const Estimate& mc, std::uint64_t seed) {
+  std::vector<Record> out;
+  for (const auto& e : estimates) {
+    const double difference = e.moments.mean - mc.mean;
+    Record r;
+    r.add("structure", structure).add("method", e.method).add("bound", bound_label(e));
+    r.add("mean", e.moments.mean).add("sd", std::sqrt(e.moments.variance));
+    r.add("mc_mean", mc.mean).add("mc_stderr", mc.has_error() ? mc.stderr_ : std::nan(""));
+    r.add("mc_sd", mc.has_error() ? mc.stddev : std::nan(""));
+    r.add("reps", mc.reps).add("seed", seed).add("difference", difference);
+    r.add("z", mc.has_error() && mc.stderr_ > 0.0 ? difference / mc.stderr_ : std::nan(""));
+    r.add("difference_pct", mc.mean != 0.0 ? percent(e.moments.mean, mc.mean) : std::nan(""));
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace hetstruct::engine
