@@ -106,13 +106,26 @@ class Sampler {
         case LeafKind::normal: return scale * normal(eng);
         case LeafKind::constant: return scale * value;
         case LeafKind::truncated_normal: return scale * draw_truncated(eng);
-        case LeafKind::exponential: return scale * exponential(eng);
-        case LeafKind::gamma: return scale * gamma(eng);
-        case LeafKind::lognormal: return scale * lognormal(eng);
-        case LeafKind::weibull: return scale * weibull(eng);
-        case LeafKind::empirical: return scale * data->sorted[index(eng)];
+        case LeafKind::exponential:
+        case LeafKind::gamma:
+        case LeafKind::lognormal:
+        case LeafKind::weibull:
+        case LeafKind::empirical: return scale * draw_measured(eng);
       }
       return 0.0;
+    }
+
+    // Out of line, so that draw() stays small enough to inline into the loops of the other kinds.
+    template <class Engine>
+    [[gnu::noinline]] double draw_measured(Engine& eng) const {
+      switch (kind) {
+        case LeafKind::exponential: return exponential(eng);
+        case LeafKind::gamma: return gamma(eng);
+        case LeafKind::lognormal: return lognormal(eng);
+        case LeafKind::weibull: return weibull(eng);
+        case LeafKind::empirical: return data->sorted[index(eng)];
+        default: return 0.0;
+      }
     }
 
     // Rejection while it accepts at least half the draws; otherwise inversion in the upper tail,
