@@ -104,14 +104,10 @@ double expected_max(const std::vector<distributions::Law>& laws) {
     const auto [a, b] = law.support();
     lo = std::min(lo, a);
     hi = std::max(hi, b);
-    const auto pts = law.breakpoints();
+    // Kinks, point masses, and points (a normal's mean +- a few sd, a long tail's quantiles)
+    // that keep narrow bumps and long tails from being missed.
+    const auto pts = law.quadrature_cuts();
     cuts.insert(cuts.end(), pts.begin(), pts.end());
-    // Cutting at a normal component's mean +- a few sd keeps narrow bumps from being missed.
-    for (const auto& c : law.components())
-      if (c.leaf.kind != distributions::LeafKind::uniform && c.leaf.kind != distributions::LeafKind::constant) {
-        const double mu = c.leaf.scale * c.leaf.first, sd = c.leaf.scale * std::sqrt(c.leaf.second);
-        for (int k = -4; k <= 4; k += 2) cuts.push_back(mu + k * sd);
-      }
     // The max of k draws lives where F^k rises from 0 to 1, a layer of width ~1/k that a first
     // quadrature pass over the whole support misses for large k: cut at quantiles of F^k.
     if (run.count >= 64)

@@ -467,6 +467,8 @@ ms (asynchronous master-slave task pool), or any DAG in a Graphviz DOT file.
 Width n processors, of which m are fast and draw a*X where the others draw X.
 Laws: uniform = u(0,1), normal = n(1/2,1/12) (second argument: the variance), or any law such as
   u(0,1)  n(0.5,1/12)  tn(1,1/4)  c(0.5)  0.5*u(0,1)  mix(0.3:u(0,1),0.7:n(0.5,1/12))
+  exp(mean)  gamma(shape,scale)  lognormal(mu,sigma) (of log X)  weibull(shape,scale)
+  emp(times.txt) (measured task times, one per line, each drawn with probability 1/count)
 
 Examples:
   hetstruct simulate --structure sync --n 8 --m 3 --a 1/2 --law uniform --reps 10000

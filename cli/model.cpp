@@ -31,7 +31,7 @@ void ModelOptions::add_to(CLI::App& app, Offer offer) {
   app.add_option("--a", model.scale, "Scale of the fast processors' law, 0 < a (fractions allowed: 4/5)")
       ->capture_default_str()->group(group);
   app.add_option("--law", model.law, "Task-time law: uniform = u(0,1), normal = n(1/2,1/12), or a law such as "
-                                     "\"mix(0.3:u(0,1),0.7:n(0.5,1/12))\"")
+                                     "\"mix(0.3:u(0,1),0.7:n(0.5,1/12))\", gamma(2,0.25) or emp(times.txt) (see --help)")
       ->capture_default_str()->group(group);
   app.add_option("--fast-law", model.fast_law, "Law of the fast processors (default: a times --law)")->group(group);
   app.add_option("--levels,-p", model.levels, "Tasks per processor (p)")->capture_default_str()->group(group);

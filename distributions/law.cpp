@@ -3,10 +3,17 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <numeric>
 
+#include <boost/math/distributions/exponential.hpp>
+#include <boost/math/distributions/gamma.hpp>
+#include <boost/math/distributions/lognormal.hpp>
 #include <boost/math/distributions/normal.hpp>
+#include <boost/math/distributions/weibull.hpp>
+#include <boost/math/special_functions/gamma.hpp>
 
 #include "distributions/format.h"
 #include "distributions/input_error.h"
@@ -25,9 +32,72 @@ double standard_normal_pdf(double z) {
   return std::exp(-0.5 * z * z) / std::sqrt(2.0 * 3.14159265358979323846);
 }
 
+// Boost.Math reports out-of-range results as inf or NaN instead of throwing: the constructors
+// refuse a law whose moments or support are not finite (require_finite_moments), and cdf and pdf
+// are only asked inside the domain.
+namespace bmp = boost::math::policies;
+using quiet = bmp::policy<bmp::domain_error<bmp::ignore_error>, bmp::pole_error<bmp::ignore_error>,
+                          bmp::overflow_error<bmp::ignore_error>, bmp::evaluation_error<bmp::ignore_error>>;
+
+// The mass beyond the upper end of a long-tailed law's support, as a share of its mean:
+// E[X; X > hi] = tail_share * E[X]. The expectations integrated over support() (of a max of n
+// such variables) then lose at most n * 1e-18 of them.
+constexpr double tail_share = 1e-18;
+
+bool long_tailed(LeafKind k) {
+  return k == LeafKind::exponential || k == LeafKind::gamma || k == LeafKind::lognormal || k == LeafKind::weibull;
+}
+
+// The point x where E[X; X > x] = q E[X] for a long-tailed leaf: the upper q-quantile of the
+// size-biased law (density x f(x) / E[X]), which is gamma(shape + 1, scale) for a gamma law,
+// lognormal(mu + sigma^2, sigma) for a lognormal one, and for a Weibull law the point where the
+// upper incomplete gamma Q(1 + 1/shape, (x/scale)^shape) = q.
+double mean_tail_point(const Leaf& l, double q) {
+  switch (l.kind) {
+    case LeafKind::exponential: return l.first * boost::math::gamma_q_inv(2.0, q, quiet());
+    case LeafKind::gamma: return l.second * boost::math::gamma_q_inv(l.first + 1.0, q, quiet());
+    case LeafKind::lognormal: {
+      const double z = -boost::math::quantile(boost::math::normal_distribution<double, quiet>(), q);
+      return std::exp(l.first + l.second * (l.second + z));
+    }
+    case LeafKind::weibull:
+      return l.second * std::pow(boost::math::gamma_q_inv(1.0 + 1.0 / l.first, q, quiet()), 1.0 / l.first);
+    default: return 0.0;
+  }
+}
+
+// Quantile of a long-tailed leaf at lower probability p (0 < p < 1).
+double long_tailed_quantile(const Leaf& l, double p) {
+  switch (l.kind) {
+    case LeafKind::exponential: return -l.first * std::log1p(-p);
+    case LeafKind::gamma: return boost::math::quantile(boost::math::gamma_distribution<double, quiet>(l.first, l.second), p);
+    case LeafKind::lognormal:
+      return boost::math::quantile(boost::math::lognormal_distribution<double, quiet>(l.first, l.second), p);
+    case LeafKind::weibull:
+      return boost::math::quantile(boost::math::weibull_distribution<double, quiet>(l.first, l.second), p);
+    default: return 0.0;
+  }
+}
+
+// Weibull moments through Gamma(1 + d) - 1, which keeps its digits for a large shape (small d)
+// where Gamma(1 + 2/k) - Gamma(1 + 1/k)^2 cancels.
+double weibull_mean(double shape, double scale) {
+  return scale * (1.0 + boost::math::tgamma1pm1(1.0 / shape, quiet()));
+}
+double weibull_variance(double shape, double scale) {
+  const double g1 = boost::math::tgamma1pm1(1.0 / shape, quiet()), g2 = boost::math::tgamma1pm1(2.0 / shape, quiet());
+  const double m = scale * (1.0 + g1);
+  return m * m * std::expm1(std::log1p(g2) - 2.0 * std::log1p(g1));
+}
+
 // Moments of a leaf before scaling.
 double leaf_mean(const Leaf& l) {
   switch (l.kind) {
+    case LeafKind::exponential: return l.first;
+    case LeafKind::gamma: return l.first * l.second;
+    case LeafKind::lognormal: return std::exp(l.first + 0.5 * l.second * l.second);
+    case LeafKind::weibull: return weibull_mean(l.first, l.second);
+    case LeafKind::empirical: return l.data->mean;
     case LeafKind::uniform: return 0.5 * (l.first + l.second);
     case LeafKind::normal: return l.first;
     case LeafKind::constant: return l.first;
@@ -41,6 +111,15 @@ double leaf_mean(const Leaf& l) {
 
 double leaf_variance(const Leaf& l) {
   switch (l.kind) {
+    case LeafKind::exponential: return l.first * l.first;
+    case LeafKind::gamma: return l.first * l.second * l.second;
+    case LeafKind::lognormal: {
+      // (e^(s^2) - 1) e^(2 mu + s^2), with expm1 for a small sigma.
+      const double s2 = l.second * l.second;
+      return std::expm1(s2) * std::exp(2.0 * l.first + s2);
+    }
+    case LeafKind::weibull: return weibull_variance(l.first, l.second);
+    case LeafKind::empirical: return l.data->variance;
     case LeafKind::uniform: return (l.second - l.first) * (l.second - l.first) / 12.0;
     case LeafKind::normal: return l.second;
     case LeafKind::constant: return 0.0;
@@ -53,9 +132,23 @@ double leaf_variance(const Leaf& l) {
   return 0.0;
 }
 
-// P(X <= x) for the unscaled leaf (or P(X < x) when `strict`, which differs only for constants).
+// P(X <= x) for the unscaled leaf (or P(X < x) when `strict`, which differs only for point masses:
+// constants and the empirical law's data).
 double leaf_cdf(const Leaf& l, double x, bool strict) {
+  if (long_tailed(l.kind)) {
+    if (!(x > 0.0)) return 0.0;
+    if (x == std::numeric_limits<double>::infinity()) return 1.0;
+  }
   switch (l.kind) {
+    case LeafKind::exponential: return -std::expm1(-x / l.first);
+    case LeafKind::gamma: return boost::math::gamma_p(l.first, x / l.second, quiet());
+    case LeafKind::lognormal: return standard_normal_cdf((std::log(x) - l.first) / l.second);
+    case LeafKind::weibull: return -std::expm1(-std::pow(x / l.second, l.first));
+    case LeafKind::empirical: {
+      const auto& v = l.data->sorted;
+      const auto it = strict ? std::lower_bound(v.begin(), v.end(), x) : std::upper_bound(v.begin(), v.end(), x);
+      return static_cast<double>(it - v.begin()) / static_cast<double>(v.size());
+    }
     case LeafKind::uniform:
       if (x <= l.first) return 0.0;
       if (x >= l.second) return 1.0;
@@ -77,7 +170,15 @@ double leaf_cdf(const Leaf& l, double x, bool strict) {
 }
 
 std::optional<double> leaf_pdf(const Leaf& l, double x) {
+  if (long_tailed(l.kind) && (x < 0.0 || x == std::numeric_limits<double>::infinity())) return 0.0;
   switch (l.kind) {
+    case LeafKind::exponential: return std::exp(-x / l.first) / l.first;
+    case LeafKind::gamma: return boost::math::pdf(boost::math::gamma_distribution<double, quiet>(l.first, l.second), x);
+    case LeafKind::lognormal:
+      return boost::math::pdf(boost::math::lognormal_distribution<double, quiet>(l.first, l.second), x);
+    case LeafKind::weibull:
+      return boost::math::pdf(boost::math::weibull_distribution<double, quiet>(l.first, l.second), x);
+    case LeafKind::empirical: return std::nullopt;
     case LeafKind::uniform:
       return (x > l.first && x < l.second) ? 1.0 / (l.second - l.first) : 0.0;
     case LeafKind::normal: {
@@ -95,7 +196,9 @@ std::optional<double> leaf_pdf(const Leaf& l, double x) {
 }
 
 std::pair<double, double> leaf_support(const Leaf& l) {
+  if (long_tailed(l.kind)) return {0.0, mean_tail_point(l, tail_share)};
   switch (l.kind) {
+    case LeafKind::empirical: return {l.data->sorted.front(), l.data->sorted.back()};
     case LeafKind::uniform: return {l.first, l.second};
     case LeafKind::constant: return {l.first, l.first};
     case LeafKind::normal: {
@@ -106,8 +209,25 @@ std::pair<double, double> leaf_support(const Leaf& l) {
       const double h = normal_support_sigmas * std::sqrt(l.second);
       return {std::max(0.0, l.first - h), std::max(0.0, l.first) + h};
     }
+    case LeafKind::exponential:
+    case LeafKind::gamma:
+    case LeafKind::lognormal:
+    case LeafKind::weibull: break;  // above
   }
   return {0.0, 0.0};
+}
+
+// A path as emp() takes it: bare when it reads back unchanged, else quoted with \" and \\.
+std::string path_text(const std::string& path) {
+  const bool bare = !path.empty() && path.find_first_of(")\"\\") == std::string::npos &&
+                    std::none_of(path.begin(), path.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)); });
+  if (bare) return path;
+  std::string q = "\"";
+  for (const char c : path) {
+    if (c == '"' || c == '\\') q += '\\';
+    q += c;
+  }
+  return q + "\"";
 }
 
 std::string leaf_to_string(const Leaf& l) {
@@ -118,6 +238,11 @@ std::string leaf_to_string(const Leaf& l) {
     case LeafKind::truncated_normal:
       return s + "tn(" + format_exact(l.first) + "," + format_exact(l.second) + ")";
     case LeafKind::constant: return s + "c(" + format_exact(l.first) + ")";
+    case LeafKind::exponential: return s + "exp(" + format_exact(l.first) + ")";
+    case LeafKind::gamma: return s + "gamma(" + format_exact(l.first) + "," + format_exact(l.second) + ")";
+    case LeafKind::lognormal: return s + "lognormal(" + format_exact(l.first) + "," + format_exact(l.second) + ")";
+    case LeafKind::weibull: return s + "weibull(" + format_exact(l.first) + "," + format_exact(l.second) + ")";
+    case LeafKind::empirical: return s + "emp(" + path_text(l.data->path) + ")";
   }
   return s;
 }
@@ -185,6 +310,106 @@ Law Law::truncated_normal(double mean, double variance) {
 Law Law::constant(double value) {
   require_finite(value, "c(value): value");
   return require_finite_moments(Law({{1.0, {LeafKind::constant, value, 0.0}}}));
+}
+
+namespace {
+
+// Parameters of the long-tailed laws are > 0 (a lognormal's mu may be any number).
+void require_positive(const std::string& name, const std::vector<std::pair<const char*, double>>& params) {
+  for (const auto& [what, x] : params) {
+    require_finite(x, (name + ": " + what).c_str());
+    if (!(x > 0.0)) throw InputError("law", name + " needs " + what + " > 0, got " + format_exact(x));
+  }
+}
+
+}  // namespace
+
+Law Law::checked_leaf(Leaf leaf) { return require_finite_moments(Law({{1.0, std::move(leaf)}})); }
+
+Law Law::exponential(double mean) {
+  require_positive("exp(mean)", {{"mean", mean}});
+  return checked_leaf({LeafKind::exponential, mean, 0.0});
+}
+
+Law Law::gamma(double shape, double scale) {
+  require_positive("gamma(shape,scale)", {{"shape", shape}, {"scale", scale}});
+  return checked_leaf({LeafKind::gamma, shape, scale});
+}
+
+Law Law::lognormal(double mu, double sigma) {
+  require_finite(mu, "lognormal(mu,sigma): mu");
+  require_positive("lognormal(mu,sigma)", {{"sigma", sigma}});
+  return checked_leaf({LeafKind::lognormal, mu, sigma});
+}
+
+Law Law::weibull(double shape, double scale) {
+  require_positive("weibull(shape,scale)", {{"shape", shape}, {"scale", scale}});
+  return checked_leaf({LeafKind::weibull, shape, scale});
+}
+
+Law Law::empirical(const std::string& path) {
+  const std::string where = "emp(" + path_text(path) + ")";
+  // A file or a pipe (emp(/dev/stdin), a shell's <(...)); a device such as /dev/zero would be read
+  // for ever, and a folder reads as nothing.
+  std::error_code ec;
+  const auto type = std::filesystem::status(path, ec).type();
+  if (!ec && type != std::filesystem::file_type::regular && type != std::filesystem::file_type::fifo)
+    throw InputError("law", where + ": '" + path + "' is not a file", "give a file of measured task times, one per line");
+  std::ifstream in(path);
+  if (!in) throw InputError("law", where + ": cannot read the file '" + path + "'", "give a file of measured task times, one per line");
+  std::vector<double> values;
+  std::string line;
+  for (std::size_t number = 1; std::getline(in, line); ++number) {
+    const std::size_t hash = line.find('#');
+    if (hash != std::string::npos) line.erase(hash);
+    const auto not_space = [](char c) { return !std::isspace(static_cast<unsigned char>(c)); };
+    const auto first = std::find_if(line.begin(), line.end(), not_space);
+    const auto last = std::find_if(line.rbegin(), line.rend(), not_space).base();
+    if (first >= last) continue;
+    const std::string text(first, last);
+    const char* begin = text.data() + (text.front() == '+' ? 1 : 0);
+    double x = 0.0;
+    const auto r = std::from_chars(begin, text.data() + text.size(), x);
+    if (r.ec != std::errc() || r.ptr != text.data() + text.size() || !std::isfinite(x))
+      throw InputError("law", where + ": line " + std::to_string(number) + ": '" + text + "' is not a number",
+                       "one task time per line, as a decimal; '#' starts a comment");
+    values.push_back(x);
+  }
+  if (in.bad()) throw InputError("law", where + ": error reading the file '" + path + "'");
+  return empirical(std::move(values), path);
+}
+
+Law Law::empirical(std::vector<double> values, const std::string& path) {
+  const std::string where = "emp(" + path_text(path) + ")";
+  if (values.empty())
+    throw InputError("law", where + ": the file has no task times", "one task time per line; '#' starts a comment");
+  for (const double x : values) require_finite(x, (where + ": a value").c_str());
+  auto data = std::make_shared<EmpiricalData>();
+  data->path = path;
+  // Compensated (Neumaier) sums: the mean is the data's mean to the last digit whatever their order.
+  const auto sum = [](const std::vector<double>& v, auto term) {
+    double s = 0.0, c = 0.0;
+    for (const double x : v) {
+      const double y = term(x), t = s + y;
+      c += std::abs(s) >= std::abs(y) ? (s - t) + y : (y - t) + s;
+      s = t;
+    }
+    return s + c;
+  };
+  const double n = static_cast<double>(values.size());
+  data->mean = sum(values, [](double x) { return x; }) / n;
+  const double m = data->mean;
+  data->variance = sum(values, [m](double x) { return (x - m) * (x - m); }) / n;
+  std::sort(values.begin(), values.end());
+  if (values.front() == values.back())
+    throw InputError("law", where + ": all " + std::to_string(values.size()) + " task times are " + format_exact(values.front()),
+                     "use c(" + format_exact(values.front()) + ") for a constant time");
+  data->sorted = std::move(values);
+  try {
+    return checked_leaf({LeafKind::empirical, 0.0, 0.0, 1.0, std::move(data)});
+  } catch (const InputError& e) {
+    throw InputError("law", where + ": " + e.problem(), e.hint());
+  }
 }
 
 Law Law::scaled(double factor, const Law& base) {
@@ -286,11 +511,40 @@ std::vector<double> Law::breakpoints() const {
       case LeafKind::constant: pts.push_back(s * c.leaf.first); break;
       case LeafKind::truncated_normal: pts.push_back(0.0); break;
       case LeafKind::normal: break;
+      case LeafKind::lognormal: break;  // smooth at 0: every derivative vanishes there
+      case LeafKind::exponential:
+      case LeafKind::gamma:
+      case LeafKind::weibull: pts.push_back(0.0); break;
+      case LeafKind::empirical:
+        for (const double x : c.leaf.data->sorted) pts.push_back(s * x);
+        break;
     }
   }
   std::sort(pts.begin(), pts.end());
   pts.erase(std::unique(pts.begin(), pts.end()), pts.end());
   return pts;
+}
+
+std::vector<double> Law::quadrature_cuts() const {
+  std::vector<double> cuts = breakpoints();
+  for (const auto& c : components_) {
+    const Leaf& l = c.leaf;
+    if (l.kind == LeafKind::normal || l.kind == LeafKind::truncated_normal) {
+      const double mu = l.scale * l.first, sd = l.scale * std::sqrt(l.second);
+      for (int k = -4; k <= 4; k += 2) cuts.push_back(mu + k * sd);
+    } else if (long_tailed(l.kind)) {
+      // The body by its quantiles, the tail by where it holds a given share of the mean (a
+      // lognormal tail spans decades between its 1 - 1e-9 quantile and the end of the support).
+      for (const double p : {1e-9, 1e-6, 1e-3, 0.01, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99})
+        cuts.push_back(l.scale * long_tailed_quantile(l, p));
+      for (const double q : {1e-3, 1e-6, 1e-9, 1e-12, 1e-15}) cuts.push_back(l.scale * mean_tail_point(l, q));
+    }
+  }
+  // Boost.Math gives NaN where it cannot answer (an extreme parameter): no cut there.
+  cuts.erase(std::remove_if(cuts.begin(), cuts.end(), [](double x) { return !std::isfinite(x); }), cuts.end());
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  return cuts;
 }
 
 std::string Law::to_string() const {
@@ -327,8 +581,8 @@ class LawParser {
 
  private:
   static constexpr const char* syntax_hint =
-      "laws look like u(0,1), n(0.5,1/12), tn(1,1/4), c(1), 0.5*u(0,1), "
-      "mix(0.3:u(0,1),0.7:n(0.5,1/12))";
+      "laws look like u(0,1), n(0.5,1/12), tn(1,1/4), c(1), exp(2), gamma(2,0.25), lognormal(0,0.5), "
+      "weibull(1.5,2), emp(times.txt), 0.5*u(0,1), mix(0.3:u(0,1),0.7:n(0.5,1/12))";
 
   // Laws nest ('(', 'a*', 'mix(') by recursion: a bound keeps a pathological text (thousands of
   // parentheses) from overflowing the stack.
@@ -409,25 +663,61 @@ class LawParser {
     }
     std::string name;
     while (pos_ < text_.size() && std::isalpha(static_cast<unsigned char>(text_[pos_]))) name += text_[pos_++];
-    if (name.empty()) fail("expected a law (u, n, tn, c or mix)");
+    if (name.empty()) fail("expected a law (u, n, tn, c, exp, gamma, lognormal, weibull, emp or mix)");
     // Checked before the arguments, whose syntax depends on the name.
-    if (name != "u" && name != "n" && name != "tn" && name != "c" && name != "mix") {
+    static const char* const names[] = {"u", "n", "tn", "c", "exp", "gamma", "lognormal", "weibull", "emp", "mix"};
+    if (std::find(std::begin(names), std::end(names), name) == std::end(names)) {
       pos_ = start;
       fail("unknown law '" + name + "'");
     }
     expect('(');
     if (name == "mix") return parse_mixture(start);
-    const double a = parse_number();
-    if (name == "c") {
+    if (name == "emp") {
+      const std::string path = parse_path();
       expect(')');
-      return wrap(start, [&] { return Law::constant(a); });
+      return wrap(start, [&] { return Law::empirical(path); });
+    }
+    const double a = parse_number();
+    if (name == "c" || name == "exp") {
+      expect(')');
+      if (name == "c") return wrap(start, [&] { return Law::constant(a); });
+      return wrap(start, [&] { return Law::exponential(a); });
     }
     expect(',');
     const double b = parse_number();
     expect(')');
     if (name == "u") return wrap(start, [&] { return Law::uniform(a, b); });
     if (name == "n") return wrap(start, [&] { return Law::normal(a, b); });
+    if (name == "gamma") return wrap(start, [&] { return Law::gamma(a, b); });
+    if (name == "lognormal") return wrap(start, [&] { return Law::lognormal(a, b); });
+    if (name == "weibull") return wrap(start, [&] { return Law::weibull(a, b); });
     return wrap(start, [&] { return Law::truncated_normal(a, b); });
+  }
+
+  // path := '"' (char | '\"' | '\\')* '"' | the text up to ')', surrounding spaces dropped
+  std::string parse_path() {
+    static constexpr const char* path_hint = "emp(times.txt), or emp(\"my times.txt\") for a path with spaces or ')'";
+    skip_space();
+    std::string path;
+    if (accept('"')) {
+      for (;;) {
+        if (pos_ >= text_.size()) fail("unterminated quoted path", path_hint);
+        char c = text_[pos_++];
+        if (c == '"') break;
+        if (c == '\\') {
+          if (pos_ >= text_.size()) fail("unterminated quoted path", path_hint);
+          c = text_[pos_++];
+        }
+        path += c;
+      }
+    } else {
+      const std::size_t end = text_.find(')', pos_);
+      path = text_.substr(pos_, end == std::string::npos ? std::string::npos : end - pos_);
+      while (!path.empty() && std::isspace(static_cast<unsigned char>(path.back()))) path.pop_back();
+      pos_ += path.size();
+    }
+    if (path.empty()) fail("expected a file path", path_hint);
+    return path;
   }
 
   Law parse_mixture(std::size_t start) {

@@ -5,13 +5,20 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include <boost/math/distributions/normal.hpp>
+#include <boost/random/exponential_distribution.hpp>
+#include <boost/random/gamma_distribution.hpp>
+#include <boost/random/lognormal_distribution.hpp>
 #include <boost/random/normal_distribution.hpp>
 #include <boost/random/uniform_01.hpp>
+#include <boost/random/uniform_int_distribution.hpp>
 #include <boost/random/uniform_real_distribution.hpp>
+#include <boost/random/weibull_distribution.hpp>
 
 #include "distributions/law.h"
 
@@ -78,6 +85,18 @@ class Sampler {
           value(leaf.first) {
       if (kind == LeafKind::truncated_normal)
         above_zero = 0.5 * std::erfc(-leaf.first / std::sqrt(2.0 * leaf.second));  // P(X >= 0), from its own tail
+      // The other kinds' Boost distributions, built only for their own kind.
+      switch (kind) {
+        case LeafKind::exponential: exponential = decltype(exponential)(1.0 / leaf.first); break;
+        case LeafKind::gamma: gamma = decltype(gamma)(leaf.first, leaf.second); break;
+        case LeafKind::lognormal: lognormal = decltype(lognormal)(leaf.first, leaf.second); break;
+        case LeafKind::weibull: weibull = decltype(weibull)(leaf.first, leaf.second); break;
+        case LeafKind::empirical:
+          data = leaf.data;
+          index = decltype(index)(0, leaf.data->sorted.size() - 1);
+          break;
+        default: break;
+      }
     }
 
     template <class Engine>
@@ -87,8 +106,26 @@ class Sampler {
         case LeafKind::normal: return scale * normal(eng);
         case LeafKind::constant: return scale * value;
         case LeafKind::truncated_normal: return scale * draw_truncated(eng);
+        case LeafKind::exponential:
+        case LeafKind::gamma:
+        case LeafKind::lognormal:
+        case LeafKind::weibull:
+        case LeafKind::empirical: return scale * draw_measured(eng);
       }
       return 0.0;
+    }
+
+    // Out of line, so that draw() stays small enough to inline into the loops of the other kinds.
+    template <class Engine>
+    [[gnu::noinline]] double draw_measured(Engine& eng) const {
+      switch (kind) {
+        case LeafKind::exponential: return exponential(eng);
+        case LeafKind::gamma: return gamma(eng);
+        case LeafKind::lognormal: return lognormal(eng);
+        case LeafKind::weibull: return weibull(eng);
+        case LeafKind::empirical: return data->sorted[index(eng)];
+        default: return 0.0;
+      }
     }
 
     // Rejection while it accepts at least half the draws; otherwise inversion in the upper tail,
@@ -113,6 +150,13 @@ class Sampler {
     mutable boost::random::normal_distribution<double> normal;  // operator() is non-const in Boost
     double value;
     double above_zero = 1.0;
+    // Boost's operator() is non-const for these, though they keep no state between draws.
+    mutable boost::random::exponential_distribution<double> exponential;
+    mutable boost::random::gamma_distribution<double> gamma;
+    mutable boost::random::lognormal_distribution<double> lognormal;
+    boost::random::weibull_distribution<double> weibull;
+    boost::random::uniform_int_distribution<std::size_t> index;  // empirical: which value
+    std::shared_ptr<const EmpiricalData> data;
   };
 
   std::vector<Part> parts_;
