@@ -51,8 +51,10 @@ constexpr double infinity = std::numeric_limits<double>::infinity();
 // task k-1 (and then it does not need this processor: they have exchanged after k-1).
 //
 // Discrete-event simulation: each processor has at most one pending event, "free at time t" (the
-// end of a task or of an exchange), kept in a tournament tree (O(log n) per event; the buffers are
-// sized once, a replication allocates nothing). Events are processed in order of time, and at
+// end of a task or of an exchange), kept in an event queue (a flat array scanned at each pop up to
+// 16 processors, a tournament tree beyond; the buffers are sized once, a replication allocates
+// nothing; engine/protocols/reference.cpp keeps the first implementation, which the tests hold
+// this one equal to bit for bit). Events are processed in order of time, and at
 // equal times in processor order (lower index first). A processor processed first at t sees a
 // neighbour that is also free at t, not yet processed, as busy, and commits to it if it finishes
 // first; the neighbour, processed next, finds it waiting and they exchange at t all the same.
