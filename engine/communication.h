@@ -35,11 +35,68 @@ class TaskTimes {
   // its own, distinct from every processor's, so it never shifts the task times.
   ProcessorStream& protocol_stream() { return protocol_stream_; }
 
+  // What LawDraws reads to draw the same variates without the per-draw dispatch.
+  const distributions::Sampler* samplers() const { return samplers_; }
+  ProcessorStream* streams() const { return streams_; }
+  bool keeps_busy() const { return busy_ != nullptr; }
+
  private:
   const distributions::Sampler* samplers_;
   ProcessorStream* streams_;
   ProcessorStream& protocol_stream_;
   double* busy_;
+};
+
+// Hot loops: processor i's next task time without a dispatch per draw. When every processor's law
+// is one uniform (or one normal) leaf and no busy times are kept, as in Wilson's tables, run() gets
+// a monomorphic draw (the zero-communication plans' UniformDraw / NormalDraw, engine/plan.h);
+// otherwise TaskTimes::next. Either way the same variates from the same streams, bit for bit. The
+// buffers are sized once (width), so a replication allocates nothing.
+class LawDraws {
+ public:
+  explicit LawDraws(int width) {
+    uniform_.reserve(static_cast<std::size_t>(width));
+    normal_.reserve(static_cast<std::size_t>(width));
+  }
+
+  template <class Draw>
+  struct Monomorphic {
+    const Draw* draws;
+    ProcessorStream* streams;
+    double operator()(int i) const { return draws[i](streams[i]); }
+  };
+  struct General {
+    TaskTimes* times;
+    double operator()(int i) const { return times->next(i); }
+  };
+
+  // run(next) with next(i) one of the three functors above; `width` processors.
+  template <class Run>
+  decltype(auto) dispatch(TaskTimes& times, int width, Run&& run) {
+    const distributions::Sampler* samplers = times.samplers();
+    if (!times.keeps_busy()) {
+      if (all_of_kind(samplers, width, distributions::LeafKind::uniform)) {
+        uniform_.clear();
+        for (int i = 0; i < width; ++i) uniform_.push_back(samplers[i].uniform_draw());
+        return run(Monomorphic<distributions::UniformDraw>{uniform_.data(), times.streams()});
+      }
+      if (all_of_kind(samplers, width, distributions::LeafKind::normal)) {
+        normal_.clear();
+        for (int i = 0; i < width; ++i) normal_.push_back(samplers[i].normal_draw());
+        return run(Monomorphic<distributions::NormalDraw>{normal_.data(), times.streams()});
+      }
+    }
+    return run(General{&times});
+  }
+
+ private:
+  static bool all_of_kind(const distributions::Sampler* samplers, int width, distributions::LeafKind kind) {
+    for (int i = 0; i < width; ++i)
+      if (samplers[i].single_kind() != kind) return false;
+    return true;
+  }
+  std::vector<distributions::UniformDraw> uniform_;
+  std::vector<distributions::NormalDraw> normal_;
 };
 
 // What every protocol knows of its structure. Processors 0..fast_count-1 are the fast ones.
@@ -91,6 +148,14 @@ std::unique_ptr<Protocol> make_master_slave_protocol(const std::string& name, co
 std::vector<std::string> synchronous_protocol_names();
 std::vector<std::string> neighbor_protocol_names();
 std::vector<std::string> master_slave_protocol_names();
+
+// The protocols as they were before they were made faster (issue 11), frozen in
+// engine/protocols/reference.cpp: hetstruct_bench times them beside the current ones in the same
+// run, and tests hold the two equal bit for bit. Not offered to users. reference_protocol_names
+// lists those kept for `structure` ("sync", "nn", "ms"); any other name throws InputError.
+std::unique_ptr<Protocol> make_reference_protocol(const std::string& structure, const std::string& name,
+                                                  const CommSetup& setup);
+std::vector<std::string> reference_protocol_names(const std::string& structure);
 
 // A master-slave dealing policy: its name, the approach it stands for (the label
 // `hetstruct policies` prints: overpartitioning, ostrich, hcgm, wilson_eq15, ...) and one line.

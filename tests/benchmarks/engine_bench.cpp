@@ -5,12 +5,15 @@
 //   ./build/hetstruct_bench --benchmark_counters_tabular=true
 #include <algorithm>
 #include <limits>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <benchmark/benchmark.h>
 #include <boost/random/normal_distribution.hpp>
 #include <boost/random/uniform_real_distribution.hpp>
 
+#include "engine/communication.h"
 #include "engine/plan.h"
 #include "structures/structure.h"
 
@@ -154,5 +157,46 @@ BENCHMARK_CAPTURE(protocol_plan, ms_master_computes_8_3, structures::master_slav
 BENCHMARK_CAPTURE(protocol_plan, sync_initiator_collector_16_8, structures::synchronous, 16, 8);
 BENCHMARK_CAPTURE(protocol_plan, nn_default_16_8, nn, 16, 8);
 BENCHMARK_CAPTURE(protocol_plan, ms_master_computes_16_8, structures::master_slave, 16, 8);
+
+// The protocols made faster in issue 11 against their frozen implementations
+// (engine/protocols/reference.cpp), in the same run: protocol/<structure>/<name>/<n>_<m>/<law>/C_0.1
+// then /current or /reference. Wilson's Tables 4 and 7 (nn) run at these widths.
+//
+//   ./build/hetstruct_bench --benchmark_filter='^protocol/' --benchmark_repetitions=5 \
+//       --benchmark_report_aggregates_only=true
+void protocol_version(benchmark::State& state, std::string structure, std::string name, int n, int m, bool normal,
+                      bool reference) {
+  const auto procs = structures::heterogeneous(n, m, scale, normal ? distributions::Law::paper_normal()
+                                                                    : distributions::Law::paper_uniform());
+  const auto s = structure == "nn"     ? structures::nearest_neighbor(procs, levels)
+                 : structure == "sync" ? structures::synchronous(procs, levels)
+                                       : structures::master_slave(procs, levels);
+  engine::CompileOptions options;
+  options.comm_cost = 0.1;
+  options.protocol = name;
+  const auto plan = engine::compile(s, options);
+  engine::Workspace ws(plan);
+  if (reference) ws.protocol = engine::make_reference_protocol(structure, name, plan.comm);
+  std::uint64_t rep = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(engine::evaluate(plan, seed, rep++, ws));
+  const double tasks = static_cast<double>(n) * levels;
+  state.counters["time_per_task"] =
+      benchmark::Counter(tasks, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["reps_per_second"] = benchmark::Counter(1, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+const bool protocol_versions_registered = [] {
+  for (const char* structure : {"nn", "sync", "ms"})
+    for (const auto& name : engine::reference_protocol_names(structure))
+      for (const auto& [n, m] : {std::pair{8, 3}, std::pair{16, 8}})
+        for (const bool normal : {true, false})
+          for (const bool reference : {false, true}) {
+            const std::string label = std::string("protocol/") + structure + "/" + name + "/" + std::to_string(n) +
+                                      "_" + std::to_string(m) + (normal ? "/normal" : "/uniform") + "/C_0.1/" +
+                                      (reference ? "reference" : "current");
+            benchmark::RegisterBenchmark(label.c_str(), protocol_version, structure, name, n, m, normal, reference);
+          }
+  return true;
+}();
 
 BENCHMARK_MAIN();
