@@ -61,12 +61,14 @@ std::string describe_laws(const structures::Structure& s) {
 struct Simulate {
   ModelOptions options;
   SamplingOptions sampling;
+  EstimatorOptions estimator;
   OutputOptions output;
   bool metrics = false;
 
   void add_to(CLI::App& app) {
     options.add_to(app, {});
     sampling.add_to(app);
+    estimator.add_to(app);
     output.add_to(app, engine::Format::text);
     app.add_flag("--metrics", metrics,
                  "Zhang-Yan measures: power weights, heterogeneity H, parallelism degree, speedup, efficiency")
@@ -75,6 +77,8 @@ struct Simulate {
 
   int execute() {
     sampling.validate();
+    const engine::Estimator requested = estimator.value();
+    const engine::StopRule stop = estimator.stop();
     engine::Simulation sim = engine::prepare(options.resolved());
     announce_duration(engine::run_seconds(sim.plan.kind, static_cast<double>(sim.plan.compute_tasks()),
                                           static_cast<double>(sampling.reps), sampling.effective_threads()),
@@ -83,7 +87,7 @@ struct Simulate {
     engine::RunOptions run = sampling.run_options();
     run.progress = [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
     const auto t0 = std::chrono::steady_clock::now();
-    engine::run(sim, run, metrics);
+    engine::run(sim, run, metrics, requested, stop);
     const double elapsed = seconds_since(t0);
 
     const engine::Record r = engine::simulation_record(sim, sampling.seed);
@@ -105,19 +109,28 @@ struct Simulate {
           << (sim.plan.structure == "ms" ? ", policy " + sim.plan.comm.policy : std::string()) << "\n";
     out << "laws        " << describe_laws(s) << "\n";
     out << "mean        " << fixed(e.mean, 4);
-    if (e.has_error())
+    if (sim.estimator == engine::Estimator::exact)
+      out << "  exact (" << sim.estimators.exact_method << "), no sampling: --estimator cv or mc simulates";
+    else if (e.has_error())
       out << "  stderr " << fixed(e.stderr_, 4) << "  95% CI [" << fixed(e.ci_low, 4) << ", " << fixed(e.ci_high, 4) << "]";
     else
       out << "  stderr undefined with one replication";
     out << "\n";
+    if (sim.estimator == engine::Estimator::exact) return out.str();
     out << "range       [" << fixed(e.min, 4) << ", " << fixed(e.max, 4) << "]\n";
+    out << "estimator   " << engine::to_string(sim.estimator);
+    if (sim.estimator != engine::Estimator::mc)
+      out << "  variance factor " << (std::isnan(sim.variance_factor) ? std::string("undefined (no residual)")
+                                                                       : fixed(sim.variance_factor, 2))
+          << " (plain sampling's variance over this estimator's, per makespan evaluated)";
+    out << "\n";
     out << "reps        " << e.reps << "  seed " << sampling.seed << "  threads " << sampling.effective_threads() << "  "
         << fixed(elapsed, 2) << " s  ("
         << fixed(elapsed * 1e9 / (static_cast<double>(e.reps) * static_cast<double>(sim.plan.compute_tasks())), 2)
         << " ns/task)\n";
     if (const auto& closed = sim.closed_form) {
       out << "closed form " << fixed(closed->value, 4) << " (" << closed->method << ")";
-      if (e.has_error()) out << "  difference " << (sim.z() >= 0 ? "+" : "") << fixed(sim.z(), 2) << " standard errors";
+      if (!std::isnan(sim.z())) out << "  difference " << (sim.z() >= 0 ? "+" : "") << fixed(sim.z(), 2) << " standard errors";
       out << "\n";
     } else {
       out << "closed form none for this structure\n";

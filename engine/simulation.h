@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bounds/structure_bounds.h"
+#include "engine/estimators.h"
 #include "engine/model.h"
 #include "engine/monte_carlo.h"
 #include "engine/plan.h"
@@ -21,9 +22,12 @@ struct Simulation {
   structures::Structure structure;
   Plan plan;
   std::optional<bounds::ClosedForm> closed_form;  // zero-communication regular structures only
+  EstimatorSetup estimators;                      // controls, twin and exact value the model offers
 
   // After run():
   Estimate estimate;
+  Estimator estimator = Estimator::mc;  // the one that ran
+  double variance_factor = 1.0;         // against plain sampling, measured on the run
   std::vector<double> power_weights;  // with metrics
   std::optional<MetricsRun> metrics;
   double heterogeneity = std::numeric_limits<double>::quiet_NaN();
@@ -36,11 +40,13 @@ struct Simulation {
 
 // Validates, builds and compiles the model (InputError naming the parameter).
 Simulation prepare(const Model& model);
-// Runs the replications; with `metrics`, the power weights and the parallelism measures too (the
-// makespan's bits are the same either way).
-void run(Simulation& simulation, const RunOptions& options, bool metrics);
-// The result: model columns, the estimate, the closed form, C, protocol and policy, and the
-// measures when measured. `seed` is the run's.
+// Runs the replications with `estimator` (engine/estimators.h; auto picks the best the model
+// offers), stopping early on `stop`; with `metrics`, the power weights and the parallelism measures
+// too (plain Monte Carlo only: the makespan's bits are the same either way).
+void run(Simulation& simulation, const RunOptions& options, bool metrics, Estimator estimator = Estimator::mc,
+         const StopRule& stop = {});
+// The result: model columns, the estimate, the closed form, C, protocol and policy, the
+// estimator and its variance factor, and the measures when measured. `seed` is the run's.
 Record simulation_record(const Simulation& simulation, std::uint64_t seed);
 
 // Each processor's mean task time: its law's mean; for a DAG, the mean over its tasks' laws.
