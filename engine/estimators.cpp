@@ -308,9 +308,9 @@ EstimatorResult run_estimator(const Plan& plan, const EstimatorSetup& setup, Est
     case Estimator::exact: {
       Estimate& e = out.estimate;
       e.reps = 0;
-      e.mean = e.ci_low = e.ci_high = e.min = e.max = *setup.exact;
+      e.mean = e.ci_low = e.ci_high = *setup.exact;
       e.stderr_ = 0.0;
-      e.stddev = nan;
+      e.stddev = e.min = e.max = nan;  // nothing sampled
       out.variance_factor = nan;
       return out;
     }
