@@ -222,7 +222,7 @@ Estimator resolve_estimator(Estimator requested, const EstimatorSetup& setup, st
   switch (requested) {
     case Estimator::automatic:
       if (setup.exact) return Estimator::exact;
-      if (J == 0 || reps < regression_min_reps(J)) return Estimator::mc;
+      if (J == 0 || J > max_controls || reps < regression_min_reps(J)) return Estimator::mc;
       return setup.master_slave && setup.twin ? Estimator::antithetic_cv : Estimator::cv;
     case Estimator::mc: return Estimator::mc;
     case Estimator::exact:
@@ -233,6 +233,10 @@ Estimator resolve_estimator(Estimator requested, const EstimatorSetup& setup, st
     case Estimator::cv:
     case Estimator::antithetic_cv:
       if (J == 0) throw InputError("estimator", "this model has no control variates");
+      if (J > max_controls)
+        throw InputError("estimator", "this model has " + std::to_string(J) + " control variates, more than the " +
+                                          std::to_string(max_controls) + " the regression keeps",
+                         "one per processor: use at most " + std::to_string(max_controls - 1) + " processors, or mc");
       if (reps < J + 3)
         throw InputError("reps", "the control-variate estimator on " + std::to_string(J) + " controls needs at least " +
                                      std::to_string(J + 3) + " replications");

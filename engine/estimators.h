@@ -93,6 +93,10 @@ struct EstimatorResult {
   std::size_t controls = 0;  // J used (after dropping collinear ones)
 };
 
+// The most controls a regression takes: each block keeps a (J+1)^2 co-moment matrix, and a wave
+// holds 1024 blocks (65 controls: 35 MB).
+inline constexpr std::size_t max_controls = 65;
+
 // Which estimator `requested` means for this setup and replication cap (auto resolved; the others
 // checked: InputError on `estimator` where the model does not offer it, on `reps` where the cap is
 // below what the regression needs).

@@ -134,6 +134,10 @@ TEST_CASE("auto takes exact, then controls, then mc; plain mc is engine::run bit
   CHECK(engine::resolve_estimator(Estimator::automatic, ms.estimators, 1000) == Estimator::antithetic_cv);
   CHECK_THROWS_WITH(engine::resolve_estimator(Estimator::exact, async_uniform.estimators, 1000),
                     Catch::Contains("no exact expectation"));
+  // One control per processor: a wide model's co-moment blocks would not fit; auto runs mc.
+  const auto wide = prepared(StructureKind::nearest_neighbor, 100, 0, "uniform", 5);
+  CHECK(engine::resolve_estimator(Estimator::automatic, wide.estimators, 100000) == Estimator::mc);
+  CHECK_THROWS_WITH(engine::resolve_estimator(Estimator::cv, wide.estimators, 100000), Catch::Contains("101 control"));
   const auto exact = estimate(sync, Estimator::exact, 1000, 1);
   CHECK(exact.estimate.mean == bounds::synchronous_uniform_mean(4, 1, 0.5, 20));
   CHECK(exact.estimate.stderr_ == 0.0);
