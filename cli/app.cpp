@@ -202,6 +202,7 @@ struct Bounds {
 struct Table {
   std::string which;
   SamplingOptions sampling;
+  EstimatorOptions estimator{"mc"};
   std::string master_slave_reps_text;
   OutputOptions output;
   CLI::Option* master_slave_reps_option = nullptr;
@@ -213,6 +214,7 @@ struct Table {
         app.add_option("--ms-reps", master_slave_reps_text,
                        "Replications for the master-slave Tables 5 and 8, at least 1 (default: the same as --reps)")
             ->group("Sampling");
+    estimator.add_to(app);
     output.add_to(app, engine::Format::csv);
   }
 
@@ -236,6 +238,8 @@ struct Table {
     run.reps = sampling.reps;
     run.seed = sampling.seed;
     run.threads = sampling.threads;
+    run.estimator = estimator.value();
+    run.stop = estimator.stop();
     if (master_slave_reps_option->count()) {
       run.master_slave_reps = parse_count("--ms-reps", master_slave_reps_text, SamplingOptions::max_reps);
       if (*run.master_slave_reps == 0)
