@@ -64,6 +64,7 @@ std::string describe_laws(const structures::Structure& s) {
 struct Simulate {
   ModelOptions options;
   SamplingOptions sampling;
+  EstimatorOptions estimator;
   OutputOptions output;
   bool metrics = false;
   DistributionFlags distribution;
@@ -72,6 +73,7 @@ struct Simulate {
   void add_to(CLI::App& app) {
     options.add_to(app, {});
     sampling.add_to(app);
+    estimator.add_to(app);
     output.add_to(app, engine::Format::text);
     app.add_flag("--metrics", metrics,
                  "Zhang-Yan measures: power weights, heterogeneity H, parallelism degree, speedup, efficiency")
@@ -86,6 +88,10 @@ struct Simulate {
   int execute() {
     sampling.validate();
     const engine::DistributionOptions asked = distribution.resolved();
+    // The analytic estimates are compared with a simulated mean: auto simulates then (never exact).
+    const engine::Estimator requested =
+        estimates && estimator.value() == engine::Estimator::automatic ? engine::Estimator::mc : estimator.value();
+    const engine::StopRule stop = estimator.stop();
     engine::Simulation sim = engine::prepare(options.resolved());
     sim.distribution_options = asked;
     std::vector<bounds::DagEstimate> dag_estimates;  // computed before the run: bad input fails first
@@ -97,7 +103,7 @@ struct Simulate {
     engine::RunOptions run = sampling.run_options();
     run.progress = [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
     const auto t0 = std::chrono::steady_clock::now();
-    engine::run(sim, run, metrics);
+    engine::run(sim, run, metrics, requested, stop);
     const double elapsed = seconds_since(t0);
 
     const engine::Record r = engine::simulation_record(sim, sampling.seed);
@@ -154,19 +160,28 @@ struct Simulate {
           << (sim.plan.structure == "ms" ? ", policy " + sim.plan.comm.policy : std::string()) << "\n";
     out << "laws        " << describe_laws(s) << "\n";
     out << "mean        " << fixed(e.mean, 4);
-    if (e.has_error())
+    if (sim.estimator == engine::Estimator::exact)
+      out << "  exact (" << sim.estimators.exact_method << "), no sampling: --estimator cv or mc simulates";
+    else if (e.has_error())
       out << "  stderr " << fixed(e.stderr_, 4) << "  95% CI [" << fixed(e.ci_low, 4) << ", " << fixed(e.ci_high, 4) << "]";
     else
       out << "  stderr undefined with one replication";
     out << "\n";
+    if (sim.estimator == engine::Estimator::exact) return out.str();
     out << "range       [" << fixed(e.min, 4) << ", " << fixed(e.max, 4) << "]\n";
+    out << "estimator   " << engine::to_string(sim.estimator);
+    if (sim.estimator != engine::Estimator::mc)
+      out << "  variance factor " << (std::isnan(sim.variance_factor) ? std::string("undefined (no residual)")
+                                                                       : fixed(sim.variance_factor, 2))
+          << " (plain sampling's variance over this estimator's, per makespan evaluated)";
+    out << "\n";
     out << "reps        " << e.reps << "  seed " << sampling.seed << "  threads " << sampling.effective_threads() << "  "
         << fixed(elapsed, 2) << " s  ("
         << fixed(elapsed * 1e9 / (static_cast<double>(e.reps) * static_cast<double>(sim.plan.compute_tasks())), 2)
         << " ns/task)\n";
     if (const auto& closed = sim.closed_form) {
       out << "closed form " << fixed(closed->value, 4) << " (" << closed->method << ")";
-      if (e.has_error()) out << "  difference " << (sim.z() >= 0 ? "+" : "") << fixed(sim.z(), 2) << " standard errors";
+      if (!std::isnan(sim.z())) out << "  difference " << (sim.z() >= 0 ? "+" : "") << fixed(sim.z(), 2) << " standard errors";
       out << "\n";
     } else {
       out << "closed form none for this structure\n";
@@ -288,6 +303,7 @@ struct Bounds {
 struct Table {
   std::string which;
   SamplingOptions sampling;
+  EstimatorOptions estimator{"mc"};
   std::string master_slave_reps_text;
   OutputOptions output;
   CLI::Option* master_slave_reps_option = nullptr;
@@ -299,6 +315,7 @@ struct Table {
         app.add_option("--ms-reps", master_slave_reps_text,
                        "Replications for the master-slave Tables 5 and 8, at least 1 (default: the same as --reps)")
             ->group("Sampling");
+    estimator.add_to(app);
     output.add_to(app, engine::Format::csv);
   }
 
@@ -322,6 +339,8 @@ struct Table {
     run.reps = sampling.reps;
     run.seed = sampling.seed;
     run.threads = sampling.threads;
+    run.estimator = estimator.value();
+    run.stop = estimator.stop();
     if (master_slave_reps_option->count()) {
       run.master_slave_reps = parse_count("--ms-reps", master_slave_reps_text, SamplingOptions::max_reps);
       if (*run.master_slave_reps == 0)

@@ -1,5 +1,6 @@
 #include "cli/options.h"
 
+#include <cmath>
 #include <iostream>
 #include <limits>
 
@@ -37,6 +38,28 @@ engine::RunOptions SamplingOptions::run_options() const {
   run.reps = reps;
   run.threads = threads;
   return run;
+}
+
+void EstimatorOptions::add_to(CLI::App& app) {
+  app.add_option("--estimator", estimator,
+                 "auto | exact | cv | antithetic | antithetic-cv | mc: auto takes the exact expectation where one "
+                 "exists (sync at C = 0, async with normal laws), else control variates (with antithetic pairs for "
+                 "ms), else plain Monte Carlo (mc)")
+      ->capture_default_str()->group("Sampling");
+  app.add_option("--target-se", target_se,
+                 "Stop once the standard error is at most this (checked after whole waves of blocks; --reps is the cap)")
+      ->group("Sampling");
+  app.add_option("--target-rel", target_rel,
+                 "Stop once the 95% CI half-width is at most this fraction of the mean (--reps is the cap)")
+      ->group("Sampling");
+}
+
+engine::StopRule EstimatorOptions::stop() const {
+  if (!(target_se >= 0.0) || !std::isfinite(target_se))
+    throw InputError("--target-se", "the target standard error must be a finite number >= 0");
+  if (!(target_rel >= 0.0) || !std::isfinite(target_rel))
+    throw InputError("--target-rel", "the target relative half-width must be a finite number >= 0");
+  return {target_se, target_rel};
 }
 
 void OutputOptions::add_to(CLI::App& app, engine::Format default_format) {

@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "engine/estimators.h"
 #include "engine/monte_carlo.h"
 #include "engine/record.h"
 
@@ -30,6 +31,18 @@ struct SamplingOptions {
   int effective_threads() const;
   // The engine's run options (without progress).
   engine::RunOptions run_options() const;
+};
+
+// How the estimate is made (engine/estimators.h): --estimator and the target precision.
+struct EstimatorOptions {
+  std::string estimator = "auto";
+  double target_se = 0.0;
+  double target_rel = 0.0;
+
+  void add_to(CLI::App& app);
+  engine::Estimator value() const { return engine::parse_estimator(estimator); }
+  // InputError on a negative or non-finite target.
+  engine::StopRule stop() const;
 };
 
 struct OutputOptions {

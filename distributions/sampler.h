@@ -61,6 +61,30 @@ class Sampler {
   UniformDraw uniform_draw() const { return {parts_[0].uniform, parts_[0].scale}; }
   NormalDraw normal_draw() const { return {parts_[0].normal, parts_[0].scale}; }
 
+  // The antithetic twin (engine/estimators.h): the same variates with every draw reflected about
+  // its component's mean, x -> 2*mean - x: u(lo,hi)*s draws as u(-hi,-lo)*(-s), n(mu,v)*s as
+  // n(-mu,v)*(-s), a constant stays; a mixture keeps its choice of component. Each map preserves
+  // the law, so the twin's makespan has the makespan's law. Nothing for a truncated normal (its
+  // reflection leaves the support).
+  std::optional<Sampler> reflected() const {
+    Sampler twin = *this;
+    for (auto& p : twin.parts_) {
+      switch (p.kind) {
+        case LeafKind::uniform:
+          p.uniform = boost::random::uniform_real_distribution<double>(-p.uniform.b(), -p.uniform.a());
+          p.scale = -p.scale;
+          break;
+        case LeafKind::normal:
+          p.normal = boost::random::normal_distribution<double>(-p.normal.mean(), p.normal.sigma());
+          p.scale = -p.scale;
+          break;
+        case LeafKind::constant: break;
+        case LeafKind::truncated_normal: return std::nullopt;
+      }
+    }
+    return twin;
+  }
+
   template <class Engine>
   double operator()(Engine& eng) const {
     if (parts_.size() == 1) return parts_[0].draw(eng);

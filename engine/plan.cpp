@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <functional>
 #include <queue>
+#include <stdexcept>
 
 #include "distributions/input_error.h"
 
@@ -197,27 +199,90 @@ double evaluate_asynchronous(const Plan& plan, const Draw* draws, std::uint64_t 
   return makespan;
 }
 
-template <class Draw>
-double evaluate_synchronous(const Plan& plan, const Draw* draws, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+// What an evaluator tells a control tap: each task time as drawn (task) and each level's end
+// (end_level). NoTap compiles away, so plain evaluate() keeps its code and its speed.
+struct NoTap {
+  void task(int, double) {}
+  void end_level() {}
+};
+
+// Per-processor sums of the first counts[i] task times and the sum of level maxima
+// (ControlSpec), accumulated as the evaluator draws.
+struct ControlTap {
+  double* sums;               // one per processor, or null
+  const std::uint64_t* limit; // sum only the first limit[i] variates
+  std::uint64_t* drawn;
+  double* level_sum;          // or null
+  double level_max = minus_infinity;
+  void task(int i, double x) {
+    if (sums && drawn[i]++ < limit[i]) sums[i] += x;
+    level_max = std::max(level_max, x);
+  }
+  void end_level() {
+    if (level_sum) *level_sum += level_max;
+    level_max = minus_infinity;
+  }
+};
+
+// A ControlTap passed by value to the evaluators (which take their tap by value).
+struct TapRef {
+  ControlTap* tap;
+  void task(int i, double x) { tap->task(i, x); }
+  void end_level() { tap->end_level(); }
+};
+
+template <class Draw, class Tap = NoTap>
+double evaluate_synchronous(const Plan& plan, const Draw* draws, std::uint64_t seed, std::uint64_t rep, Workspace& ws,
+                            Tap tap = {}) {
   reset_streams(plan, seed, rep, ws);
   double end = 0.0;
   for (int k = 0; k < plan.levels; ++k) {
     double longest = minus_infinity;
-    for (int i = 0; i < plan.width; ++i) longest = std::max(longest, draws[i](ws.streams[i]));
+    for (int i = 0; i < plan.width; ++i) {
+      const double x = draws[i](ws.streams[i]);
+      tap.task(i, x);
+      longest = std::max(longest, x);
+    }
+    tap.end_level();
     end += longest;
   }
   return end;
 }
 
+// The asynchronous makespan drawn level by level (each processor's sum in the same order as
+// evaluate_asynchronous, so the same bits), for the controls that need each level's maximum.
 template <class Draw>
-double evaluate_neighbor(const Plan& plan, const Draw* draws, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+double evaluate_asynchronous_by_level(const Plan& plan, const Draw* draws, std::uint64_t seed, std::uint64_t rep,
+                                      Workspace& ws, ControlTap& tap) {
+  reset_streams(plan, seed, rep, ws);
+  double* sum = ws.first.data();
+  std::fill(sum, sum + plan.width, 0.0);
+  for (int k = 0; k < plan.levels; ++k) {
+    for (int i = 0; i < plan.width; ++i) {
+      const double x = draws[i](ws.streams[i]);
+      tap.task(i, x);
+      sum[i] += x;
+    }
+    tap.end_level();
+  }
+  return *std::max_element(sum, sum + plan.width);
+}
+
+template <class Draw, class Tap = NoTap>
+double evaluate_neighbor(const Plan& plan, const Draw* draws, std::uint64_t seed, std::uint64_t rep, Workspace& ws,
+                         Tap tap = {}) {
   reset_streams(plan, seed, rep, ws);
   const int n = plan.width;
   double* finish = ws.first.data();
   double* start = ws.second.data();
   std::fill(start, start + n, 0.0);
   for (int k = 0;; ++k) {
-    for (int i = 0; i < n; ++i) finish[i] = start[i] + draws[i](ws.streams[i]);
+    for (int i = 0; i < n; ++i) {
+      const double x = draws[i](ws.streams[i]);
+      tap.task(i, x);
+      finish[i] = start[i] + x;
+    }
+    tap.end_level();
     if (k + 1 == plan.levels) break;
     if (n == 1) {
       start[0] = finish[0];
@@ -239,8 +304,9 @@ double evaluate_neighbor(const Plan& plan, const Draw* draws, std::uint64_t seed
 
 // Dynamic dealing with no communication cost: each of the width*levels tasks goes to the
 // processor that becomes idle first (lowest index on ties) and takes that processor's law.
-template <class Draw>
-double evaluate_task_pool(const Plan& plan, const Draw* draws, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+template <class Draw, class Tap = NoTap>
+double evaluate_task_pool(const Plan& plan, const Draw* draws, std::uint64_t seed, std::uint64_t rep, Workspace& ws,
+                          Tap tap = {}) {
   reset_streams(plan, seed, rep, ws);
   const int n = plan.width;
   double* idle = ws.first.data();
@@ -249,7 +315,9 @@ double evaluate_task_pool(const Plan& plan, const Draw* draws, std::uint64_t see
   if (n <= linear_scan_width) {
     for (std::uint64_t t = 0; t < tasks; ++t) {
       const int p = static_cast<int>(std::min_element(idle, idle + n) - idle);  // first minimum
-      idle[p] += draws[p](ws.streams[p]);
+      const double x = draws[p](ws.streams[p]);
+      tap.task(p, x);
+      idle[p] += x;
     }
   } else {
     // A heap of processors ordered by idle time, lowest index first on ties: the same choice.
@@ -260,7 +328,9 @@ double evaluate_task_pool(const Plan& plan, const Draw* draws, std::uint64_t see
     for (std::uint64_t t = 0; t < tasks; ++t) {
       std::pop_heap(heap.begin(), heap.end(), later);
       const int p = heap.back();
-      idle[p] += draws[p](ws.streams[p]);
+      const double x = draws[p](ws.streams[p]);
+      tap.task(p, x);
+      idle[p] += x;
       std::push_heap(heap.begin(), heap.end(), later);
     }
   }
@@ -343,6 +413,89 @@ double evaluate(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspa
   if (!plan.uniform_draws.empty()) return evaluate_regular(plan, plan.uniform_draws.data(), seed, rep, ws);
   if (!plan.normal_draws.empty()) return evaluate_regular(plan, plan.normal_draws.data(), seed, rep, ws);
   return evaluate_regular(plan, plan.samplers.data(), seed, rep, ws);
+}
+
+ControlSpec control_spec(const Plan& plan, const std::vector<std::uint64_t>& shares) {
+  ControlSpec spec;
+  const auto levels = static_cast<std::uint64_t>(plan.levels);
+  const bool pool = plan.kind == PlanKind::task_pool || (plan.kind == PlanKind::protocol && plan.structure == "ms");
+  if (plan.kind == PlanKind::dag) {
+    spec.sum_counts.assign(plan.width, 0);
+    for (std::size_t t = 0; t < plan.task_sampler.size(); ++t)
+      if (plan.task_sampler[t] >= 0) ++spec.sum_counts[plan.task_processor[t]];
+    return spec;
+  }
+  if (pool) {
+    if (shares.size() != static_cast<std::size_t>(plan.width))
+      throw std::invalid_argument("control_spec: a task pool needs one share per processor");
+    spec.sum_counts = shares;
+    return spec;
+  }
+  spec.sum_counts.assign(plan.width, levels);
+  spec.level_max = true;
+  return spec;
+}
+
+namespace {
+
+template <class Draw>
+double evaluate_regular_controls(const Plan& plan, const Draw* draws, const ControlSpec& spec, std::uint64_t seed,
+                                 std::uint64_t rep, Workspace& ws, ControlTap& tap) {
+  switch (plan.kind) {
+    case PlanKind::asynchronous: return evaluate_asynchronous_by_level(plan, draws, seed, rep, ws, tap);
+    case PlanKind::synchronous: return evaluate_synchronous(plan, draws, seed, rep, ws, TapRef{&tap});
+    case PlanKind::neighbor_sequential:
+    case PlanKind::neighbor_plain: return evaluate_neighbor(plan, draws, seed, rep, ws, TapRef{&tap});
+    case PlanKind::task_pool: {
+      const double makespan = evaluate_task_pool(plan, draws, seed, rep, ws, TapRef{&tap});
+      // A processor that ran fewer tasks than its share: its next variates complete the sum.
+      if (tap.sums)
+        for (int i = 0; i < plan.width; ++i)
+          for (std::uint64_t k = ws.counts[i]; k < spec.sum_counts[i]; ++k) tap.sums[i] += draws[i](ws.streams[i]);
+      return makespan;
+    }
+    case PlanKind::dag:
+    case PlanKind::protocol: break;
+  }
+  throw std::logic_error("evaluate_controls: not a regular plan");
+}
+
+}  // namespace
+
+double evaluate_controls(const Plan& plan, const ControlSpec& spec, std::uint64_t seed, std::uint64_t rep,
+                         Workspace& ws, double* controls) {
+  if (spec.size() == 0) return evaluate(plan, seed, rep, ws);
+  const std::size_t sums = spec.sum_counts.size();
+  std::fill(controls, controls + spec.size(), 0.0);
+  ws.counts.assign(plan.width, 0);
+  ControlTap tap{sums ? controls : nullptr, spec.sum_counts.data(), ws.counts.data(),
+                 spec.level_max ? controls + sums : nullptr};
+  if (plan.kind == PlanKind::dag) {
+    // Each processor's busy time is the sum of all its tasks (sum_counts counts them).
+    std::fill(ws.busy.begin(), ws.busy.end(), 0.0);
+    const double makespan = evaluate_dag(plan, seed, rep, ws, ws.busy.data());
+    std::copy(ws.busy.begin(), ws.busy.begin() + static_cast<std::ptrdiff_t>(sums), controls);
+    return makespan;
+  }
+  if (plan.kind == PlanKind::protocol) {
+    const double makespan = evaluate_protocol(plan, seed, rep, ws, nullptr);
+    // The same streams from their start: the protocol drew each processor's first variates as
+    // its tasks, level by level for sync and nn.
+    reset_streams(plan, seed, rep, ws);
+    if (spec.level_max) {
+      for (int k = 0; k < plan.levels; ++k) {
+        for (int i = 0; i < plan.width; ++i) tap.task(i, plan.samplers[i](ws.streams[i]));
+        tap.end_level();
+      }
+    }
+    for (std::size_t i = 0; i < sums; ++i)
+      for (std::uint64_t k = ws.counts[i]; k < spec.sum_counts[i]; ++k)
+        controls[i] += plan.samplers[i](ws.streams[i]);
+    return makespan;
+  }
+  if (!plan.uniform_draws.empty()) return evaluate_regular_controls(plan, plan.uniform_draws.data(), spec, seed, rep, ws, tap);
+  if (!plan.normal_draws.empty()) return evaluate_regular_controls(plan, plan.normal_draws.data(), spec, seed, rep, ws, tap);
+  return evaluate_regular_controls(plan, plan.samplers.data(), spec, seed, rep, ws, tap);
 }
 
 double longest_path(const Plan& plan, std::span<const double> durations, std::span<double> finish) {

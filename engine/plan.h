@@ -93,7 +93,33 @@ class Workspace {
   ProcessorStream protocol_stream;
   std::vector<double> busy;            // evaluate_busy: each processor's total task time
   std::vector<BusyDraw> busy_draws;    // evaluate_busy on regular plans
+  std::vector<std::uint64_t> counts;   // evaluate_controls: task times drawn per processor
 };
+
+// Control variates of a replication (engine/estimators.h): statistics of its own task times whose
+// expectations are known exactly (bounds/control_means.h), so that regression on them removes
+// variance without bias.
+struct ControlSpec {
+  // Processor i's sum of the first sum_counts[i] variates of its task-time stream (empty: none).
+  std::vector<std::uint64_t> sum_counts;
+  // The sum over the plan's levels of the level's largest task time (each processor's k-th
+  // variate is its task of level k): the synchronous zero-communication makespan.
+  bool level_max = false;
+  std::size_t size() const { return sum_counts.size() + (level_max ? 1 : 0); }
+};
+
+// The controls a plan supports: every processor's sum over its `levels` tasks, and the sum of
+// level maxima for the plans whose tasks come in levels; for the task pool (whose processors run
+// a random number of tasks) sums of the first shares[i] variates instead (`shares`: one count per
+// processor, from the caller, who knows the laws). A DAG: each processor's busy time.
+ControlSpec control_spec(const Plan& plan, const std::vector<std::uint64_t>& shares = {});
+
+// The same replication as evaluate() (the same bits of the makespan), also writing spec.size()
+// controls to `controls`: the sums first (processor order), then the level-maximum sum. Computed
+// in the evaluator's own loop for the zero-communication plans; for protocol plans the streams are
+// drawn again after the run (the protocol's code is untouched, and its draws are the same ones).
+double evaluate_controls(const Plan& plan, const ControlSpec& spec, std::uint64_t seed, std::uint64_t replication,
+                         Workspace& ws, double* controls);
 
 // The makespan of replication `replication` under `seed`.
 double evaluate(const Plan& plan, std::uint64_t seed, std::uint64_t replication, Workspace& ws);

@@ -3,11 +3,14 @@
 #include <cmath>
 
 #include "bounds/heterogeneity.h"
+#include "distributions/input_error.h"
 
 namespace hetstruct::engine {
 
 double Simulation::z() const {
-  return closed_form && estimate.has_error() ? (estimate.mean - closed_form->value) / estimate.stderr_ : std::nan("");
+  return closed_form && estimate.has_error() && estimate.stderr_ > 0.0
+             ? (estimate.mean - closed_form->value) / estimate.stderr_
+             : std::nan("");
 }
 
 Simulation prepare(const Model& model) {
@@ -15,15 +18,36 @@ Simulation prepare(const Model& model) {
   sim.plan = compile(sim.structure, model.compile_options());
   if (!sim.custom() && sim.zero_comm())
     sim.closed_form = bounds::closed_form(sim.structure, model.is_paper_uniform(), model.scale_value());
+  // Exact where the closed form is: everything but the asynchronous normal approximation.
+  const bool exact = sim.closed_form && sim.closed_form->method != "normal_approx";
+  sim.estimators = estimator_setup(sim.structure, sim.plan, exact ? std::optional(sim.closed_form->value) : std::nullopt,
+                                   exact ? sim.closed_form->method : "");
   return sim;
 }
 
-void run(Simulation& sim, const RunOptions& options, bool metrics) {
+void run(Simulation& sim, const RunOptions& options, bool metrics, Estimator estimator, const StopRule& stop) {
   const bool keep = sim.distribution_options.any();
+  if (!metrics && !keep) {
+    const auto result = run_estimator(sim.plan, sim.estimators, resolve_estimator(estimator, sim.estimators, options.reps),
+                                      options, stop);
+    sim.estimate = result.estimate;
+    sim.estimator = result.estimator;
+    sim.variance_factor = result.variance_factor;
+    return;
+  }
+  // The measures and the distribution are read off plain replications, one by one: no control,
+  // twin or exact value stands in for them, and they need the fixed count the memory guard checked.
+  const std::string what = metrics ? "the measures (metrics)" : "the makespan's distribution";
+  if (estimator != Estimator::mc && estimator != Estimator::automatic)
+    throw InputError("estimator", what + " are estimated by plain Monte Carlo only");
+  if (stop.active())
+    throw InputError(metrics ? "metrics" : "target_se", what + " run a fixed number of replications (no target precision)");
+  sim.estimator = Estimator::mc;
+  sim.variance_factor = 1.0;
   std::vector<double> makespans;
   if (keep) sim.distribution_options.validate();
   if (!metrics) {
-    sim.estimate = keep ? run_sampled(sim.plan, options, makespans, sim.model.memory_check) : run(sim.plan, options);
+    sim.estimate = run_sampled(sim.plan, options, makespans, sim.model.memory_check);
   } else {
     if (keep) check_stored_makespans(options.reps, 1.0, sim.model.memory_check);
     sim.power_weights = bounds::power_weights(mean_task_times(sim.structure));
@@ -55,6 +79,7 @@ Record simulation_record(const Simulation& sim, std::uint64_t seed) {
   const bool comm = !sim.zero_comm();
   r.add("z", sim.z()).add("comm", comm ? sim.plan.comm.comm_cost : 0.0).add("protocol", comm ? sim.plan.protocol : "");
   r.add("policy", comm && sim.plan.structure == "ms" ? sim.plan.comm.policy : "");
+  r.add("estimator", to_string(sim.estimator)).add("variance_factor", sim.variance_factor);
   if (const auto& m = sim.metrics) {
     r.add("power_weights", sim.power_weights).add("heterogeneity", sim.heterogeneity);
     r.add("p_deg", m->parallelism_degree.mean).add("p_deg_stderr", m->parallelism_degree.stderr_);

@@ -9,6 +9,7 @@
 
 #include "bounds/structure_bounds.h"
 #include "engine/distribution.h"
+#include "engine/estimators.h"
 #include "engine/model.h"
 #include "engine/monte_carlo.h"
 #include "engine/plan.h"
@@ -23,9 +24,12 @@ struct Simulation {
   Plan plan;
   std::optional<bounds::ClosedForm> closed_form;  // zero-communication regular structures only
   DistributionOptions distribution_options;        // set before run(): what to estimate beyond the mean
+  EstimatorSetup estimators;                      // controls, twin and exact value the model offers
 
   // After run():
   Estimate estimate;
+  Estimator estimator = Estimator::mc;  // the one that ran
+  double variance_factor = 1.0;         // against plain sampling, measured on the run
   std::vector<double> power_weights;  // with metrics
   std::optional<MetricsRun> metrics;
   double heterogeneity = std::numeric_limits<double>::quiet_NaN();
@@ -39,14 +43,16 @@ struct Simulation {
 
 // Validates, builds and compiles the model (InputError naming the parameter).
 Simulation prepare(const Model& model);
-// Runs the replications; with `metrics`, the power weights and the parallelism measures too, and
-// with distribution_options the makespan's distribution (the makespan's bits are the same either
-// way; the makespans are kept, checked against the memory guard unless the model's memory_check
-// is off).
-void run(Simulation& simulation, const RunOptions& options, bool metrics);
-// The result: model columns, the estimate, the closed form, C, protocol and policy, and the
-// measures when measured, then the distribution's fields when estimated (distribution_fields).
-// `seed` is the run's.
+// Runs the replications with `estimator` (engine/estimators.h; auto picks the best the model
+// offers), stopping early on `stop`; with `metrics`, the power weights and the parallelism measures
+// too, and with distribution_options the makespan's distribution: those two are plain Monte Carlo
+// only (the makespan's bits are the same either way; the makespans are kept, checked against the
+// memory guard unless the model's memory_check is off).
+void run(Simulation& simulation, const RunOptions& options, bool metrics, Estimator estimator = Estimator::mc,
+         const StopRule& stop = {});
+// The result: model columns, the estimate, the closed form, C, protocol and policy, the
+// estimator and its variance factor, and the measures when measured, then the distribution's
+// fields when estimated (distribution_fields). `seed` is the run's.
 Record simulation_record(const Simulation& simulation, std::uint64_t seed);
 
 // sd, sd_stderr, sd_ci_low, sd_ci_high; per quantile level q05, q05_ci_low, q05_ci_high; per

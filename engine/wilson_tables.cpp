@@ -11,6 +11,7 @@
 #include "bounds/structure_bounds.h"
 #include "engine/model.h"
 #include "engine/plan.h"
+#include "engine/simulation.h"
 
 namespace hetstruct::engine {
 
@@ -134,8 +135,8 @@ std::vector<CellResult> regenerate(const std::vector<int>& tables, const TableRu
 
   // One simulation per distinct configuration: a homogeneous cell does not depend on a.
   using Config = std::tuple<std::string, std::string, int, int, std::string, double>;
-  std::map<Config, Estimate> done;
-  auto simulate = [&](const PaperCell& c, double comm) -> const Estimate& {
+  std::map<Config, EstimatorResult> done;
+  auto simulate = [&](const PaperCell& c, double comm) -> const EstimatorResult& {
     const Config key{c.structure, c.law, c.n, c.m, c.m == 0 ? std::string() : c.a, comm};
     auto it = done.find(key);
     if (it != done.end()) return it->second;
@@ -144,17 +145,31 @@ std::vector<CellResult> regenerate(const std::vector<int>& tables, const TableRu
     options.seed = run.seed;
     options.reps = c.structure == "ms" ? run.master_slave_reps.value_or(run.reps) : run.reps;
     options.threads = run.threads;
-    return done.emplace(key, engine::run(compile(model.build(), model.compile_options()), options)).first->second;
+    if (run.estimator == Estimator::mc && !run.stop.active()) {
+      EstimatorResult plain;
+      plain.estimate = engine::run(compile(model.build(), model.compile_options()), options);
+      return done.emplace(key, plain).first->second;
+    }
+    Simulation sim = prepare(model);
+    engine::run(sim, options, false, run.estimator, run.stop);
+    EstimatorResult result;
+    result.estimate = sim.estimate;
+    result.estimator = sim.estimator;
+    result.variance_factor = sim.variance_factor;
+    return done.emplace(key, result).first->second;
   };
   std::size_t count = 0;
   for (auto& r : results) {
     const PaperCell& c = r.cell;
-    r.estimate = simulate(c, c.comm);
+    const auto& result = simulate(c, c.comm);
+    r.estimate = result.estimate;
+    r.estimator = result.estimator;
+    r.variance_factor = result.variance_factor;
     r.deviation_pct = 100.0 * (r.estimate.mean - c.paper) / c.paper;
     if (r.flag.empty() && contradicts_eq6(c, r.estimate, run.levels)) r.flag = "contradicts_eq6";
     const Model model = model_of(c, c.comm, run.levels);
     // E(nn) at C = 0 under the reading of Tables 1-2: the paper's bounds build on its own E(nn).
-    const double nn_zero = c.structure == "nn" ? simulate(c, 0.0).mean : 0.0;
+    const double nn_zero = c.structure == "nn" ? simulate(c, 0.0).estimate.mean : 0.0;
     if (const auto b = bounds::comm_bounds(model.build(), model.is_paper_uniform(), model.scale_value(), c.comm, nn_zero))
       r.bounds = b->bounds;
     if (progress) progress(++count, results.size());
@@ -172,6 +187,7 @@ Record cell_record(const CellResult& r) {
   else record.add_none("lower").add_none("upper");
   record.add("ci_low", r.estimate.ci_low).add("ci_high", r.estimate.ci_high);
   record.add("reps", r.estimate.reps).add("seed", r.seed);
+  record.add("estimator", to_string(r.estimator)).add("variance_factor", r.variance_factor);
   return record;
 }
 

@@ -12,6 +12,7 @@
 
 #include "bounds/communication_bounds.h"
 #include "engine/monte_carlo.h"
+#include "engine/estimators.h"
 #include "engine/record.h"
 
 namespace hetstruct::engine {
@@ -47,6 +48,8 @@ struct CellResult {
   // error allow), or empty.
   std::string flag;
   std::optional<bounds::Bounds> bounds;  // Wilson's Section 5 bounds (none for async)
+  Estimator estimator = Estimator::mc;  // the one that gave `estimate`
+  double variance_factor = 1.0;         // against plain sampling, measured on the cell's run
 };
 
 struct TableRun {
@@ -57,6 +60,10 @@ struct TableRun {
   // Replications for the master-slave tables (5, 8), whose event simulation is the slowest;
   // none: the same as reps. 0 is refused (InputError on master_slave_reps).
   std::optional<std::uint64_t> master_slave_reps;
+  // How each cell is estimated (engine/estimators.h) and when it may stop early (the
+  // replications above are then the caps).
+  Estimator estimator = Estimator::mc;
+  StopRule stop;
 };
 
 // Simulates the cells of the given tables. Cells that are the same configuration (an (n,0) cell
@@ -66,7 +73,8 @@ std::vector<CellResult> regenerate(const std::vector<int>& tables, const TableRu
                                    const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 // One cell as a record, its names the CSV header:
-// table,law,a,comm,structure,n,m,paper,mean,stderr,deviation_pct,flag,lower,upper,ci_low,ci_high,reps,seed
+// table,law,a,comm,structure,n,m,paper,mean,stderr,deviation_pct,flag,lower,upper,ci_low,ci_high,reps,seed,
+// estimator,variance_factor
 Record cell_record(const CellResult& result);
 
 // How close one table's regenerated cells come to the paper. Flagged cells are counted apart and

@@ -1,0 +1,26 @@
+// Exact expectations of the control variates the estimators regress on (engine/estimators.h):
+// computed from the laws, never sampled, so that a control-variate estimate stays unbiased.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "distributions/law.h"
+
+namespace hetstruct::bounds {
+
+// E[sum of processor i's first counts[i] task times] = counts[i] * E(X_i).
+std::vector<double> processor_sum_means(const std::vector<distributions::Law>& processor_laws,
+                                        const std::vector<std::uint64_t>& counts);
+
+// E[sum over `levels` levels of the level's largest task time] = levels * E[max_i X_i], by the
+// quadrature of expected_max (the synchronous zero-communication mean).
+double level_max_sum_mean(const std::vector<distributions::Law>& processor_laws, int levels);
+
+// `tasks` split in proportion to the processors' speeds 1/E(X_i) (largest remainders, lowest
+// index first on ties): how many tasks each processor of a dynamic pool runs, roughly. Any split
+// gives an exact control; this one makes the sums correlate with the makespan. An equal split
+// where a mean is not > 0.
+std::vector<std::uint64_t> speed_shares(const std::vector<distributions::Law>& processor_laws, std::uint64_t tasks);
+
+}  // namespace hetstruct::bounds

@@ -1,0 +1,366 @@
+#include "engine/estimators.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <span>
+
+#include <boost/math/distributions/students_t.hpp>
+
+#include "bounds/control_means.h"
+#include "distributions/input_error.h"
+#include "engine/blocks.h"
+
+namespace hetstruct::engine {
+
+namespace {
+
+struct EstimatorName {
+  Estimator estimator;
+  const char* name;
+};
+constexpr EstimatorName estimator_table[] = {
+    {Estimator::automatic, "auto"},           {Estimator::mc, "mc"},
+    {Estimator::cv, "cv"},                    {Estimator::antithetic, "antithetic"},
+    {Estimator::antithetic_cv, "antithetic-cv"}, {Estimator::exact, "exact"},
+};
+
+}  // namespace
+
+Estimator parse_estimator(const std::string& name) {
+  for (const auto& e : estimator_table)
+    if (name == e.name) return e.estimator;
+  throw InputError("estimator", "unknown estimator '" + name + "' (choose auto, mc, cv, antithetic, antithetic-cv or exact)");
+}
+
+const char* to_string(Estimator estimator) {
+  for (const auto& e : estimator_table)
+    if (estimator == e.estimator) return e.name;
+  return "?";
+}
+
+std::vector<std::string> estimator_names() {
+  std::vector<std::string> names;
+  for (const auto& e : estimator_table) names.emplace_back(e.name);
+  return names;
+}
+
+// ---- co-moments ----------------------------------------------------------------------------------
+
+void CoMoments::add(const double* z, std::size_t dim) {
+  if (count == 0) {
+    mean.assign(dim, 0.0);
+    m2.assign(dim * dim, 0.0);
+  }
+  ++count;
+  const double n = static_cast<double>(count);
+  // delta before the mean moves, (z - mean) after: M += delta (z - mean)', upper triangle.
+  double delta[64];
+  std::vector<double> big;
+  double* d = delta;
+  if (dim > 64) {
+    big.resize(dim);
+    d = big.data();
+  }
+  for (std::size_t i = 0; i < dim; ++i) {
+    d[i] = z[i] - mean[i];
+    mean[i] += d[i] / n;
+  }
+  for (std::size_t i = 0; i < dim; ++i)
+    for (std::size_t j = i; j < dim; ++j) m2[i * dim + j] += d[i] * (z[j] - mean[j]);
+}
+
+void CoMoments::merge(const CoMoments& o) {
+  single.merge(o.single);
+  if (o.count == 0) return;
+  if (count == 0) {
+    count = o.count;
+    mean = o.mean;
+    m2 = o.m2;
+    return;
+  }
+  const std::size_t dim = mean.size();
+  const double na = static_cast<double>(count), nb = static_cast<double>(o.count), n = na + nb;
+  std::vector<double> delta(dim);
+  for (std::size_t i = 0; i < dim; ++i) delta[i] = o.mean[i] - mean[i];
+  for (std::size_t i = 0; i < dim; ++i)
+    for (std::size_t j = i; j < dim; ++j) m2[i * dim + j] += o.m2[i * dim + j] + delta[i] * delta[j] * na * nb / n;
+  for (std::size_t i = 0; i < dim; ++i) mean[i] += delta[i] * nb / n;
+  count += o.count;
+}
+
+// ---- the regression ------------------------------------------------------------------------------
+
+std::uint64_t regression_min_reps(std::size_t controls) {
+  return std::max<std::uint64_t>(100, 4 * (static_cast<std::uint64_t>(controls) + 1));
+}
+
+EstimatorResult summarize_regression(const CoMoments& total, const std::vector<double>& mu, bool pairs,
+                                     double confidence) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EstimatorResult out;
+  out.estimator = pairs ? (mu.empty() ? Estimator::antithetic : Estimator::antithetic_cv) : Estimator::cv;
+  Estimate& e = out.estimate;
+  const Accumulator& s = total.single;
+  e.reps = s.count;
+  e.min = s.min;
+  e.max = s.max;
+  e.stddev = s.count > 1 ? std::sqrt(s.m2 / (static_cast<double>(s.count) - 1.0)) : nan;
+  const std::size_t dim = total.mean.size(), J = dim == 0 ? 0 : dim - 1;
+  const auto M = [&](std::size_t i, std::size_t j) { return i <= j ? total.m2[i * dim + j] : total.m2[j * dim + i]; };
+  const double R = static_cast<double>(total.count);
+  e.mean = total.count ? total.mean[0] : nan;
+
+  // Cholesky of S_KK in a fixed order; a control (nearly) collinear with the ones before it is
+  // dropped, so that a constant or duplicated control cannot make the solve blow up.
+  std::vector<double> L(J * J, 0.0);
+  std::vector<char> kept(J, 0);
+  for (std::size_t j = 0; j < J; ++j) {
+    double pivot = M(j + 1, j + 1);
+    for (std::size_t k = 0; k < j; ++k) pivot -= L[j * J + k] * L[j * J + k];
+    if (!(pivot > 1e-10 * M(j + 1, j + 1)) || !(M(j + 1, j + 1) > 0.0)) continue;
+    kept[j] = 1;
+    L[j * J + j] = std::sqrt(pivot);
+    for (std::size_t i = j + 1; i < J; ++i) {
+      double v = M(i + 1, j + 1);
+      for (std::size_t k = 0; k < j; ++k) v -= L[i * J + k] * L[j * J + k];
+      L[i * J + j] = v / L[j * J + j];
+    }
+  }
+  // Forward solves: u = L^-1 s_KY, w = L^-1 d (over the kept controls only).
+  auto forward = [&](auto value) {
+    std::vector<double> u(J, 0.0);
+    for (std::size_t j = 0; j < J; ++j) {
+      if (!kept[j]) continue;
+      double v = value(j);
+      for (std::size_t k = 0; k < j; ++k)
+        if (kept[k]) v -= L[j * J + k] * u[k];
+      u[j] = v / L[j * J + j];
+    }
+    return u;
+  };
+  const auto u = forward([&](std::size_t j) { return M(0, j + 1); });
+  const auto w = forward([&](std::size_t j) { return total.mean[j + 1] - mu[j]; });
+  double explained = 0.0, q = 0.0, shift = 0.0;
+  std::size_t used = 0;
+  for (std::size_t j = 0; j < J; ++j) {
+    if (!kept[j]) continue;
+    ++used;
+    explained += u[j] * u[j];
+    q += w[j] * w[j];
+    shift += u[j] * w[j];  // beta'd = (L^-T u)'(L w') ... = u'w with w = L^-1 d
+  }
+  out.controls = used;
+  e.mean -= shift;
+  const double df = R - static_cast<double>(used) - 1.0;
+  if (total.count == 0 || !(df >= 1.0)) {
+    e.stderr_ = e.ci_low = e.ci_high = nan;
+    out.variance_factor = nan;
+    return out;
+  }
+  const double sse = std::max(0.0, M(0, 0) - explained);
+  const double residual = sse / df;
+  e.stderr_ = std::sqrt(residual * (1.0 / R + q));
+  const boost::math::students_t t(df);
+  const double half = boost::math::quantile(t, 0.5 + confidence / 2.0) * e.stderr_;
+  e.ci_low = e.mean - half;
+  e.ci_high = e.mean + half;
+  // Per evaluation: a pair costs two makespans.
+  const double plain = s.count > 1 ? s.m2 / (static_cast<double>(s.count) - 1.0) : nan;
+  out.variance_factor = residual > 0.0 ? plain / ((pairs ? 2.0 : 1.0) * residual) : nan;
+  return out;
+}
+
+// ---- the setup -------------------------------------------------------------------------------------
+
+EstimatorSetup estimator_setup(const structures::Structure& s, const Plan& plan, std::optional<double> exact,
+                               const std::string& exact_method) {
+  EstimatorSetup setup;
+  setup.exact = exact;
+  setup.exact_method = exact_method;
+  const bool pool = plan.kind == PlanKind::task_pool || (plan.kind == PlanKind::protocol && plan.structure == "ms");
+  setup.master_slave = pool;
+  const bool custom = s.kind == structures::StructureKind::custom;
+  std::vector<std::uint64_t> shares;
+  if (pool && !custom)
+    shares = bounds::speed_shares(std::vector<distributions::Law>(s.laws.begin(), s.laws.begin() + plan.width),
+                                  static_cast<std::uint64_t>(plan.width) * static_cast<std::uint64_t>(plan.levels));
+  setup.controls = control_spec(plan, shares);
+  if (custom) {
+    // Each processor's busy time: the sum of its tasks' means.
+    setup.control_means.assign(plan.width, 0.0);
+    for (std::size_t t = 0; t < plan.task_sampler.size(); ++t)
+      if (plan.task_sampler[t] >= 0) setup.control_means[plan.task_processor[t]] += s.laws[plan.task_sampler[t]].mean();
+  } else {
+    const std::vector<distributions::Law> laws(s.laws.begin(), s.laws.begin() + plan.width);
+    setup.control_means = bounds::processor_sum_means(laws, setup.controls.sum_counts);
+    if (setup.controls.level_max) setup.control_means.push_back(bounds::level_max_sum_mean(laws, plan.levels));
+  }
+  // A processor whose tasks are constant gives a constant control: no information, left out by
+  // the regression's pivoting. The twin:
+  Plan twin = plan;
+  for (auto& sampler : twin.samplers) {
+    auto r = sampler.reflected();
+    if (!r) {
+      setup.no_twin = "a truncated normal has no measure-preserving reflection";
+      return setup;
+    }
+    sampler = *r;
+  }
+  twin.uniform_draws.clear();
+  twin.normal_draws.clear();
+  if (!plan.uniform_draws.empty())
+    for (const auto& d : twin.samplers) twin.uniform_draws.push_back(d.uniform_draw());
+  if (!plan.normal_draws.empty())
+    for (const auto& d : twin.samplers) twin.normal_draws.push_back(d.normal_draw());
+  setup.twin = std::move(twin);
+  return setup;
+}
+
+Estimator resolve_estimator(Estimator requested, const EstimatorSetup& setup, std::uint64_t reps) {
+  const std::size_t J = setup.controls.size();
+  switch (requested) {
+    case Estimator::automatic:
+      if (setup.exact) return Estimator::exact;
+      if (J == 0 || J > max_controls || reps < regression_min_reps(J)) return Estimator::mc;
+      return setup.master_slave && setup.twin ? Estimator::antithetic_cv : Estimator::cv;
+    case Estimator::mc: return Estimator::mc;
+    case Estimator::exact:
+      if (!setup.exact)
+        throw InputError("estimator", "no exact expectation for this model",
+                         "exact: synchronous at zero communication, asynchronous with normal laws");
+      return Estimator::exact;
+    case Estimator::cv:
+    case Estimator::antithetic_cv:
+      if (J == 0) throw InputError("estimator", "this model has no control variates");
+      if (J > max_controls)
+        throw InputError("estimator", "this model has " + std::to_string(J) + " control variates, more than the " +
+                                          std::to_string(max_controls) + " the regression keeps",
+                         "one per processor: use at most " + std::to_string(max_controls - 1) + " processors, or mc");
+      if (reps < J + 3)
+        throw InputError("reps", "the control-variate estimator on " + std::to_string(J) + " controls needs at least " +
+                                     std::to_string(J + 3) + " replications");
+      [[fallthrough]];
+    case Estimator::antithetic:
+      if (requested != Estimator::cv && !setup.twin)
+        throw InputError("estimator", "no antithetic twin: " + setup.no_twin,
+                         "antithetic pairs need uniform, normal or constant laws, scaled or mixed");
+      if (requested == Estimator::antithetic && reps < 2)
+        throw InputError("reps", "antithetic pairs need at least 2 replications");
+      return requested;
+  }
+  return Estimator::mc;
+}
+
+// ---- the driver -------------------------------------------------------------------------------------
+
+namespace {
+
+// Blocks [0, b) folded, b growing in waves until the stop rule is met or the cap is reached. The
+// next wave's end depends only on the folded total, so every thread count takes the same waves.
+template <class Block, class MakeState, class Add, class Summary>
+auto fold_until(const RunOptions& options, MakeState make_state, Add add, const StopRule& stop, Summary summary,
+                std::uint64_t first_check_reps) {
+  const std::uint64_t cap = block_count(options.reps);
+  Block total;
+  std::uint64_t done = 0;
+  std::uint64_t next = stop.active() ? std::min(cap, std::max<std::uint64_t>(block_count(first_check_reps), 2)) : cap;
+  for (;;) {
+    compute_blocks<Block>(options, BlockRange{done, next}, make_state, add,
+                          [&](std::span<const Block> wave) { fold_blocks(total, wave); });
+    done = next;
+    auto result = summary(total);
+    if (done == cap || !stop.active()) return result;
+    const Estimate& e = result.estimate;
+    if (!(e.stderr_ >= 0.0)) {  // undefined yet: double
+      next = std::min(cap, 2 * done);
+      continue;
+    }
+    // The standard error that meets both targets.
+    double target = std::numeric_limits<double>::infinity();
+    if (stop.target_se > 0.0) target = stop.target_se;
+    if (stop.target_rel > 0.0 && e.stderr_ > 0.0) {
+      const double half = (e.ci_high - e.ci_low) / 2.0;
+      target = std::min(target, stop.target_rel * std::abs(e.mean) * e.stderr_ / half);
+    }
+    if (e.stderr_ <= target) return result;
+    // Standard errors fall as 1/sqrt(R): aim 10% past the predicted need, at most 4x at once.
+    const double ratio = e.stderr_ / target;
+    const double predicted = std::ceil(static_cast<double>(done) * ratio * ratio * 1.1);
+    const std::uint64_t want = predicted >= static_cast<double>(cap) ? cap : static_cast<std::uint64_t>(predicted);
+    next = std::min(cap, std::max(done + 1, std::min(4 * done, want)));
+  }
+}
+
+struct McResult {
+  Estimate estimate;
+};
+
+struct CvState {
+  Workspace ws, twin;
+  std::vector<double> z, zt;
+};
+
+}  // namespace
+
+EstimatorResult run_estimator(const Plan& plan, const EstimatorSetup& setup, Estimator estimator,
+                              const RunOptions& options, const StopRule& stop) {
+  EstimatorResult out;
+  out.estimator = estimator;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  switch (estimator) {
+    case Estimator::exact: {
+      Estimate& e = out.estimate;
+      e.reps = 0;
+      e.mean = e.ci_low = e.ci_high = *setup.exact;
+      e.stderr_ = 0.0;
+      e.stddev = e.min = e.max = nan;  // nothing sampled
+      out.variance_factor = nan;
+      return out;
+    }
+    case Estimator::mc:
+    case Estimator::automatic: {
+      out.estimator = Estimator::mc;
+      if (!stop.active()) {
+        out.estimate = run(plan, options);
+        return out;
+      }
+      const std::uint64_t seed = options.seed;
+      out.estimate = fold_until<Accumulator>(
+                         options, [&plan] { return Workspace(plan); },
+                         [&plan, seed](Accumulator& acc, std::uint64_t r, Workspace& ws) { acc.add(evaluate(plan, seed, r, ws)); },
+                         stop, [](const Accumulator& acc) { return McResult{summarize(acc)}; }, 100)
+                         .estimate;
+      return out;
+    }
+    case Estimator::cv:
+    case Estimator::antithetic:
+    case Estimator::antithetic_cv: break;
+  }
+  const bool pairs = estimator != Estimator::cv;
+  const bool with_controls = estimator != Estimator::antithetic;
+  const ControlSpec none;
+  const ControlSpec& spec = with_controls ? setup.controls : none;
+  const std::vector<double> no_means;
+  const std::vector<double>& means = with_controls ? setup.control_means : no_means;
+  const std::size_t dim = spec.size() + 1;
+  const Plan& twin = pairs ? *setup.twin : plan;
+  const std::uint64_t seed = options.seed;
+  auto make_state = [&] { return CvState{Workspace(plan), Workspace(twin), std::vector<double>(dim), std::vector<double>(dim)}; };
+  auto add = [&plan, &twin, &spec, pairs, dim, seed](CoMoments& block, std::uint64_t r, CvState& st) {
+    st.z[0] = evaluate_controls(plan, spec, seed, r, st.ws, st.z.data() + 1);
+    block.single.add(st.z[0]);
+    if (pairs) {
+      st.zt[0] = evaluate_controls(twin, spec, seed, r, st.twin, st.zt.data() + 1);
+      block.single.add(st.zt[0]);
+      for (std::size_t i = 0; i < dim; ++i) st.z[i] = (st.z[i] + st.zt[i]) / 2.0;
+    }
+    block.add(st.z.data(), dim);
+  };
+  return fold_until<CoMoments>(
+      options, make_state, add, stop,
+      [&means, pairs](const CoMoments& total) { return summarize_regression(total, means, pairs); },
+      regression_min_reps(spec.size()));
+}
+
+}  // namespace hetstruct::engine

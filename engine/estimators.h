@@ -1,0 +1,118 @@
+// Estimators beside plain Monte Carlo: regression control variates, antithetic twins, exact
+// expectations, and stopping on a target precision (issue 11; the measurements behind the choices
+// are ../shared/notes/variance-reduction-study.md).
+//
+// Control variates: each replication gives z = (Y, K_1..K_J), where Y is the makespan and the K
+// are statistics of the same task times with exactly known means mu_K (engine/plan.h ControlSpec,
+// bounds/control_means.h). Blocks accumulate co-moments (CoMoments, a Block of engine/blocks.h),
+// folded in block order like every estimate; the regression is solved once from the folded total:
+// beta = S_KK^-1 s_KY, estimate m_Y - beta'(m_K - mu_K), standard error
+// s_e sqrt(1/R + d' S_KK^-1 d) with d = m_K - mu_K and s_e^2 = SSE / (R - J - 1), interval Student t
+// with R - J - 1 degrees of freedom. No thread or rank count changes a bit.
+//
+// Antithetic twins: replication r is evaluated twice on the same streams, once with every draw
+// reflected about its mean (distributions::Sampler::reflected); the observation is the pair's mean
+// (and its controls' pair means), R counts pairs.
+//
+// Stopping: with a target standard error or relative half-width, blocks run in waves whose sizes
+// depend only on the folded total so far, and the run stops after the first wave that meets the
+// target: the decision is the same on any thread count.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/monte_carlo.h"
+#include "engine/plan.h"
+#include "engine/statistics.h"
+#include "structures/structure.h"
+
+namespace hetstruct::engine {
+
+enum class Estimator {
+  automatic,      // the best the model offers: exact, else controls (with twins for ms), else mc
+  mc,             // plain Monte Carlo, engine::run
+  cv,             // regression control variates
+  antithetic,     // antithetic pairs
+  antithetic_cv,  // control variates on antithetic pairs
+  exact,          // the exact expectation (quadrature), no sampling
+};
+// auto, mc, cv, antithetic, antithetic-cv, exact; InputError on `estimator` otherwise.
+Estimator parse_estimator(const std::string& name);
+const char* to_string(Estimator estimator);
+std::vector<std::string> estimator_names();
+
+// Co-moments of the observation vector z = (Y, K_1..K_J) of a block's replications (Welford's
+// update, vector form), plus the plain statistics of every makespan evaluated (both members of an
+// antithetic pair). merge() is Chan's update; the fold order is the block order.
+struct CoMoments {
+  std::uint64_t count = 0;
+  std::vector<double> mean;  // dim
+  std::vector<double> m2;    // dim x dim, row-major; the upper triangle is kept
+  Accumulator single;        // every makespan evaluated
+
+  void add(const double* z, std::size_t dim);
+  void merge(const CoMoments& o);
+};
+
+// Stop once the standard error is at most target_se and the 95% half-width at most
+// target_rel * |mean| (each when > 0); RunOptions::reps stays the cap.
+struct StopRule {
+  double target_se = 0.0;
+  double target_rel = 0.0;
+  bool active() const { return target_se > 0.0 || target_rel > 0.0; }
+};
+
+// What a model offers the estimators: its controls with their exact means, its antithetic twin
+// and its exact expectation, each where it exists.
+struct EstimatorSetup {
+  ControlSpec controls;
+  std::vector<double> control_means;
+  std::optional<Plan> twin;
+  std::string no_twin;                // why there is no twin
+  std::optional<double> exact;        // the exact expected makespan
+  std::string exact_method;           // how it was obtained (eq6, quadrature, normal_exact)
+  bool master_slave = false;          // where antithetic pairs pay most (processor-bound pools)
+};
+
+// `closed_form`: the structure's exact expectation when known (bounds::closed_form at C = 0,
+// method other than normal_approx). `plan` compiled from `s`.
+EstimatorSetup estimator_setup(const structures::Structure& s, const Plan& plan, std::optional<double> exact,
+                               const std::string& exact_method);
+
+// The result of an estimator: the estimate (reps: makespans evaluated, both twins counted; min,
+// max and stddev over them), which estimator ran, and the variance factor against plain sampling
+// at equal evaluations, measured on the same run (the makespans' sample variance over the
+// residual variance per evaluation; 1 for mc, NaN for exact or a zero residual).
+struct EstimatorResult {
+  Estimate estimate;
+  Estimator estimator = Estimator::mc;
+  double variance_factor = 1.0;
+  std::size_t controls = 0;  // J used (after dropping collinear ones)
+};
+
+// The most controls a regression takes: each block keeps a (J+1)^2 co-moment matrix, and a wave
+// holds 1024 blocks (65 controls: 35 MB).
+inline constexpr std::size_t max_controls = 65;
+
+// Which estimator `requested` means for this setup and replication cap (auto resolved; the others
+// checked: InputError on `estimator` where the model does not offer it, on `reps` where the cap is
+// below what the regression needs).
+Estimator resolve_estimator(Estimator requested, const EstimatorSetup& setup, std::uint64_t reps);
+
+// Runs `estimator` (resolve_estimator's answer). Plain mc without a stop rule is engine::run,
+// bit for bit.
+EstimatorResult run_estimator(const Plan& plan, const EstimatorSetup& setup, Estimator estimator,
+                              const RunOptions& options, const StopRule& stop = {});
+
+// The regression estimate of a folded total (`pairs`: observations are antithetic pair means).
+EstimatorResult summarize_regression(const CoMoments& total, const std::vector<double>& control_means, bool pairs,
+                                     double confidence = 0.95);
+
+// The fewest replications (pairs) the regression on J controls accepts, and the first stopping
+// check: max(100, 4 (J + 1)) as the study advises, so that the standard error itself is sound.
+std::uint64_t regression_min_reps(std::size_t controls);
+
+}  // namespace hetstruct::engine

@@ -1,0 +1,247 @@
+// The estimators beside plain Monte Carlo (engine/estimators.h): controls on the evaluators' own
+// draws, the regression's algebra, antithetic twins, exactness where it exists, determinism, the
+// stopping rule, and calibration of the intervals over 400 seeds.
+#include <cmath>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "bounds/closed_forms.h"
+#include "engine/estimators.h"
+#include "engine/simulation.h"
+
+using namespace hetstruct;
+using engine::Estimator;
+using structures::StructureKind;
+
+namespace {
+
+engine::Simulation prepared(StructureKind kind, int n, int m, const char* law, int levels, double comm = 0.0) {
+  return engine::prepare(engine::Model::wilson(kind, n, m, "1/2", law, levels, comm));
+}
+
+engine::RunOptions options(std::uint64_t reps, std::uint64_t seed, int threads = 1) {
+  engine::RunOptions o;
+  o.reps = reps;
+  o.seed = seed;
+  o.threads = threads;
+  return o;
+}
+
+engine::EstimatorResult estimate(const engine::Simulation& sim, Estimator e, std::uint64_t reps, std::uint64_t seed,
+                                 int threads = 1, engine::StopRule stop = {}) {
+  return engine::run_estimator(sim.plan, sim.estimators, e, options(reps, seed, threads), stop);
+}
+
+bool same_bits(const engine::Estimate& a, const engine::Estimate& b) {
+  auto eq = [](double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); };
+  return a.reps == b.reps && eq(a.mean, b.mean) && eq(a.stderr_, b.stderr_) && eq(a.ci_low, b.ci_low) &&
+         eq(a.ci_high, b.ci_high) && eq(a.min, b.min) && eq(a.max, b.max) && eq(a.stddev, b.stddev);
+}
+
+}  // namespace
+
+TEST_CASE("evaluate_controls gives evaluate's makespan bit for bit, and the controls it states", "[estimators]") {
+  struct Case {
+    StructureKind kind;
+    const char* law;
+    double comm;
+  };
+  const Case cases[] = {
+      {StructureKind::asynchronous, "uniform", 0.0}, {StructureKind::asynchronous, "normal", 0.0},
+      {StructureKind::synchronous, "uniform", 0.0},  {StructureKind::synchronous, "mix(0.5:u(0,1),0.5:n(1,1/4))", 0.0},
+      {StructureKind::nearest_neighbor, "normal", 0.0}, {StructureKind::master_slave, "uniform", 0.0},
+      {StructureKind::synchronous, "normal", 0.1},   {StructureKind::nearest_neighbor, "uniform", 0.1},
+      {StructureKind::master_slave, "normal", 0.1},
+  };
+  for (const auto& c : cases) {
+    const auto sim = prepared(c.kind, 5, 2, c.law, 30, c.comm);
+    INFO(structures::to_string(c.kind) << " " << c.law << " C = " << c.comm);
+    const auto& spec = sim.estimators.controls;
+    REQUIRE(spec.size() == sim.estimators.control_means.size());
+    engine::Workspace a(sim.plan), b(sim.plan);
+    std::vector<double> k(spec.size());
+    for (std::uint64_t r = 0; r < 20; ++r) {
+      const double y = engine::evaluate(sim.plan, 3, r, a);
+      CHECK(engine::evaluate_controls(sim.plan, spec, 3, r, b, k.data()) == y);
+      if (c.kind == StructureKind::asynchronous) {  // the makespan is the largest processor sum
+        double largest = -INFINITY;
+        for (int i = 0; i < 5; ++i) largest = std::max(largest, k[i]);
+        CHECK(largest == y);
+      }
+      if (c.kind == StructureKind::synchronous && c.comm == 0.0) CHECK(k.back() == y);  // the level-max sum is Y
+    }
+  }
+}
+
+TEST_CASE("the regression recovers an exact linear relation and falls back without controls", "[estimators]") {
+  // Y = 3 + 2 K1 - K2 exactly: zero residual, the estimate is 3 + 2 mu1 - mu2.
+  engine::CoMoments total;
+  for (int r = 0; r < 50; ++r) {
+    const double k1 = std::sin(r * 1.3), k2 = std::cos(r * 0.7) + 0.1 * r;
+    const double z[] = {3.0 + 2.0 * k1 - k2, k1, k2};
+    engine::CoMoments block;
+    block.add(z, 3);
+    block.single.add(z[0]);
+    total.merge(block);
+  }
+  const auto e = engine::summarize_regression(total, {0.25, 1.5}, false);
+  CHECK(e.estimate.mean == Approx(3.0 + 0.5 - 1.5).margin(1e-9));
+  CHECK(e.estimate.stderr_ < 1e-6);
+  CHECK(e.controls == 2);
+  // A constant control is dropped, not solved against.
+  engine::CoMoments constant;
+  for (int r = 0; r < 30; ++r) {
+    const double z[] = {static_cast<double>(r % 7), 4.0};
+    constant.add(z, 2);
+    constant.single.add(z[0]);
+  }
+  const auto c = engine::summarize_regression(constant, {4.0}, false);
+  CHECK(c.controls == 0);
+  CHECK(c.estimate.mean == Approx(constant.single.mean));
+}
+
+TEST_CASE("antithetic twins reflect every draw about its mean", "[estimators]") {
+  // One processor, one level: the makespan is the draw itself, its twin 2 mu - x.
+  for (const char* law : {"u(0,1)", "n(0.5,1/12)", "3*u(1,2)", "mix(0.3:u(0,1),0.7:n(2,1))", "c(0.4)"}) {
+    INFO(law);
+    engine::Model model = engine::Model::wilson(StructureKind::asynchronous, 1, 0, "1", law, 1);
+    const auto sim = engine::prepare(model);
+    REQUIRE(sim.estimators.twin);
+    engine::Workspace a(sim.plan), b(*sim.estimators.twin);
+    const auto l = distributions::parse_law(law);
+    if (l.is_leaf()) {
+      for (std::uint64_t r = 0; r < 20; ++r)
+        CHECK(engine::evaluate(sim.plan, 1, r, a) + engine::evaluate(*sim.estimators.twin, 1, r, b) ==
+              Approx(2 * l.mean()).margin(1e-12));
+    }
+  }
+  const auto truncated = engine::prepare(engine::Model::wilson(StructureKind::synchronous, 3, 1, "1/2", "tn(0.5,1/12)", 5));
+  CHECK_FALSE(truncated.estimators.twin);
+  CHECK_THROWS_WITH(engine::resolve_estimator(Estimator::antithetic, truncated.estimators, 1000),
+                    Catch::Contains("truncated normal"));
+}
+
+TEST_CASE("auto takes exact, then controls, then mc; plain mc is engine::run bit for bit", "[estimators]") {
+  const auto sync = prepared(StructureKind::synchronous, 4, 1, "uniform", 20);
+  const auto async_normal = prepared(StructureKind::asynchronous, 4, 1, "normal", 20);
+  const auto async_uniform = prepared(StructureKind::asynchronous, 4, 1, "uniform", 20);
+  const auto ms = prepared(StructureKind::master_slave, 4, 1, "uniform", 20, 0.1);
+  CHECK(engine::resolve_estimator(Estimator::automatic, sync.estimators, 1000) == Estimator::exact);
+  CHECK(engine::resolve_estimator(Estimator::automatic, async_normal.estimators, 1000) == Estimator::exact);
+  CHECK(engine::resolve_estimator(Estimator::automatic, async_uniform.estimators, 1000) == Estimator::cv);
+  CHECK(engine::resolve_estimator(Estimator::automatic, async_uniform.estimators, 50) == Estimator::mc);
+  CHECK(engine::resolve_estimator(Estimator::automatic, ms.estimators, 1000) == Estimator::antithetic_cv);
+  CHECK_THROWS_WITH(engine::resolve_estimator(Estimator::exact, async_uniform.estimators, 1000),
+                    Catch::Contains("no exact expectation"));
+  // One control per processor: a wide model's co-moment blocks would not fit; auto runs mc.
+  const auto wide = prepared(StructureKind::nearest_neighbor, 100, 0, "uniform", 5);
+  CHECK(engine::resolve_estimator(Estimator::automatic, wide.estimators, 100000) == Estimator::mc);
+  CHECK_THROWS_WITH(engine::resolve_estimator(Estimator::cv, wide.estimators, 100000), Catch::Contains("101 control"));
+  const auto exact = estimate(sync, Estimator::exact, 1000, 1);
+  CHECK(exact.estimate.mean == bounds::synchronous_uniform_mean(4, 1, 0.5, 20));
+  CHECK(exact.estimate.stderr_ == 0.0);
+  CHECK(exact.estimate.reps == 0);
+  const auto mc = estimate(async_uniform, Estimator::mc, 1000, 5);
+  CHECK(same_bits(mc.estimate, engine::run(async_uniform.plan, options(1000, 5))));
+  CHECK(mc.variance_factor == 1.0);
+}
+
+TEST_CASE("every estimator and the stopping rule give the same bits on 1 and 2 threads", "[estimators]") {
+  const auto nn = prepared(StructureKind::nearest_neighbor, 4, 1, "uniform", 20, 0.1);
+  const auto ms = prepared(StructureKind::master_slave, 4, 1, "normal", 20);
+  for (const auto* sim : {&nn, &ms}) {
+    for (const Estimator e : {Estimator::mc, Estimator::cv, Estimator::antithetic, Estimator::antithetic_cv}) {
+      INFO(engine::to_string(e));
+      const auto one = estimate(*sim, e, 1000, 9, 1), two = estimate(*sim, e, 1000, 9, 2);
+      CHECK(same_bits(one.estimate, two.estimate));
+      CHECK(one.variance_factor == two.variance_factor);
+      const engine::StopRule stop{0.0, 0.002};
+      const auto s1 = estimate(*sim, e, 20000, 9, 1, stop), s2 = estimate(*sim, e, 20000, 9, 2, stop);
+      CHECK(same_bits(s1.estimate, s2.estimate));
+      CHECK(s1.estimate.reps < 20000 * (e == Estimator::mc || e == Estimator::cv ? 1 : 2));
+      CHECK((s1.estimate.ci_high - s1.estimate.ci_low) / 2 <= 0.002 * s1.estimate.mean);
+    }
+  }
+}
+
+TEST_CASE("stopping on a target standard error is a prefix of the full run", "[estimators]") {
+  const auto nn = prepared(StructureKind::nearest_neighbor, 4, 1, "normal", 20);
+  const auto stopped = estimate(nn, Estimator::mc, 100000, 4, 2, {0.05, 0.0});
+  CHECK(stopped.estimate.stderr_ <= 0.05);
+  CHECK(stopped.estimate.reps % engine::block_size == 0);
+  CHECK(stopped.estimate.reps < 100000);
+  // The same blocks folded the same way: a plain run of that many replications.
+  CHECK(same_bits(stopped.estimate, engine::run(nn.plan, options(stopped.estimate.reps, 4, 1))));
+  // The cap wins over an unreachable target.
+  const auto capped = estimate(nn, Estimator::cv, 300, 4, 2, {1e-9, 0.0});
+  CHECK(capped.estimate.reps == 300);
+}
+
+namespace {
+
+// 400 independent runs of `reps` replications (pairs) each, seeds 5000...: how many 95% intervals
+// cover `reference` (widened by the reference's own standard error, in quadrature), and the ratio
+// of the mean reported standard error to the spread of the 400 estimates.
+struct Coverage {
+  int covered = 0;
+  double se_over_spread = 0.0;
+  double factor = 0.0;  // mean variance factor
+};
+
+Coverage coverage(const engine::Simulation& sim, Estimator e, std::uint64_t reps, double reference,
+                  double reference_se = 0.0) {
+  Coverage c;
+  engine::Accumulator estimates;
+  double se_sum = 0.0;
+  for (std::uint64_t k = 0; k < 400; ++k) {
+    const auto r = estimate(sim, e, reps, 5000 + k);
+    const double t = (r.estimate.ci_high - r.estimate.ci_low) / 2 / r.estimate.stderr_;
+    const double half = t * std::hypot(r.estimate.stderr_, reference_se);
+    c.covered += std::abs(r.estimate.mean - reference) <= half;
+    estimates.add(r.estimate.mean);
+    se_sum += r.estimate.stderr_;
+    c.factor += r.variance_factor / 400;
+  }
+  c.se_over_spread = (se_sum / 400) / std::sqrt(estimates.m2 / 399);
+  return c;
+}
+
+// Binomial(400, 0.95): mean 380, sd 4.36; accept 380 +- 4 sd. The spread of 400 estimates has a
+// relative error of about 1/sqrt(800) = 3.5%: accept the ratio within 15%.
+void check(const Coverage& c) {
+  INFO("covered " << c.covered << "/400, se/spread " << c.se_over_spread << ", variance factor " << c.factor);
+  CHECK(c.covered >= 363);
+  CHECK(c.covered <= 397);
+  CHECK(c.se_over_spread == Approx(1.0).epsilon(0.15));
+  CHECK(c.factor > 1.0);
+}
+
+}  // namespace
+
+TEST_CASE("control-variate and antithetic intervals cover exact expectations 95% of the time", "[estimators][calibration]") {
+  SECTION("async normal: cv, antithetic, antithetic-cv against the exact mean") {
+    const auto sim = prepared(StructureKind::asynchronous, 6, 2, "normal", 20);
+    const double exact = *sim.estimators.exact;
+    check(coverage(sim, Estimator::cv, 100, exact));
+    check(coverage(sim, Estimator::antithetic, 100, exact));
+    check(coverage(sim, Estimator::antithetic_cv, 100, exact));
+  }
+  SECTION("sync at C = 0 with the processor sums alone (the level-max sum is the makespan itself)") {
+    auto sim = prepared(StructureKind::synchronous, 5, 2, "uniform", 20);
+    sim.estimators.controls.level_max = false;
+    sim.estimators.control_means.pop_back();
+    const double exact = *sim.estimators.exact;
+    check(coverage(sim, Estimator::cv, 100, exact));
+    check(coverage(sim, Estimator::antithetic_cv, 100, exact));
+  }
+  SECTION("nn and ms, against a long plain run with its own error counted") {
+    const auto nn = prepared(StructureKind::nearest_neighbor, 4, 1, "uniform", 20, 0.1);
+    const auto ms = prepared(StructureKind::master_slave, 3, 1, "normal", 20, 0.05);
+    for (const auto* sim : {&nn, &ms}) {
+      const auto reference = engine::run(sim->plan, options(400000, 77, 0));
+      check(coverage(*sim, Estimator::cv, 100, reference.mean, reference.stderr_));
+      check(coverage(*sim, Estimator::antithetic_cv, 100, reference.mean, reference.stderr_));
+    }
+  }
+}
