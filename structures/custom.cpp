@@ -252,8 +252,8 @@ Mapping parse_mapping(const std::string& text, const std::string& source) {
 
 Mapping read_mapping(const std::string& path) { return parse_mapping(read_text_file(path, "mapping file"), path); }
 
-void apply_mapping(const Mapping& mapping, CustomDag& dag) {
-  std::set<std::string> names;
+void apply_mapping(const Mapping& mapping, CustomDag& dag, const std::vector<std::string>& dropped) {
+  std::set<std::string> names(dropped.begin(), dropped.end());
   for (auto& t : dag.tasks) {
     const auto it = mapping.task.find(t.name);
     if (it == mapping.task.end())

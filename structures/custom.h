@@ -73,8 +73,9 @@ Mapping read_mapping(const std::string& path);
 Mapping parse_mapping(const std::string& text, const std::string& source);
 
 // Applies a mapping to tasks named as in the graph file: each task gets its processor and, as its
-// order, its line. Every task must be mapped and every mapped name must be a task (InputError).
-void apply_mapping(const Mapping& mapping, CustomDag& dag);
+// order, its line. Every task must be mapped and every mapped name must be a task, or one of
+// `dropped` (a reader's dummy tasks, which a mapping may name or not) (InputError).
+void apply_mapping(const Mapping& mapping, CustomDag& dag, const std::vector<std::string>& dropped = {});
 
 // Reads a whole file (InputError for a directory or an unreadable file).
 std::string read_text_file(const std::string& path, const std::string& what);
