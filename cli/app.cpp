@@ -8,6 +8,7 @@
 #include <cmath>
 #include <csignal>
 #include <functional>
+#include <iomanip>
 #include <cstdio>
 #include <iostream>
 #include <limits>
@@ -19,6 +20,7 @@
 #include "bounds/closed_forms.h"
 #include "bounds/structure_bounds.h"
 #include "bounds/heterogeneity.h"
+#include "cli/distribution.h"
 #include "cli/gnuplot.h"
 #include "cli/hbsp_command.h"
 #include "cli/model.h"
@@ -63,6 +65,7 @@ struct Simulate {
   SamplingOptions sampling;
   OutputOptions output;
   bool metrics = false;
+  DistributionFlags distribution;
 
   void add_to(CLI::App& app) {
     options.add_to(app, {});
@@ -71,11 +74,14 @@ struct Simulate {
     app.add_flag("--metrics", metrics,
                  "Zhang-Yan measures: power weights, heterogeneity H, parallelism degree, speedup, efficiency")
         ->group("Output");
+    distribution.add_to(app);
   }
 
   int execute() {
     sampling.validate();
+    const engine::DistributionOptions asked = distribution.resolved();
     engine::Simulation sim = engine::prepare(options.resolved());
+    sim.distribution_options = asked;
     announce_duration(engine::run_seconds(sim.plan.kind, static_cast<double>(sim.plan.compute_tasks()),
                                           static_cast<double>(sampling.reps), sampling.effective_threads()),
                       "simulate " + sim.structure.name);
@@ -88,6 +94,9 @@ struct Simulate {
 
     const engine::Record r = engine::simulation_record(sim, sampling.seed);
     r.check_finite();
+    if (sim.distribution && asked.histogram_bins > 0)
+      write_file_atomically(distribution.histogram_out,
+                            engine::render(engine::histogram_records(*sim.distribution), engine::Format::csv));
     if (output.value() == engine::Format::text) output.emit(text_report(sim, r, elapsed));
     else output.emit(std::span(&r, 1), {}, true);
     return 0;
@@ -129,6 +138,27 @@ struct Simulate {
           << fixed(bounds::property_speedup(m->parallelism_degree.mean, sim.heterogeneity), 4) << ")  efficiency "
           << fixed(bounds::efficiency(m->speedup.mean, sim.power_weights), 4) << "\n";
     }
+    if (const auto& d = sim.distribution) out << distribution_report(*d);
+    return out.str();
+  }
+
+  // The distribution's lines: sd, the quantiles, the deadlines, the histogram's file.
+  std::string distribution_report(const engine::Distribution& d) const {
+    std::ostringstream out;
+    const auto interval = [](double lo, double hi) {
+      return "[" + (std::isnan(lo) ? std::string("-") : fixed(lo, 4)) + ", " + (std::isnan(hi) ? std::string("-") : fixed(hi, 4)) + "]";
+    };
+    out << "sd          " << fixed(d.sd.value, 4);
+    if (!std::isnan(d.sd.stderr_)) out << "  stderr " << fixed(d.sd.stderr_, 4) << "  95% CI " << interval(d.sd.ci_low, d.sd.ci_high);
+    out << "\n";
+    for (const auto& q : d.quantiles)
+      out << "quantile    " << std::left << std::setw(6) << full(q.level) << std::right << fixed(q.value, 4)
+          << "  95% CI " << interval(q.ci_low, q.ci_high) << "\n";
+    for (const auto& e : d.deadlines)
+      out << "deadline    P(makespan > " << full(e.deadline) << ") = " << fixed(e.p, 4) << "  stderr " << fixed(e.stderr_, 4)
+          << "  95% CI " << interval(e.ci_low, e.ci_high) << "  (" << e.missed << " of " << d.reps << ")\n";
+    if (!d.histogram.empty())
+      out << "histogram   " << d.histogram.size() << " bins in " << distribution.histogram_out << "\n";
     return out.str();
   }
 };

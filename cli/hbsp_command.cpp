@@ -72,13 +72,6 @@ void add_processor(engine::Record& r, const char* field, const model::Machine& m
   else r.add(field, m.processors[j].name);
 }
 
-// q05 for 0.05: the quantile columns, named from the bootstrap's levels.
-std::string quantile_name(double level) {
-  char name[16];
-  std::snprintf(name, sizeof name, "q%02ld", std::lround(level * 100.0));
-  return name;
-}
-
 // The sampling columns of a row: reps, seed, the spread of its mean cost and, on the total row of
 // a Monte Carlo replay, the quantiles. Without `e` (a replay without --reps) every one is none.
 void add_sampling(engine::Record& r, const replay_engine::BootstrapOptions& options, const engine::Estimate* e,
@@ -96,7 +89,7 @@ void add_sampling(engine::Record& r, const replay_engine::BootstrapOptions& opti
   add("ci_high", x.ci_high, sampled);
   add("min", x.min, sampled);
   for (std::size_t i = 0; i < options.quantile_levels.size(); ++i)
-    add(quantile_name(options.quantile_levels[i]), quantiles ? (*quantiles)[i] : 0.0, quantiles != nullptr);
+    add(engine::quantile_name(options.quantile_levels[i]), quantiles ? (*quantiles)[i] : 0.0, quantiles != nullptr);
   add("max", x.max, sampled);
 }
 

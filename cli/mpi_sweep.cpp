@@ -17,7 +17,9 @@ bool launched_by_mpirun() {
 }
 
 // One rank's pieces as one buffer of 64-bit words: the piece count, then per piece (run, first,
-// last, block count) and per block (count, mean, m2, min, max), the doubles bit for bit.
+// last, block count) and per block (count, mean, m2, min, max), then the paired moments' count and
+// each (count, mean_a, mean_b, m2_a, m2_b, c_ab), then the makespans' count and each makespan, the
+// doubles bit for bit.
 std::vector<char> pack(const std::vector<engine::BlockPiece>& pieces) {
   std::vector<char> buffer;
   auto put = [&](const auto& v) {
@@ -37,6 +39,17 @@ std::vector<char> pack(const std::vector<engine::BlockPiece>& pieces) {
       put(b.min);
       put(b.max);
     }
+    put(static_cast<std::uint64_t>(piece.paired.size()));
+    for (const auto& m : piece.paired) {
+      put(m.count);
+      put(m.mean_a);
+      put(m.mean_b);
+      put(m.m2_a);
+      put(m.m2_b);
+      put(m.c_ab);
+    }
+    put(static_cast<std::uint64_t>(piece.makespans.size()));
+    for (const double x : piece.makespans) put(x);
   }
   return buffer;
 }
@@ -66,6 +79,22 @@ void unpack(const std::vector<char>& all, std::size_t pos, std::vector<engine::B
       get(b.min);
       get(b.max);
     }
+    std::uint64_t paired = 0, makespans = 0;
+    get(paired);
+    if (paired > (all.size() - pos) / 48) throw std::runtime_error("MPI: a rank's blocks are cut short");
+    piece.paired.resize(paired);
+    for (auto& m : piece.paired) {
+      get(m.count);
+      get(m.mean_a);
+      get(m.mean_b);
+      get(m.m2_a);
+      get(m.m2_b);
+      get(m.c_ab);
+    }
+    get(makespans);
+    if (makespans > (all.size() - pos) / 8) throw std::runtime_error("MPI: a rank's blocks are cut short");
+    piece.makespans.resize(makespans);
+    for (auto& x : piece.makespans) get(x);
     pieces.push_back(std::move(piece));
   }
 }

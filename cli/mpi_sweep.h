@@ -32,7 +32,8 @@ class MpiWorld {
   int size() const { return size_; }
   // Sends this rank's computed pieces to rank 0, which appends the other ranks' to its own in
   // `pieces` (in rank order); the per-block statistics travel as their raw bits (count, mean, m2,
-  // min, max: 40 bytes a block; the ranks share one binary on one kind of machine). True on rank 0,
+  // min, max: 40 bytes a block; a difference run's paired moments 48 more; an mc run that keeps
+  // its makespans 8 bytes a replication; the ranks share one binary on one kind of machine). True on rank 0,
   // false on the others (whose `pieces` are then sent and left as they were).
   bool gather(std::vector<engine::BlockPiece>& pieces) const;
   // One line on stderr, then MPI_Abort: a rank that fails alone must not leave the others waiting

@@ -12,13 +12,14 @@ namespace hetstruct::cli {
 namespace {
 
 // Library parameter -> flag. The sweep's TOML keys are the flags without their dashes.
-constexpr std::array<std::pair<const char*, const char*>, 23> flags = {{
+constexpr std::array<std::pair<const char*, const char*>, 27> flags = {{
     {"format", "--format"},
     {"structure", "--structure"}, {"graph", "--graph"},     {"width", "--n"},       {"fast_count", "--m"},
     {"scale", "--a"},             {"law", "--law"},         {"fast_law", "--fast-law"}, {"levels", "--levels"},
     {"comm_cost", "--comm"},      {"protocol", "--protocol"}, {"policy", "--policy"}, {"exchange", "--exchange"},
     {"reps", "--reps"},           {"seed", "--seed"},       {"threads", "--threads"}, {"metrics", "--metrics"},
     {"compare_to", "--compare-to"}, {"max_configs", "--max-configs"},
+    {"quantiles", "--quantiles"}, {"deadline", "--deadline"}, {"histogram", "--histogram"}, {"estimators", "--estimators"},
     {"task_law", "--task-law"},   {"task_cv", "--task-cv"}, {"mapping", "--mapping"}, {"bandwidth", "--bandwidth"},
 }};
 

@@ -79,11 +79,63 @@ struct Point {
   std::size_t row;
 };
 
+// A histogram CSV of `simulate --histogram` (engine::histogram_records): its columns.
+bool is_histogram(const Table& t) {
+  for (const char* name : {"bin_low", "bin_high", "count", "density", "cdf", "normal_density", "normal_cdf"})
+    if (t.find(name) < 0) return false;
+  return true;
+}
+
+// The histogram (density, as boxes) with the Normal fit's density, and the empirical CDF at the
+// bins' edges with the Normal fit's CDF: two panels side by side.
+std::string histogram_plot(const PlotCommand& o, const Table& t) {
+  const int lo = t.find("bin_low"), hi = t.find("bin_high"), density = t.find("density"), cdf = t.find("cdf");
+  const int normal_density = t.find("normal_density"), normal_cdf = t.find("normal_cdf");
+  if (t.rows.empty()) throw InputError("plot", "the histogram has no bin");
+  auto number = [&](std::size_t r, int c) {
+    double v = 0;
+    if (t.rows[r][c].empty()) return std::string("NaN");  // an undefined value (a bin of zero width)
+    if (!to_number(t.rows[r][c], v))
+      throw InputError(o.csv_path + ":" + std::to_string(r + 2), "column '" + t.header[c] + "' is not numeric");
+    return full(v);
+  };
+  std::ostringstream g;
+  g << "# hetstruct plot " << o.csv_path << ": the makespan's histogram and empirical CDF, with the Normal fit\n"
+    << "$bins << EOD\n";
+  for (std::size_t r = 0; r < t.rows.size(); ++r)
+    g << number(r, lo) << ' ' << number(r, hi) << ' ' << number(r, density) << ' ' << number(r, normal_density) << '\n';
+  g << "EOD\n$cdf << EOD\n" << number(0, lo) << " 0 NaN\n";
+  for (std::size_t r = 0; r < t.rows.size(); ++r) g << number(r, hi) << ' ' << number(r, cdf) << ' ' << number(r, normal_cdf) << '\n';
+  g << "EOD\n";
+  const std::string overall = o.title.empty() ? o.csv_path : o.title;
+  std::ostringstream p;
+  p << "set datafile missing NaN\nset grid\nset key top left box opaque noenhanced\nset xlabel 'makespan'\n"
+    << "set multiplot layout 1,2 title " << quote(overall) << " noenhanced\n"
+    << "set autoscale y\nset title 'histogram'\nset ylabel 'density'\nset style fill transparent solid 0.45 border lc rgb '#1f4e79'\n"
+    << "plot $bins using (($1+$2)/2):3:($2-$1) with boxes lc rgb '#1f4e79' title 'simulated', \\\n"
+    << "     $bins using (($1+$2)/2):4 with lines lw 2 lc rgb '#c0392b' title 'Normal fit (mean, sd)'\n"
+    << "set title 'empirical CDF (at the bin edges)'\nset ylabel 'P(makespan <= x)'\nset yrange [0:1]\n"
+    << "plot $cdf using 1:2 with linespoints lw 1.5 pt 7 ps 0.4 lc rgb '#1f4e79' title 'simulated', \\\n"
+    << "     $cdf using 1:3 with lines lw 2 dt 2 lc rgb '#c0392b' title 'Normal fit'\n"
+    << "unset multiplot\n";
+  return g.str() + p.str();
+}
+
 }  // namespace
 
 std::string plot_script(const PlotCommand& o, const std::string& csv_text, const std::string& svg,
                         const std::string& png) {
   const Table t = parse_table(o.csv_path, csv_text);
+  if (o.x.empty() && is_histogram(t)) {
+    const std::string plot = histogram_plot(o, t);
+    const auto datablocks_end = plot.find("set datafile missing");
+    std::ostringstream script;
+    script << "set terminal svg size 1100,500 dynamic enhanced font 'sans,12'\nset output " << quote(svg) << "\n"
+           << plot << "set terminal pngcairo size 1375,625 enhanced font 'sans,12'\nset output " << quote(png) << "\n"
+           << plot.substr(datablocks_end) << "unset output\n";
+    return script.str();
+  }
+  if (o.x.empty()) throw InputError("--x", "missing: give the column on the x axis", "only a histogram CSV needs none");
   const int xc = t.column(o.x, "--x"), yc = t.column(o.y, "--y");
   const int sc = o.series.empty() ? -1 : t.column(o.series, "--series");
   const int fc = o.facet.empty() ? -1 : t.column(o.facet, "--facet");
@@ -231,9 +283,11 @@ std::string plot_script(const PlotCommand& o, const std::string& csv_text, const
 }
 
 void PlotCommand::add_to(CLI::App& app) {
-  app_ = app.add_subcommand("plot", "Plot any sweep CSV to SVG and PNG through gnuplot (writes the .gp script too)");
+  app_ = app.add_subcommand("plot",
+                            "Plot any sweep CSV to SVG and PNG through gnuplot (writes the .gp script too); a histogram "
+                            "CSV of simulate --histogram-out as its histogram and empirical CDF with the Normal fit");
   app_->add_option("csv", csv_path, "The CSV (one header row), e.g. from hetstruct sweep")->required();
-  app_->add_option("--x,-x", x, "Column on the x axis (numeric)")->required();
+  app_->add_option("--x,-x", x, "Column on the x axis (numeric; required except for a histogram CSV)");
   app_->add_option("--y,-y", y, "Column on the y axis")->capture_default_str();
   app_->add_option("--series", series, "Column whose values split the series");
   app_->add_option("--facet", facet, "Column whose values split the plot into panels");

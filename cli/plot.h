@@ -11,6 +11,10 @@
 // FILE without its .csv. Several rows at one x in one series is an error naming the columns that
 // tell them apart (give --series, --facet or --where).
 //
+// A histogram CSV (`simulate --histogram BINS --histogram-out FILE`), given without --x, is drawn as
+// two panels: the density histogram with the Normal fit's density, and the empirical CDF at the
+// bins' edges with the Normal fit's CDF.
+//
 // execute() throws InputError on bad input, before anything is written.
 #pragma once
 

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "cli/distribution.h"
 #include "cli/output.h"
 #include "cli/parameters.h"
 #include "distributions/input_error.h"
@@ -87,9 +88,9 @@ struct Sweep {
     return text;
   }
   std::string rows_of(const engine::Entry& entry, const engine::Job& job, const std::vector<engine::Estimate>& estimates,
-                      std::uint64_t seed) const {
+                      std::uint64_t seed, const std::vector<engine::RunExtras>& extras) const {
     std::string text;
-    for (const auto& r : engine::config_records(entry, job, comparisons, estimates, seed)) text += engine::csv_line(r);
+    for (const auto& r : engine::config_records(entry, job, comparisons, estimates, seed, extras)) text += engine::csv_line(r);
     return text;
   }
 };
@@ -142,7 +143,7 @@ std::uint64_t count_option(const CountOption& o, const std::string& text) {
 }
 
 // A key of the --config file: a list option (`index`: its grid dimension, SweepDim::count for
-// compare_to) or a count (`index` into scalar_options).
+// compare_to, distribution_key for the distribution's) or a count (`index` into scalar_options).
 struct ConfigKey {
   const char* name;
   std::vector<std::string> SweepCommand::*list;
@@ -150,7 +151,8 @@ struct ConfigKey {
   std::size_t index;
 };
 using D = engine::SweepDim;
-const std::array<ConfigKey, 18> config_keys = {{
+constexpr std::size_t distribution_key = D::count + 1;
+const std::array<ConfigKey, 21> config_keys = {{
     {"structure", &SweepCommand::structure, nullptr, D::structure}, {"law", &SweepCommand::law, nullptr, D::law},
     {"fast_law", &SweepCommand::fast_law, nullptr, D::fast_law}, {"fast-law", &SweepCommand::fast_law, nullptr, D::fast_law},
     {"n", &SweepCommand::n, nullptr, D::n}, {"m", &SweepCommand::m, nullptr, D::m}, {"a", &SweepCommand::a, nullptr, D::a},
@@ -160,6 +162,8 @@ const std::array<ConfigKey, 18> config_keys = {{
     {"compare_to", &SweepCommand::compare_to, nullptr, D::count}, {"compare-to", &SweepCommand::compare_to, nullptr, D::count},
     {"reps", nullptr, &SweepCommand::reps_text, 0}, {"seed", nullptr, &SweepCommand::seed_text, 1},
     {"max_configs", nullptr, &SweepCommand::max_configs_text, 2}, {"max-configs", nullptr, &SweepCommand::max_configs_text, 2},
+    {"estimators", &SweepCommand::estimators, nullptr, distribution_key}, {"quantiles", &SweepCommand::quantiles, nullptr, distribution_key},
+    {"deadline", &SweepCommand::deadlines, nullptr, distribution_key},
 }};
 
 const ConfigKey* find_config_key(const std::string& name) {
@@ -184,6 +188,10 @@ const void* target(const SweepCommand& c, const ConfigKey& k) {
 void check_value(const SweepCommand& c, const ConfigKey& k, std::uint64_t limit) {
   if (k.scalar) (void)count_option(scalar_options[k.index], c.*k.scalar);
   else if (k.index < D::count) (void)engine::dimension_values(k.index, c.*k.list, limit);
+  else if (k.index == distribution_key)  // this key alone (p_deadline's deadline may come from elsewhere)
+    (void)sweep_distribution(k.list == &SweepCommand::estimators ? c.estimators : std::vector<std::string>{},
+                             k.list == &SweepCommand::quantiles ? c.quantiles : std::vector<std::string>{},
+                             k.list == &SweepCommand::deadlines ? c.deadlines : std::vector<std::string>{"0"});
   else
     for (const auto& text : c.*k.list) (void)engine::Comparison(text);
 }
@@ -270,8 +278,9 @@ void SweepCommand::add_to(CLI::App& app) {
                    "the command line overrides it")
       ->group(g);
   app_->add_option("--compare-to", compare_to,
-                   "OPTION=VALUE[,OPTION=VALUE...]: add each configuration's paired difference (common random "
-                   "numbers) against the same configuration with these options set together; n, m, a, levels and "
+                   "OPTION=VALUE[,OPTION=VALUE...]: add each configuration's paired difference and ratio of the "
+                   "means (common random numbers; the ratio's standard error by the delta method) against the "
+                   "same configuration with these options set together; n, m, a, levels and "
                    "comm take expressions over the configuration's own columns (n=n-m,m=0 compares (n,m) with "
                    "(n-m,0)); repeatable. A target that cannot be built (n-m = 0) is an error, or with "
                    "--skip-invalid leaves out that difference row")
@@ -298,6 +307,7 @@ void SweepCommand::add_to(CLI::App& app) {
   app_->add_flag("--resume", resume, "Keep the configurations already complete in --out and simulate the others")
       ->group("Output");
   app_->add_flag("--quiet,-q", quiet, "No progress and no summary on stderr")->group("Output");
+  add_sweep_distribution_options(*app_, estimators, quantiles, deadlines);
 }
 
 bool SweepCommand::parsed() const { return app_ != nullptr && app_->parsed(); }
@@ -427,7 +437,7 @@ void follow(engine::SweepShare& share, SweepCommand& c, Sweep& sweep, const Sett
                                                                             const engine::Job& job) mutable {
     ++configs_done;  // this rank's part of the configuration is done
     if (share.keep_pieces) return;
-    sweep.rows[entry.row] = sweep.rows_of(entry, job, share.estimates, s.seed);
+    sweep.rows[entry.row] = sweep.rows_of(entry, job, share.estimates, s.seed, share.extras);
     ++c.computed_configs;
     const auto now = std::chrono::steady_clock::now();
     if (!c.out_path.empty() && c.format == "csv" &&
@@ -450,6 +460,17 @@ void print_summary(const SweepCommand& c, const Settings& s, const Sweep& sweep,
   std::cerr << summary.str() << "\n";
 }
 
+// The makespans an mc run keeps for the distribution: one run's at a time in one process; under
+// MPI rank 0 gathers every run's (8 bytes a replication, in MPI's 2 GB) and holds them twice.
+void check_kept_makespans(const Sweep& sweep, const Settings& s, int ranks, bool memory_check) {
+  const double runs = ranks > 1 ? static_cast<double>(sweep.todo.size()) : 1.0;
+  if (ranks > 1 && runs * static_cast<double>(s.reps) * sizeof(double) > 2147483647.0)
+    throw InputError("--reps", "the makespans of " + std::to_string(sweep.todo.size()) + " configurations of " +
+                                   std::to_string(s.reps) + " replications exceed what MPI gathers (2 GB)",
+                     "fewer replications or configurations, or leave out the distribution's estimators");
+  engine::check_stored_makespans(s.reps, 2.0 * runs, memory_check);
+}
+
 }  // namespace
 
 int SweepCommand::execute() {
@@ -468,6 +489,8 @@ int SweepCommand::execute() {
 #endif
   const auto t0 = std::chrono::steady_clock::now();
   engine::SweepShare share = share_of(sweep, s, rank, ranks);
+  share.distribution = sweep_distribution(estimators, quantiles, deadlines);
+  if (share.distribution.any()) check_kept_makespans(sweep, s, ranks, memory_check);
   Reporter reporter(quiet || rank != 0, progress_interval, share.work(sweep.runs));
   std::uint64_t configs_done = sweep.resumed;
   follow(share, *this, sweep, s, reporter, configs_done);
@@ -497,9 +520,11 @@ int SweepCommand::execute() {
   if (ranks > 1) {
     if (!world.gather(share.computed)) return 0;  // ranks other than 0 are done
     // Rank 0: every run folded in block order, then every configuration's rows.
-    const auto estimates = engine::fold_pieces(share.computed, sweep.runs.size(), engine::block_count(s.reps));
+    std::vector<engine::RunExtras> extras;
+    const auto estimates =
+        engine::fold_pieces(share.computed, sweep.runs.size(), engine::block_count(s.reps), &extras, share.distribution);
     for (const auto& entry : sweep.todo)
-      sweep.rows[entry.row] = sweep.rows_of(entry, engine::Job(entry.c, sweep.comparisons.size()), estimates, s.seed);
+      sweep.rows[entry.row] = sweep.rows_of(entry, engine::Job(entry.c, sweep.comparisons.size()), estimates, s.seed, extras);
     computed_configs = sweep.todo.size();
   }
 #endif

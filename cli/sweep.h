@@ -5,6 +5,7 @@
 //                   --comm 0:0.25:0.025 [--levels P,...] [--fast-law L,...] [--protocol NAME,...]
 //                   [--policy NAME,...] [--exchange RULE,...] [--config FILE.toml]
 //                   [--compare-to OPTION=VALUE[,OPTION=VALUE...] ...] [--skip-invalid] [--max-configs N]
+//                   [--estimators quantile,sd,p_deadline] [--quantiles LEVELS] [--deadline T,...]
 //                   [--reps R] [--seed S] [--threads T] [--out FILE [--resume]] [--quiet]
 //
 // The grid, the runs, the rows and their CSV columns are the library's (engine/sweep_grid.h,
@@ -42,6 +43,7 @@ class SweepCommand {
   // Options, public so that tests may set them directly.
   std::vector<std::string> structure, law, fast_law, n, m, a, levels, comm, protocol, policy, exchange;
   std::vector<std::string> compare_to;
+  std::vector<std::string> estimators, quantiles, deadlines;  // the distribution (cli/distribution.h)
   std::string config_path;
   std::string reps_text = "10000";
   std::string seed_text = "1";

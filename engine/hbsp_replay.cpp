@@ -400,14 +400,6 @@ Replay replay(const model::Machine& m, const Program& program, model::CostForm f
   return out;
 }
 
-double quantile_sorted(const std::vector<double>& sorted, double level) {
-  if (sorted.empty()) return std::nan("");
-  const double h = (static_cast<double>(sorted.size()) - 1.0) * level;
-  const auto lo = static_cast<std::size_t>(std::floor(h));
-  const auto hi = std::min(lo + 1, sorted.size() - 1);
-  return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
-}
-
 namespace {
 
 // Statistics of one block of replications, merged in block order.

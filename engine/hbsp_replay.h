@@ -54,6 +54,7 @@
 #include <vector>
 
 #include "bounds/hbsp.h"
+#include "engine/distribution.h"
 #include "engine/statistics.h"
 
 namespace hetstruct::engine::hbsp {
@@ -143,7 +144,7 @@ struct BootstrapReplay {
 BootstrapReplay monte_carlo_replay(const model::Machine& m, const Program& program, model::CostForm form,
                                    const Trace& trace, const BootstrapOptions& options);
 
-// Type-7 quantile of sorted values (R's default): linear interpolation between order statistics.
-double quantile_sorted(const std::vector<double>& sorted, double level);
+// Type-7 quantile of sorted values (R's default): the one of engine/distribution.h.
+using engine::quantile_sorted;
 
 }  // namespace hetstruct::engine::hbsp

@@ -67,19 +67,23 @@ auto paired(const Plan& a, const Plan& b, std::uint64_t seed) {
 
 struct MetricsBlock {
   Accumulator makespan, parallelism_degree, speedup;
+  std::vector<double> values;  // the makespans, when kept
   void merge(const MetricsBlock& o) {
     makespan.merge(o.makespan);
     parallelism_degree.merge(o.parallelism_degree);
     speedup.merge(o.speedup);
+    values.insert(values.end(), o.values.begin(), o.values.end());
   }
 };
 
 }  // namespace
 
-MetricsRun run_with_metrics(const Plan& plan, const RunOptions& options, const std::vector<double>& power_weights) {
+MetricsRun run_with_metrics(const Plan& plan, const RunOptions& options, const std::vector<double>& power_weights,
+                            std::vector<double>* makespans) {
   if (power_weights.size() != static_cast<std::size_t>(plan.width))
     throw InputError("metrics", "one power weight per processor is needed");
-  const auto total = fold_run<MetricsBlock>(
+  const bool keep = makespans != nullptr;
+  auto total = fold_run<MetricsBlock>(
       options, [&] { return Workspace(plan); },
       [&](MetricsBlock& block, std::uint64_t r, Workspace& ws) {
         const double makespan = evaluate_busy(plan, options.seed, r, ws);
@@ -91,7 +95,9 @@ MetricsRun run_with_metrics(const Plan& plan, const RunOptions& options, const s
         block.makespan.add(makespan);
         block.parallelism_degree.add(busy / makespan);
         block.speedup.add(on_fastest / makespan);
+        if (keep) block.values.push_back(makespan);
       });
+  if (keep) *makespans = std::move(total.values);
   return {summarize(total.makespan), summarize(total.parallelism_degree), summarize(total.speedup)};
 }
 

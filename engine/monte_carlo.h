@@ -65,6 +65,9 @@ void run_difference_blocks(const Plan& a, const Plan& b, const RunOptions& optio
 struct MetricsRun {
   Estimate makespan, parallelism_degree, speedup;
 };
-MetricsRun run_with_metrics(const Plan& plan, const RunOptions& options, const std::vector<double>& power_weights);
+// With `makespans`, also keeps every replication's makespan there, in replication order (for the
+// distribution: engine/distribution.h); the estimates are the same bits either way.
+MetricsRun run_with_metrics(const Plan& plan, const RunOptions& options, const std::vector<double>& power_weights,
+                            std::vector<double>* makespans = nullptr);
 
 }  // namespace hetstruct::engine

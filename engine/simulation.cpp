@@ -19,14 +19,19 @@ Simulation prepare(const Model& model) {
 }
 
 void run(Simulation& sim, const RunOptions& options, bool metrics) {
+  const bool keep = sim.distribution_options.any();
+  std::vector<double> makespans;
+  if (keep) sim.distribution_options.validate();
   if (!metrics) {
-    sim.estimate = run(sim.plan, options);
-    return;
+    sim.estimate = keep ? run_sampled(sim.plan, options, makespans, sim.model.memory_check) : run(sim.plan, options);
+  } else {
+    if (keep) check_stored_makespans(options.reps, 1.0, sim.model.memory_check);
+    sim.power_weights = bounds::power_weights(mean_task_times(sim.structure));
+    sim.metrics = run_with_metrics(sim.plan, options, sim.power_weights, keep ? &makespans : nullptr);
+    sim.estimate = sim.metrics->makespan;
+    sim.heterogeneity = bounds::heterogeneity(sim.power_weights);
   }
-  sim.power_weights = bounds::power_weights(mean_task_times(sim.structure));
-  sim.metrics = run_with_metrics(sim.plan, options, sim.power_weights);
-  sim.estimate = sim.metrics->makespan;
-  sim.heterogeneity = bounds::heterogeneity(sim.power_weights);
+  if (keep) sim.distribution = describe_distribution(makespans, sim.distribution_options);
 }
 
 Record simulation_record(const Simulation& sim, std::uint64_t seed) {
@@ -57,7 +62,33 @@ Record simulation_record(const Simulation& sim, std::uint64_t seed) {
     r.add("speedup_property", bounds::property_speedup(m->parallelism_degree.mean, sim.heterogeneity));
     r.add("efficiency", bounds::efficiency(m->speedup.mean, sim.power_weights));
   }
+  if (sim.distribution) add_distribution_fields(r, *sim.distribution);
   return r;
+}
+
+void add_distribution_fields(Record& r, const Distribution& d) {
+  r.add("sd", d.sd.value).add("sd_stderr", d.sd.stderr_).add("sd_ci_low", d.sd.ci_low).add("sd_ci_high", d.sd.ci_high);
+  for (const auto& q : d.quantiles) {
+    const std::string name = quantile_name(q.level);
+    r.add(name, q.value).add(name + "_ci_low", q.ci_low).add(name + "_ci_high", q.ci_high);
+  }
+  for (std::size_t i = 0; i < d.deadlines.size(); ++i) {
+    const auto& e = d.deadlines[i];
+    const std::string suffix = d.deadlines.size() == 1 ? "" : "_" + std::to_string(i + 1);
+    r.add("deadline" + suffix, e.deadline).add("p_deadline" + suffix, e.p).add("p_deadline_stderr" + suffix, e.stderr_);
+    r.add("p_deadline_ci_low" + suffix, e.ci_low).add("p_deadline_ci_high" + suffix, e.ci_high);
+  }
+}
+
+std::vector<Record> histogram_records(const Distribution& d) {
+  std::vector<Record> rows;
+  for (const auto& b : d.histogram) {
+    Record r;
+    r.add("bin_low", b.low).add("bin_high", b.high).add("count", b.count).add("density", b.density);
+    r.add("cdf", b.cdf).add("normal_density", b.normal_density).add("normal_cdf", b.normal_cdf);
+    rows.push_back(std::move(r));
+  }
+  return rows;
 }
 
 std::vector<double> mean_task_times(const structures::Structure& s) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bounds/structure_bounds.h"
+#include "engine/distribution.h"
 #include "engine/model.h"
 #include "engine/monte_carlo.h"
 #include "engine/plan.h"
@@ -21,12 +22,14 @@ struct Simulation {
   structures::Structure structure;
   Plan plan;
   std::optional<bounds::ClosedForm> closed_form;  // zero-communication regular structures only
+  DistributionOptions distribution_options;        // set before run(): what to estimate beyond the mean
 
   // After run():
   Estimate estimate;
   std::vector<double> power_weights;  // with metrics
   std::optional<MetricsRun> metrics;
   double heterogeneity = std::numeric_limits<double>::quiet_NaN();
+  std::optional<Distribution> distribution;  // when distribution_options asked for any
 
   bool custom() const { return structure.kind == structures::StructureKind::custom; }
   bool zero_comm() const { return plan.kind != PlanKind::protocol; }
@@ -36,12 +39,22 @@ struct Simulation {
 
 // Validates, builds and compiles the model (InputError naming the parameter).
 Simulation prepare(const Model& model);
-// Runs the replications; with `metrics`, the power weights and the parallelism measures too (the
-// makespan's bits are the same either way).
+// Runs the replications; with `metrics`, the power weights and the parallelism measures too, and
+// with distribution_options the makespan's distribution (the makespan's bits are the same either
+// way; the makespans are kept, checked against the memory guard unless the model's memory_check
+// is off).
 void run(Simulation& simulation, const RunOptions& options, bool metrics);
 // The result: model columns, the estimate, the closed form, C, protocol and policy, and the
-// measures when measured. `seed` is the run's.
+// measures when measured, then the distribution's fields when estimated (distribution_fields).
+// `seed` is the run's.
 Record simulation_record(const Simulation& simulation, std::uint64_t seed);
+
+// sd, sd_stderr, sd_ci_low, sd_ci_high; per quantile level q05, q05_ci_low, q05_ci_high; per
+// deadline deadline, p_deadline, p_deadline_stderr, p_deadline_ci_low, p_deadline_ci_high (with
+// several deadlines, their fields are suffixed _1, _2, ...). The histogram is a table of its own
+// (histogram_records).
+void add_distribution_fields(Record& r, const Distribution& d);
+std::vector<Record> histogram_records(const Distribution& d);
 
 // Each processor's mean task time: its law's mean; for a DAG, the mean over its tasks' laws.
 std::vector<double> mean_task_times(const structures::Structure& s);

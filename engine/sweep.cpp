@@ -152,21 +152,49 @@ std::vector<std::vector<SweepPiece>> deal_blocks(const std::vector<std::pair<std
 // Computes a piece of a run. A piece from block 0 is folded here (the fold's state after its
 // blocks); any other keeps its blocks, to be folded after the pieces before it.
 BlockPiece compute_piece(const SweepPiece& piece, const RunSpec& spec, const Entry& entry, Job& job,
-                         const RunOptions& options) {
-  BlockPiece out{piece.run, piece.first, piece.last, {}};
+                         const RunOptions& options, bool keep_makespans) {
+  BlockPiece out{piece.run, piece.first, piece.last, {}, {}, {}};
+  const bool folded = piece.first == 0;
   Accumulator total;
-  BlockSink sink;
-  if (piece.first == 0) sink = [&](std::span<const Accumulator> blocks) { fold_blocks(total, blocks); };
-  else sink = [&](std::span<const Accumulator> blocks) { out.blocks.insert(out.blocks.end(), blocks.begin(), blocks.end()); };
+  PairedMoments paired_total;
+  const auto keep = [&](const Accumulator& b) {
+    if (folded) total.merge(b);
+    else out.blocks.push_back(b);
+  };
   const BlockRange range{piece.first, piece.last};
   switch (spec.kind) {
-    case RunKind::nn_zero: run_blocks(job.nn_zero(), options, range, sink); break;
-    case RunKind::difference:
-      run_difference_blocks(job.plan, job.base(spec.comparison, *entry.targets[spec.comparison]), options, range, sink);
+    case RunKind::nn_zero:
+      run_blocks(job.nn_zero(), options, range, [&](std::span<const Accumulator> blocks) {
+        for (const auto& b : blocks) keep(b);
+      });
       break;
-    case RunKind::mc: run_blocks(job.plan, options, range, sink); break;
+    case RunKind::difference:
+      // The differences are run_difference_blocks()'s bits; the moments give the ratio.
+      run_paired_blocks(job.plan, job.base(spec.comparison, *entry.targets[spec.comparison]), options, range,
+                        [&](std::span<const PairedBlock> blocks) {
+                          for (const auto& b : blocks) {
+                            keep(b.difference);
+                            if (folded) paired_total.merge(b.moments);
+                            else out.paired.push_back(b.moments);
+                          }
+                        });
+      if (folded) out.paired = {paired_total};
+      break;
+    case RunKind::mc:
+      if (keep_makespans)
+        run_sample_blocks(job.plan, options, range, [&](std::span<const SampleBlock> blocks) {
+          for (const auto& b : blocks) {
+            keep(b.stats);
+            out.makespans.insert(out.makespans.end(), b.values.begin(), b.values.end());
+          }
+        });
+      else
+        run_blocks(job.plan, options, range, [&](std::span<const Accumulator> blocks) {
+          for (const auto& b : blocks) keep(b);
+        });
+      break;
   }
-  if (piece.first == 0) out.blocks = {total};
+  if (folded) out.blocks = {total};
   return out;
 }
 
@@ -179,6 +207,8 @@ double SweepShare::work(const std::vector<RunSpec>& runs) const {
 void SweepShare::compute(const std::vector<Entry>& entries, const std::vector<RunSpec>& runs, std::size_t comparisons,
                          RunOptions options) {
   estimates.assign(runs.size(), Estimate{});
+  extras.assign(runs.size(), RunExtras{});
+  const bool keep_makespans = distribution.any();
   std::vector<std::size_t> pieces_left(entries.size(), 0);  // per configuration, its pieces here
   for (const auto& p : pieces) ++pieces_left[runs[p.run].entry];
   double done = 0.0;
@@ -195,33 +225,58 @@ void SweepShare::compute(const std::vector<Entry>& entries, const std::vector<Ru
     options.progress = [&, w](std::uint64_t d, std::uint64_t t) {
       if (progress) progress(done + w * static_cast<double>(d) / static_cast<double>(t));
     };
-    BlockPiece result = compute_piece(piece, spec, entry, *job, options);
+    BlockPiece result = compute_piece(piece, spec, entry, *job, options, keep_makespans);
     done += w;
-    if (piece.first == 0 && piece.last == block_count(options.reps)) estimates[piece.run] = summarize(result.blocks.front());
+    if (piece.first == 0 && piece.last == block_count(options.reps)) {
+      estimates[piece.run] = summarize(result.blocks.front());
+      if (!result.paired.empty()) extras[piece.run].ratio = ratio_of_means(result.paired.front());
+      if (!keep_pieces && spec.kind == RunKind::mc && keep_makespans)
+        extras[piece.run].distribution = describe_distribution(result.makespans, distribution);
+    }
     if (keep_pieces) computed.push_back(std::move(result));
-    if (--pieces_left[spec.entry] == 0 && entry_done) entry_done(entry, *job);
+    if (--pieces_left[spec.entry] == 0) {
+      if (entry_done) entry_done(entry, *job);
+      if (!keep_pieces) extras[entry.mc_run].distribution.reset();  // its rows are made: keep memory bounded
+    }
     if (progress) progress(done);
   }
 }
 
 // Every run's estimate from its pieces (any order, from any ranks): each run's pieces folded in
 // block order into an empty total, fold_blocks, so the estimate is one process's bit for bit.
-std::vector<Estimate> fold_pieces(std::vector<BlockPiece>& pieces, std::size_t runs, std::uint64_t blocks) {
+std::vector<Estimate> fold_pieces(std::vector<BlockPiece>& pieces, std::size_t runs, std::uint64_t blocks,
+                                  std::vector<RunExtras>* extras, const DistributionOptions& distribution) {
   std::sort(pieces.begin(), pieces.end(),
             [](const BlockPiece& x, const BlockPiece& y) { return std::tie(x.run, x.first) < std::tie(y.run, y.first); });
   std::vector<Accumulator> totals(runs);
+  std::vector<PairedMoments> paired(runs);
+  std::vector<std::vector<double>> makespans(runs);
   std::vector<std::uint64_t> next(runs, 0);
-  for (const auto& p : pieces) {
+  for (auto& p : pieces) {
     const std::uint64_t expected = p.first == 0 ? 1 : p.last - p.first;
-    if (p.run >= runs || p.first != next[p.run] || p.last <= p.first || p.blocks.size() != expected)
+    if (p.run >= runs || p.first != next[p.run] || p.last <= p.first || p.blocks.size() != expected ||
+        (!p.paired.empty() && p.paired.size() != expected))
       throw std::runtime_error("sweep: the gathered blocks of run " + std::to_string(p.run) + " do not follow on");
     fold_blocks(totals[p.run], std::span<const Accumulator>(p.blocks));
+    fold_blocks(paired[p.run], std::span<const PairedMoments>(p.paired));
+    auto& sample = makespans[p.run];
+    sample.insert(sample.end(), p.makespans.begin(), p.makespans.end());
+    std::vector<double>().swap(p.makespans);
     next[p.run] = p.last;
   }
   std::vector<Estimate> estimates(runs);
+  if (extras) extras->assign(runs, RunExtras{});
   for (std::size_t i = 0; i < runs; ++i) {
     if (next[i] != blocks) throw std::runtime_error("sweep: blocks of run " + std::to_string(i) + " are missing");
     estimates[i] = summarize(totals[i]);
+    if (!extras) continue;
+    if (paired[i].count > 0) (*extras)[i].ratio = ratio_of_means(paired[i]);
+    if (!makespans[i].empty()) {
+      if (makespans[i].size() != totals[i].count)
+        throw std::runtime_error("sweep: the gathered makespans of run " + std::to_string(i) + " are incomplete");
+      (*extras)[i].distribution = describe_distribution(makespans[i], distribution);
+      std::vector<double>().swap(makespans[i]);
+    }
   }
   return estimates;
 }
@@ -255,6 +310,17 @@ Record sweep_record(const SweepConfig& c, const std::string& estimator, const st
   return r.add("stderr", e->stderr_).add("ci_low", e->ci_low).add("ci_high", e->ci_high).add("reps", e->reps).add("seed", seed);
 }
 
+// The statistics of a row that is not a mean: its value, standard error and interval.
+Estimate with_error(std::uint64_t reps, double value, double stderr_, double ci_low, double ci_high) {
+  Estimate e;
+  e.reps = reps;
+  e.mean = value;
+  e.stderr_ = stderr_;
+  e.ci_low = ci_low;
+  e.ci_high = ci_high;
+  return e;
+}
+
 }  // namespace
 
 const std::vector<std::string>& sweep_columns() {
@@ -263,7 +329,8 @@ const std::vector<std::string>& sweep_columns() {
 }
 
 std::vector<Record> config_records(const Entry& entry, const Job& job, const std::vector<Comparison>& comparisons,
-                                   const std::vector<Estimate>& estimates, std::uint64_t seed) {
+                                   const std::vector<Estimate>& estimates, std::uint64_t seed,
+                                   const std::vector<RunExtras>& extras) {
   std::vector<Record> rows;
   auto row = [&](const std::string& estimator, const std::string& method, const std::string& compare, double value,
                  const Estimate* e) { rows.push_back(sweep_record(entry.ran, estimator, method, compare, value, e, seed)); };
@@ -284,6 +351,29 @@ std::vector<Record> config_records(const Entry& entry, const Job& job, const std
     if (entry.difference_runs[i] == no_run) continue;  // its target cannot be built (skip_invalid)
     const Estimate& d = estimates[entry.difference_runs[i]];
     row("difference", "paired", comparisons[i].label(), d.mean, &d);
+    if (entry.difference_runs[i] < extras.size()) {
+      if (const auto& r = extras[entry.difference_runs[i]].ratio) {
+        const Estimate e = with_error(r->reps, r->value, r->stderr_, r->ci_low, r->ci_high);
+        row("ratio", "paired_delta", comparisons[i].label(), r->value, &e);
+      }
+    }
+  }
+  if (entry.mc_run < extras.size()) {
+    if (const auto& d = extras[entry.mc_run].distribution) {
+      const double none = std::nan("");
+      if (d->sd_asked) {
+        const Estimate e = with_error(d->reps, d->sd.value, d->sd.stderr_, d->sd.ci_low, d->sd.ci_high);
+        row("sd", "sample", "", d->sd.value, &e);
+      }
+      for (const auto& q : d->quantiles) {
+        const Estimate e = with_error(d->reps, q.value, none, q.ci_low, q.ci_high);
+        row("quantile", Record().add("level", q.level).text("level"), "", q.value, &e);
+      }
+      for (const auto& t : d->deadlines) {
+        const Estimate e = with_error(d->reps, t.p, t.stderr_, t.ci_low, t.ci_high);
+        row("p_deadline", Record().add("deadline", t.deadline).text("deadline"), "", t.p, &e);
+      }
+    }
   }
   const Estimate& e = estimates[entry.mc_run];
   row("mc", zero_comm ? to_string(job.plan.kind) : job.plan.protocol, "", e.mean, &e);

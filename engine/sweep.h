@@ -11,9 +11,9 @@
 // pieces in block order, the fold of one process, so the result never depends on the deal.
 //
 // Records: per configuration, in grid order, its columns saying what ran (Entry::ran), then the
-// rows closed_form, lower_bound, upper_bound (where they exist), difference (one per comparison)
-// and mc, always last: a configuration is complete in a file when its mc row is there (what
-// resuming relies on).
+// rows closed_form, lower_bound, upper_bound (where they exist), difference and ratio (per
+// comparison), sd, quantile (per level), p_deadline (per deadline) when asked for, and mc, always
+// last: a configuration is complete in a file when its mc row is there (what resuming relies on).
 #pragma once
 
 #include <cstdint>
@@ -25,7 +25,9 @@
 #include <vector>
 
 #include "distributions/input_error.h"
+#include "engine/distribution.h"
 #include "engine/monte_carlo.h"
+#include "engine/paired.h"
 #include "engine/record.h"
 #include "engine/statistics.h"
 #include "engine/sweep_grid.h"
@@ -99,9 +101,21 @@ std::vector<std::vector<SweepPiece>> deal_blocks(const std::vector<std::pair<std
 // A piece computed: its per-block statistics in block order, except that a piece starting at
 // block 0 carries the one Accumulator of their fold (fold_blocks), which continues the fold
 // exactly as the blocks would.
+// Beside them, a difference run's PairedMoments the same way (one folded from block 0, else one a
+// block), and an mc run that keeps its makespans (keep_makespans) the piece's makespans in
+// replication order.
 struct BlockPiece {
   std::uint64_t run = 0, first = 0, last = 0;
   std::vector<Accumulator> blocks;
+  std::vector<PairedMoments> paired;  // difference runs
+  std::vector<double> makespans;      // mc runs with keep_makespans
+};
+
+// What a run gives beyond its Estimate: a difference run's ratio of the means, an mc run's
+// distribution (when asked for).
+struct RunExtras {
+  std::optional<RatioEstimate> ratio;
+  std::optional<Distribution> distribution;
 };
 
 // A configuration's structure and plans, compiled when first needed.
@@ -118,8 +132,9 @@ struct Job {
 };
 
 // Computes a piece of a run of `entry` (whose Job is `job`).
+// With `keep_makespans`, an mc run's piece keeps its makespans.
 BlockPiece compute_piece(const SweepPiece& piece, const RunSpec& spec, const Entry& entry, Job& job,
-                         const RunOptions& options);
+                         const RunOptions& options, bool keep_makespans = false);
 
 // A worker's share of a sweep: its pieces (deal_blocks' result[r]) of `runs`, computed in order by
 // compute(), one configuration's Job at a time.
@@ -128,8 +143,11 @@ struct SweepShare {
   bool keep_pieces = false;                 // keep every computed piece (to gather them elsewhere)
   std::function<void(double)> progress;     // estimated work done so far (after blocks, any thread)
   std::function<void(const Entry&, const Job&)> entry_done;  // after the last of an entry's pieces here
+  DistributionOptions distribution;         // the mc runs' distribution (nothing asked: no makespan kept)
 
   std::vector<Estimate> estimates;          // per run: set where a piece covered the run whole
+  std::vector<RunExtras> extras;            // per run, likewise (an mc run's distribution is dropped
+                                            // after its entry_done)
   std::vector<BlockPiece> computed;         // with keep_pieces: every piece, in order
 
   double work(const std::vector<RunSpec>& runs) const;  // the pieces' estimated work
@@ -140,11 +158,16 @@ struct SweepShare {
 // Every run's estimate from its pieces (in any order, from any workers): each run's pieces folded
 // in block order into an empty total, so the estimate is one process's bit for bit. Throws
 // std::runtime_error when a run's blocks are missing or do not follow on.
-std::vector<Estimate> fold_pieces(std::vector<BlockPiece>& pieces, std::size_t runs, std::uint64_t blocks);
+// With `extras`, every run's extras too (the distribution with `distribution`'s estimates, from the
+// pieces' makespans, which it releases).
+std::vector<Estimate> fold_pieces(std::vector<BlockPiece>& pieces, std::size_t runs, std::uint64_t blocks,
+                                  std::vector<RunExtras>* extras = nullptr, const DistributionOptions& distribution = {});
 
 // A configuration's records, from its runs' estimates (indexed as plan_runs laid them out).
+// With `extras` (indexed likewise), the ratio rows and the distribution's rows where they hold them.
 std::vector<Record> config_records(const Entry& entry, const Job& job, const std::vector<Comparison>& comparisons,
-                                   const std::vector<Estimate>& estimates, std::uint64_t seed);
+                                   const std::vector<Estimate>& estimates, std::uint64_t seed,
+                                   const std::vector<RunExtras>& extras = {});
 
 // The columns of a sweep's records: the dimensions, then estimator, method, compare_to, value,
 // stderr, ci_low, ci_high, reps, seed.

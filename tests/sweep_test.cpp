@@ -287,7 +287,9 @@ TEST_CASE("a TOML value's error names the file, the line and the key, not the fl
         "protocol=coordinator, n=n-m,m=0)");
   CHECK(config_error("structure = \"sync\"\nn = 2\nwidth = 3\n") ==
         "FILE:3: unknown key 'width' (keys: structure, law, fast_law, n, m, a, levels, comm, protocol, policy, "
-        "exchange, compare_to, reps, seed, max_configs)");
+        "exchange, compare_to, reps, seed, max_configs, estimators, quantiles, deadline)");
+  CHECK(config_error("structure = \"sync\"\nn = 2\nquantiles = [\"0.5\", \"2\"]\n").rfind("FILE:3: key 'quantiles': levels are strictly between 0 and 1", 0) == 0);
+  CHECK(config_error("structure = \"sync\"\nn = 2\nestimators = \"median\"\n").rfind("FILE:3: key 'estimators': unknown estimator 'median'", 0) == 0);
   CHECK(config_error("structure = \"sync\"\nn = 2\n").empty());
 }
 

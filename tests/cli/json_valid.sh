@@ -21,6 +21,8 @@ for s in async sync nn ms; do
   check "bounds $s" bounds -s "$s" --n 4 --m 1 --comm 0.1 --levels 5 --reps 20 --format json
 done
 check "simulate dag" simulate --graph dag.dot --reps 20 --format json
+check "simulate distribution" simulate -s sync --n 4 --m 1 --deadline 3,4 --quantiles 0.1,0.9 "${small[@]}"
+check "simulate distribution, one replication" simulate -s sync --n 3 --levels 5 --reps 1 --distribution --format json
 check "one replication" simulate -s sync --n 3 --levels 5 --reps 1 --format json
 # The protocols as `simulate --help` lists them: "sync: a | b; nn: c | d; ms: e | f".
 help=$("$bin" simulate --help | tr -s ' \n' ' ')
@@ -33,6 +35,7 @@ done
 check "policies" policies --n 4 --m 1 --comm 0.1 "${small[@]}"
 check "table" table 1 --reps 5 --threads 1 --format json
 check "sweep" sweep -s sync,nn,ms --n 4 --m 0,1 --comm 0,0.1 --levels 5 --reps 20 --quiet --compare-to m=0 --format json
+check "sweep distribution" sweep -s sync,async --n 4 --m 1 --levels 5 --reps 20 --quiet --estimators quantile,sd,p_deadline --deadline 3 --format json
 check "bounds all" bounds --n 4 --m 1 --format json
 predict_dir=$(mktemp -d "${TMPDIR:-/tmp}/hetstruct-json.XXXXXX")
 check "hbsp predict" hbsp predict --out-dir "$predict_dir" --format json

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # MPI splits replication blocks, not only configurations: a sweep of one or two configurations
 # with 20000 replications (313 blocks a run) on 2 and on 3 ranks writes the same CSV, byte for
-# byte, as the one-process sweep, although every rank computes part of the same runs.
+# byte, as the one-process sweep, although every rank computes part of the same runs; and so do
+# the distribution's rows (quantiles, sd, p_deadline) and the --compare-to ratio rows.
 #
 #   tests/cli/mpi_sweep_blocks.sh BINARY
 #
@@ -33,8 +34,12 @@ compare() {  # NAME RANKS GRID...
 one=(sweep -s sync --n 8 --m 3 --levels 20 --reps 20000 --seed 13)
 # Two configurations, five runs (nn's C = 0 run for Eq. 12, a paired difference each, mc each).
 two=(sweep -s sync,nn --n 6 --m 2 --comm 0.05 --levels 20 --reps 20000 --seed 13 --compare-to n=n-m,m=0)
+# The distribution's rows (every makespan gathered) and the paired ratio (paired moments per block).
+dist=(sweep -s sync,async --n 6 --m 2 --levels 20 --reps 20000 --seed 13 --compare-to m=0
+      --estimators quantile,sd,p_deadline --quantiles 0.01,0.5,0.99 --deadline 12,13)
 for ranks in 2 3; do
   compare "one-config" "$ranks" "${one[@]}"
   compare "two-configs" "$ranks" "${two[@]}"
+  compare "distribution" "$ranks" "${dist[@]}"
 done
 exit $status
