@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libboost-graph-dev libboost-random-dev libboost-math-dev
-  libtbb-dev catch2 libcli11-dev librandom123-dev libbenchmark-dev
+  libtbb-dev catch2 libcli11-dev librandom123-dev libbenchmark-dev nlohmann-json3-dev
   gnuplot-nox libopenmpi-dev openmpi-bin python3
   clang libclang-rt-14-dev
 )

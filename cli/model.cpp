@@ -23,9 +23,25 @@ void ModelOptions::add_to(CLI::App& app, Offer offer) {
                    offer.structure_required ? "async | sync | nn | ms (Wilson's Figure 1)"
                                             : "async | sync | nn | ms (default: all that have closed forms)")
         ->group(group);
-  if (offer.graph)
-    app.add_option("--graph", model.graph, "A DAG in Graphviz DOT (vertex attributes processor, law) instead of --structure")
+  if (offer.graph) {
+    app.add_option("--graph", model.graph,
+                   "A DAG instead of --structure, read by its extension: Graphviz .dot/.gv (vertex attributes processor, "
+                   "law, order; edge comm), Standard Task Graph Set .stg, WfFormat .json")
         ->group(group);
+    app.add_option("--task-law", task_law, "STG/WfFormat: the law around each task's mean: normal | uniform | constant")
+        ->capture_default_str()->group(group);
+    app.add_option("--task-cv", model.task_graph.law.cv,
+                   "STG/WfFormat: coefficient of variation of each task's time (0: the mean, constant)")
+        ->capture_default_str()->group(group);
+    app.add_option("--mapping", model.task_graph.mapping,
+                   "STG/WfFormat: a file of 'task processor' lines, in each processor's order (default: WfFormat's "
+                   "machines, else one processor per task)")
+        ->group(group);
+    app.add_option("--bandwidth", model.task_graph.bandwidth,
+                   "WfFormat: bytes per unit of time; a crossing edge's message takes the bytes the parent writes and "
+                   "the child reads over it (default: --comm for every crossing edge)")
+        ->group(group);
+  }
   width_option_ = app.add_option("--n", model.width, "Width: number of processors")->group(group);
   app.add_option("--m", model.fast_count, "Fast processors (the first m), drawing a*X")->capture_default_str()->group(group);
   app.add_option("--a", model.scale, "Scale of the fast processors' law, 0 < a (fractions allowed: 4/5)")
@@ -57,6 +73,7 @@ void ModelOptions::add_to(CLI::App& app, Offer offer) {
 engine::Model ModelOptions::resolved() const {
   engine::Model m = model;
   m.exchange = engine::parse_exchange(exchange);
+  m.task_graph.law.shape = structures::parse_task_law_shape(task_law);
   if (!structure.empty()) m.structure = structures::parse_structure_kind(structure);
   if (m.graph.empty() && width_option_ && width_option_->count() == 0)
     throw InputError("--n", "missing", "give the width: the number of processors");

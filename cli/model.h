@@ -14,6 +14,7 @@ struct ModelOptions {
   engine::Model model;
   std::string structure;                // async, sync, nn, ms (empty with --graph)
   std::string exchange = "sequential";  // nearest-neighbour exchange rule (zero communication)
+  std::string task_law = "normal";      // STG and WfFormat: the law around each task's mean
 
   // Which of the model's options a command offers: one it would ignore is not offered.
   struct Offer {

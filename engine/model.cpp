@@ -50,6 +50,17 @@ Law parse_law_parameter(const std::string& parameter, const std::string& text) {
   }
 }
 
+// The options of STG and WfFormat files act on those files only.
+void refuse_task_graph_options(const structures::TaskGraphOptions& options) {
+  const structures::TaskGraphOptions defaults;
+  const char* given = options.law.shape != defaults.law.shape ? "task_law"
+                      : options.law.cv != defaults.law.cv     ? "task_cv"
+                      : !options.mapping.empty()              ? "mapping"
+                      : options.bandwidth != defaults.bandwidth ? "bandwidth"
+                                                                : nullptr;
+  if (given) throw InputError(given, "applies to a graph file only", "give an STG or WfFormat graph");
+}
+
 }  // namespace
 
 void set_warning_handler(std::function<void(const std::string&)> handler) { warning_handler() = std::move(handler); }
@@ -124,11 +135,12 @@ structures::Structure Model::build() const {
     std::error_code ec;
     const auto file_bytes = std::filesystem::file_size(graph, ec);
     if (memory_check && !ec) check_model_memory(0, file_bytes, "graph", graph + " and its graph");
-    structures::Structure s = structures::read_dot(graph);
+    structures::Structure s = structures::read_graph(graph, task_graph);
     warn_negative_times(s.laws);
     return s;
   }
   if (!structure) throw InputError("structure", "missing", "give a structure (async, sync, nn, ms) or a graph file");
+  refuse_task_graph_options(task_graph);
   return build(*structure);
 }
 

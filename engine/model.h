@@ -4,7 +4,8 @@
 // `normal`), since results print them back; the typed values come from the accessors.
 //
 // Errors are InputError naming the parameter in the papers' words (width, fast_count, scale, law,
-// fast_law, levels, comm_cost, exchange, protocol, policy, structure, graph, memory_check); a front
+// fast_law, levels, comm_cost, exchange, protocol, policy, structure, graph, task_law, task_cv,
+// mapping, bandwidth, memory_check); a front
 // end maps those names to its own spelling (cli/parameters.h).
 #pragma once
 
@@ -14,6 +15,7 @@
 
 #include "engine/plan.h"
 #include "structures/structure.h"
+#include "structures/task_graphs.h"
 
 namespace hetstruct::engine {
 
@@ -22,7 +24,9 @@ inline constexpr double max_comm_cost = 1e30;
 
 struct Model {
   std::optional<structures::StructureKind> structure;  // async, sync, nn, ms; none with a graph
-  std::string graph;            // a DOT file instead of a structure
+  std::string graph;            // a graph file (DOT, STG or WfFormat, by extension) instead of a structure
+  // STG and WfFormat only: the law around each task's mean, the mapping file, the bandwidth.
+  structures::TaskGraphOptions task_graph;
   int width = 0;                // n
   int fast_count = 0;           // m
   std::string scale = "1/2";    // a, text so that fractions work

@@ -111,11 +111,14 @@ Structure nearest_neighbor(const Processors& procs, int levels,
 // Width 1 is a pool of one processor that runs every task (no slave: no Eq. 13 bound).
 Structure master_slave(const Processors& procs, int levels);
 
-// Any DAG from a Graphviz DOT file. Vertex attributes: `processor` (0-based integer) and `law`
-// (law syntax). A processor runs its tasks one at a time, in a topological order that takes
-// independent tasks in the byte order of their vertex names ("t10" before "t9"; not the file's
-// order: Boost's read_graphviz numbers the vertices by name).
-// Throws InputError for a syntax error, a cycle, an unknown law or a missing attribute.
+// Any DAG from a Graphviz DOT file. Vertex attributes: `processor` (0-based integer), `law` (law
+// syntax) and optionally `order` (a number: its place on its processor). Edge attribute `comm`: the
+// message's time when the edge crosses processors (a number or a law; none: the model's C). Graph
+// attribute `processor_scale="1,1,1/2"`: processor j's tasks take scale[j] times a draw of their law.
+// A processor runs its tasks one at a time in increasing `order`, else in the order the file first
+// names them (never the names' order); see structures/custom.h for the rule and its errors.
+// Throws InputError for a syntax error, a cycle, an order against a precedence, an unknown law, a
+// missing attribute, or an attribute that looks like a slip for one of these.
 Structure read_dot(const std::string& path);
 Structure parse_dot(const std::string& text, const std::string& source_name);
 

@@ -58,6 +58,10 @@ std::string repeat(const std::string& s, std::size_t n) {
 
 TEST_CASE("fuzz corpus: law strings", "[fuzz-regression]") { CHECK(replay_corpus("law", fz::check_law) > 10); }
 TEST_CASE("fuzz corpus: DOT graphs", "[fuzz-regression]") { CHECK(replay_corpus("dot", fz::check_dot) > 10); }
+TEST_CASE("fuzz corpus: STG task graphs", "[fuzz-regression]") { CHECK(replay_corpus("stg", fz::check_stg) > 5); }
+TEST_CASE("fuzz corpus: WfFormat workflows", "[fuzz-regression]") {
+  CHECK(replay_corpus("wfformat", fz::check_wfformat) > 5);
+}
 TEST_CASE("fuzz corpus: HBSP machine files", "[fuzz-regression]") {
   CHECK(replay_corpus("machine", fz::check_machine) > 5);
 }

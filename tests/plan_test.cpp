@@ -135,20 +135,22 @@ void require_longest_paths_agree(const Structure& s, std::uint64_t seed) {
 // that file order and topological order differ.
 std::string random_dag_text(std::uint64_t seed, int size, int width) {
   std::mt19937_64 engine(seed);
-  std::vector<int> declared(size);
-  for (int i = 0; i < size; ++i) declared[i] = i;
-  std::shuffle(declared.begin(), declared.end(), engine);
+  // Vertices are listed by rank (a processor runs its tasks in the file's order, which must follow
+  // the precedences), named in shuffled order so that names and ranks differ.
+  std::vector<int> name(size);
+  for (int i = 0; i < size; ++i) name[i] = i;
+  std::shuffle(name.begin(), name.end(), engine);
   const char* laws[] = {"u(0,1)", "n(0.5,1/12)", "0.5*u(0,1)", "c(0.3)", "mix(0.5:u(0,1),0.5:n(1,1/4))"};
   std::uniform_int_distribution<int> law(0, 4), processor(0, width - 1);
   std::bernoulli_distribution linked(0.12);
   std::ostringstream out;
   out << "digraph random {\n";
-  for (const int v : declared)
+  for (const int v : name)
     out << "  v" << v << " [processor=" << processor(engine) << ", law=\"" << laws[law(engine)] << "\"];\n";
   // Edges go from lower to higher rank: acyclic.
   for (int a = 0; a < size; ++a)
     for (int b = a + 1; b < size; ++b)
-      if (linked(engine)) out << "  v" << a << " -> v" << b << ";\n";
+      if (linked(engine)) out << "  v" << name[a] << " -> v" << name[b] << ";\n";
   out << "}\n";
   return out.str();
 }
@@ -206,12 +208,12 @@ TEST_CASE("generic plan: longest path equals Boost.Graph's on every structure", 
 }
 
 TEST_CASE("generic plan: the task order is Kahn's, smallest vertex first", "[plan]") {
-  // same_processor.dot: a=0, b=1, c=2, e=3 with c -> a and the chains b -> a -> e.
+  // same_processor.dot: a=0, b=1, c=2, e=3 with c -> a and the chain a -> b -> e.
   const auto s = read_dot(data_dir + "/same_processor.dot");
   const Plan plan = compile(s);
   REQUIRE(plan.kind == PlanKind::dag);
-  require_plan_matches_graph(plan, s, {1, 2, 0, 3});
-  REQUIRE(plan.task_processor == std::vector<int>{0, 2, 0, 0});
+  require_plan_matches_graph(plan, s, {2, 0, 1, 3});
+  REQUIRE(plan.task_processor == std::vector<int>{2, 0, 0, 0});
   REQUIRE(plan.width == 3);
   REQUIRE(plan.sinks == std::vector<std::uint32_t>{3});
 }

@@ -402,10 +402,8 @@ TEST_CASE("structure names", "[structures]") {
 
 namespace {
 
-std::map<std::string, Vertex> by_name(std::vector<std::string> names) {
-  // read_graphviz numbers the vertices in the byte order of their names (not the file's order);
-  // parse_dot keeps that numbering.
-  std::sort(names.begin(), names.end());
+std::map<std::string, Vertex> by_name(const std::vector<std::string>& names) {
+  // A custom DAG's vertices are numbered in the order the file lists them.
   std::map<std::string, Vertex> out;
   for (std::size_t i = 0; i < names.size(); ++i) out[names[i]] = i;
   return out;
@@ -429,6 +427,7 @@ TEST_CASE("DOT: a diamond on two processors", "[structures]") {
   REQUIRE(s.laws.size() == 3);
   const auto v = by_name({"a", "b", "c", "d"});
   const auto& g = s.graph();
+  REQUIRE(g[v.at("c")].name == "c");
   REQUIRE(g[v.at("a")].law == g[v.at("c")].law);
   REQUIRE(s.laws[g[v.at("a")].law] == Law::uniform(0, 1));
   REQUIRE(s.laws[g[v.at("b")].law] == Law::normal(0.5, 1.0 / 12.0));
@@ -453,7 +452,8 @@ TEST_CASE("DOT: a diamond on two processors", "[structures]") {
 TEST_CASE("DOT: a fork-join on two processors", "[structures]") {
   const auto s = read_dot(fixture("fork_join.dot"));
   const auto v = by_name({"fork", "w0", "w1", "join"});
-  REQUIRE(v.at("join") == 1);  // by name, not by the file's order
+  REQUIRE(v.at("join") == 3);  // the file's order, not the names'
+  REQUIRE(s.graph()[3].name == "join");
   REQUIRE(vertices(s) == 4);
   REQUIRE(edges(s) == 4);
   REQUIRE(s.width == 2);
@@ -472,22 +472,22 @@ TEST_CASE("DOT: a fork-join on two processors", "[structures]") {
   REQUIRE(has_edge(s, v.at("w1"), v.at("join")));
 }
 
-TEST_CASE("DOT: tasks on one processor are chained in topological order", "[structures]") {
+TEST_CASE("DOT: tasks on one processor are chained in the file's order", "[structures]") {
   const auto s = read_dot(fixture("same_processor.dot"));
   const auto v = by_name({"a", "b", "c", "e"});
   // Processor 2 is the highest index: width 3 although processor 1 runs nothing.
   REQUIRE(s.width == 3);
   REQUIRE(vertices(s) == 4);
-  // The file's c -> a, plus the chain b -> a -> e on processor 0 (b first: a waits for c).
+  // The file's c -> a, plus the chain a -> b -> e on processor 0 (the file lists a, b, e).
   REQUIRE(edges(s) == 3);
   REQUIRE(has_edge(s, v.at("c"), v.at("a")));
-  REQUIRE(has_edge(s, v.at("b"), v.at("a")));
-  REQUIRE(has_edge(s, v.at("a"), v.at("e")));
-  REQUIRE_FALSE(has_edge(s, v.at("a"), v.at("b")));
-  REQUIRE(s.graph()[boost::edge(v.at("b"), v.at("a"), s.graph()).first].crosses_processors == false);
+  REQUIRE(has_edge(s, v.at("a"), v.at("b")));
+  REQUIRE(has_edge(s, v.at("b"), v.at("e")));
+  REQUIRE_FALSE(has_edge(s, v.at("b"), v.at("a")));
+  REQUIRE(s.graph()[boost::edge(v.at("a"), v.at("b"), s.graph()).first].crosses_processors == false);
   REQUIRE(s.graph()[boost::edge(v.at("c"), v.at("a"), s.graph()).first].crosses_processors == true);
-  REQUIRE(s.levels == 3);
-  REQUIRE(s.graph()[v.at("e")].level == 2);
+  REQUIRE(s.levels == 4);
+  REQUIRE(s.graph()[v.at("e")].level == 3);
   REQUIRE(s.laws.size() == 3);
   REQUIRE(acyclic(s.graph()));
 }
@@ -517,12 +517,13 @@ TEST_CASE("DOT: text parsed in memory, defaults and plain chains", "[structures]
   REQUIRE(has_edge(chain, 1, 4));
   REQUIRE(chain.graph()[4].level == 4);
 
-  // Independent tasks on one processor run in the byte order of their names, not the file's.
+  // Independent tasks on one processor run in the file's order, not the byte order of their names.
   const auto named = parse_dot(
       "digraph { t9 [processor=0, law=\"c(1)\"]; t10 [processor=0, law=\"c(2)\"]; }", "names");
   REQUIRE(edges(named) == 1);
-  REQUIRE(has_edge(named, 0, 1));  // t10 (vertex 0) -> t9 (vertex 1)
-  REQUIRE(named.laws[named.graph()[0].law] == Law::constant(2));
+  REQUIRE(has_edge(named, 0, 1));  // t9 (vertex 0) -> t10 (vertex 1)
+  REQUIRE(named.graph()[0].name == "t9");
+  REQUIRE(named.laws[named.graph()[0].law] == Law::constant(1));
   REQUIRE(named.graph()[1].level == 1);
 }
 

@@ -38,6 +38,8 @@
 #include "engine/hbsp_replay.h"
 #include "engine/monte_carlo.h"
 #include "engine/plan.h"
+#include "structures/custom.h"
+#include "structures/task_graphs.h"
 #include "structures/structure.h"
 
 namespace hetstruct::fuzz {
@@ -104,25 +106,63 @@ inline void check_law(const std::string& text) {
 
 // ---- DOT graphs (structures/structure.h) -----------------------------------------------------
 
+// Every custom DAG a reader accepts: its tasks in range, its edges' message laws in range, and the
+// engine takes it.
+inline void check_custom(const structures::Structure& s) {
+  const auto n = boost::num_vertices(s.graph());
+  require(n >= 1, "an accepted graph has no vertices");
+  require(s.width >= 1 && s.levels >= 1, "an accepted graph has no processor or no level");
+  require(s.processor_scale.empty() || s.processor_scale.size() == static_cast<std::size_t>(s.width),
+          "processor_scale does not give one scale per processor");
+  for (std::size_t v = 0; v < n; ++v) {
+    const auto& t = s.graph()[v];
+    require(t.processor >= 0 && t.processor < s.width, "a task's processor is outside [0, width)");
+    require(t.law >= 0 && t.law < static_cast<int>(s.laws.size()), "a task's law index is out of range");
+    require(t.level >= 0 && t.level < s.levels, "a task's level is outside [0, levels)");
+  }
+  for (const auto e : boost::make_iterator_range(boost::edges(s.graph()))) {
+    const int law = s.graph()[e].comm_law;
+    require(law >= -1 && law < static_cast<int>(s.laws.size()), "an edge's message law is out of range");
+  }
+  // The engine must take every graph the reader accepts.
+  const engine::Plan plan = engine::compile(s);
+  engine::RunOptions options;
+  options.seed = 1;
+  options.reps = 2;
+  options.threads = 1;
+  (void)engine::run(plan, options);
+}
+
 inline void check_dot(const std::string& text) {
   try {
-    const structures::Structure s = structures::parse_dot(text, "fuzz.dot");
-    const auto n = boost::num_vertices(s.graph());
-    require(n >= 1, "an accepted graph has no vertices");
-    require(s.width >= 1 && s.levels >= 1, "an accepted graph has no processor or no level");
-    for (std::size_t v = 0; v < n; ++v) {
-      const auto& t = s.graph()[v];
-      require(t.processor >= 0 && t.processor < s.width, "a task's processor is outside [0, width)");
-      require(t.law >= 0 && t.law < static_cast<int>(s.laws.size()), "a task's law index is out of range");
-      require(t.level >= 0 && t.level < s.levels, "a task's level is outside [0, levels)");
-    }
-    // The engine must take every graph the reader accepts.
-    const engine::Plan plan = engine::compile(s);
-    engine::RunOptions options;
-    options.seed = 1;
-    options.reps = 2;
-    options.threads = 1;
-    (void)engine::run(plan, options);
+    check_custom(structures::parse_dot(text, "fuzz.dot"));
+  } catch (const InputError&) {
+  }
+}
+
+// An STG file, with constant and normal task laws; the same text as a mapping file.
+inline void check_stg(const std::string& text) {
+  try {
+    check_custom(structures::parse_stg(text, "fuzz.stg"));
+    structures::TaskGraphOptions normal;
+    normal.law = {structures::TaskLawShape::normal, 0.1};
+    check_custom(structures::parse_stg(text, "fuzz.stg", normal));
+  } catch (const InputError&) {
+  }
+  try {
+    (void)structures::parse_mapping(text, "fuzz.map");
+  } catch (const InputError&) {
+  }
+}
+
+// A WfFormat file, with and without a bandwidth (messages from file sizes).
+inline void check_wfformat(const std::string& text) {
+  try {
+    check_custom(structures::parse_wfformat(text, "fuzz.json"));
+    structures::TaskGraphOptions messages;
+    messages.bandwidth = 1000;
+    messages.law = {structures::TaskLawShape::uniform, 0.2};
+    check_custom(structures::parse_wfformat(text, "fuzz.json", messages));
   } catch (const InputError&) {
   }
 }

@@ -4,7 +4,7 @@
 # crash, a sanitizer report (ASan/UBSan), an exception other than InputError, a broken property
 # (fuzz_targets.h), a hang (> 10 s on one input) or an out-of-memory (> 2 GB).
 #
-#   tests/fuzz/run_short.sh [HARNESS...]      (default: law dot machine program trace sweep)
+#   tests/fuzz/run_short.sh [HARNESS...]      (default: law dot stg wfformat machine program trace sweep)
 #
 # Environment: HETSTRUCT_FUZZ_SECONDS (default 30 per harness), HETSTRUCT_JOBS (build jobs,
 # default nproc), HETSTRUCT_FUZZ_CXX (default clang++). Debian 12: clang and libclang-rt-14-dev.
@@ -18,7 +18,7 @@ seconds=${HETSTRUCT_FUZZ_SECONDS:-30}
 jobs=${HETSTRUCT_JOBS:-$(nproc)}
 cxx=${HETSTRUCT_FUZZ_CXX:-clang++}
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(law dot machine program trace sweep)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(law dot stg wfformat machine program trace sweep)
 
 if ! command -v "$cxx" >/dev/null; then
   echo "run_short: $cxx not found (Debian 12: apt-get install clang libclang-rt-14-dev)" >&2

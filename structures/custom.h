@@ -1,0 +1,83 @@
+// A user's own DAG, as every graph reader (DOT, STG, WfFormat) states it, and the one builder that
+// turns it into a Structure: it chains the tasks of each processor in the user's order, checks that
+// order against the precedences, and computes the levels.
+//
+// The order rule: tasks on one processor run in increasing `order` when the reader gives one (an
+// explicit attribute, a mapping file's line), else in the order the file lists them. It is never
+// the order of the names, and never changed to fit the precedences: an order that contradicts a
+// precedence (a cycle through a processor's chain) is an error naming the tasks of the cycle.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "distributions/law.h"
+#include "structures/structure.h"
+
+namespace hetstruct::structures {
+
+// Each processor index owns a random stream in every replication: a typo such as 999999 would make
+// every replication reset a million streams, so indices stop well before that.
+inline constexpr long max_processor = 65535;
+
+struct CustomTask {
+  std::string name;
+  int processor = 0;
+  int law = -1;                     // index into CustomDag::laws
+  std::optional<double> order;      // explicit place on its processor (smaller first)
+};
+
+struct CustomEdge {
+  std::size_t from = 0, to = 0;     // indices into CustomDag::tasks
+  int comm_law = -1;                // index into CustomDag::laws; -1: the model's communication cost
+};
+
+struct CustomDag {
+  std::vector<CustomTask> tasks;    // in the file's order
+  std::vector<CustomEdge> edges;    // in the file's order (a one-port model breaks ties by it)
+  std::vector<distributions::Law> laws;
+  std::vector<double> processor_scale;  // empty: every processor 1
+
+  // The index of `law` in `laws`, added if new: identical laws share one index.
+  int law_index(const distributions::Law& law);
+
+ private:
+  std::map<std::string, int> law_by_text_;
+};
+
+// Builds the custom structure: vertices in task order, the file's edges in their order, then one
+// chain edge between consecutive tasks of each processor (unless a file edge already links them).
+// Throws InputError, `source` first, for a cycle (naming its tasks, and the processors whose order
+// closes it), an edge given twice, two tasks with the same order on one processor, a processor with
+// some tasks ordered and others not, a processor index out of range, a bad processor scale.
+Structure build_custom(const CustomDag& dag, const std::string& source);
+
+// A processor index as text: a non-negative integer up to max_processor (InputError at `where`).
+int parse_processor(const std::string& where, const std::string& text);
+
+// A mapping file: one `task processor` pair a line; blank lines and text after '#' are ignored.
+// The line order is the order on each processor. Throws InputError naming file:line for a bad line
+// or a task given twice.
+struct Mapping {
+  struct Entry {
+    int processor = 0;
+    std::size_t line = 0;  // its place in the file: the task's order on its processor
+  };
+  std::map<std::string, Entry> task;
+  std::string source;
+};
+Mapping read_mapping(const std::string& path);
+Mapping parse_mapping(const std::string& text, const std::string& source);
+
+// Applies a mapping to tasks named as in the graph file: each task gets its processor and, as its
+// order, its line. Every task must be mapped and every mapped name must be a task, or one of
+// `dropped` (a reader's dummy tasks, which a mapping may name or not) (InputError).
+void apply_mapping(const Mapping& mapping, CustomDag& dag, const std::vector<std::string>& dropped = {});
+
+// Reads a whole file (InputError for a directory or an unreadable file).
+std::string read_text_file(const std::string& path, const std::string& what);
+
+}  // namespace hetstruct::structures

@@ -1,0 +1,81 @@
+// Task laws around a file's mean times, and the choice of reader by a graph file's extension.
+#include "structures/task_graphs.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+
+#include "distributions/input_error.h"
+
+namespace hetstruct::structures {
+
+void validate(const TaskLawOptions& options) {
+  if (!(options.cv >= 0.0) || !std::isfinite(options.cv))
+    throw InputError("task_cv", "the coefficient of variation must be a finite number >= 0");
+  if (options.shape == TaskLawShape::constant && options.cv > 0.0)
+    throw InputError("task_cv", "a constant task law has no coefficient of variation",
+                     "choose the normal or uniform task law, or drop the coefficient");
+}
+
+distributions::Law task_law(double mean, const TaskLawOptions& options) {
+  if (options.cv == 0.0 || mean == 0.0) return distributions::Law::constant(mean);
+  const double sd = options.cv * mean;
+  switch (options.shape) {
+    case TaskLawShape::normal: return distributions::Law::normal(mean, sd * sd);
+    case TaskLawShape::uniform: {
+      const double half = std::sqrt(3.0) * sd;
+      return distributions::Law::uniform(mean - half, mean + half);
+    }
+    case TaskLawShape::constant: break;
+  }
+  return distributions::Law::constant(mean);
+}
+
+TaskLawShape parse_task_law_shape(const std::string& name) {
+  if (name == "normal") return TaskLawShape::normal;
+  if (name == "uniform") return TaskLawShape::uniform;
+  if (name == "constant") return TaskLawShape::constant;
+  throw InputError("task_law", "unknown task law '" + name + "'", "choose normal, uniform or constant");
+}
+
+const char* to_string(TaskLawShape shape) {
+  switch (shape) {
+    case TaskLawShape::normal: return "normal";
+    case TaskLawShape::uniform: return "uniform";
+    case TaskLawShape::constant: return "constant";
+  }
+  return "normal";
+}
+
+GraphFormat graph_format(const std::string& path) {
+  std::string extension = std::filesystem::path(path).extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (extension == ".dot" || extension == ".gv") return GraphFormat::dot;
+  if (extension == ".stg") return GraphFormat::stg;
+  if (extension == ".json") return GraphFormat::wfformat;
+  throw InputError("graph", "cannot tell the format of '" + path + "' from its extension",
+                   "name it .dot or .gv (Graphviz), .stg (Standard Task Graph Set) or .json (WfFormat)");
+}
+
+Structure read_graph(const std::string& path, const TaskGraphOptions& options) {
+  switch (graph_format(path)) {
+    case GraphFormat::stg: return read_stg(path, options);
+    case GraphFormat::wfformat: return read_wfformat(path, options);
+    case GraphFormat::dot: break;
+  }
+  // A DOT file's vertices carry their own laws and processors.
+  const TaskGraphOptions defaults;
+  if (options.law.shape != defaults.law.shape || options.law.cv != defaults.law.cv)
+    throw InputError(options.law.cv != defaults.law.cv ? "task_cv" : "task_law",
+                     "applies to STG and WfFormat files, not to a DOT file", "a DOT vertex gives its own law");
+  if (!options.mapping.empty())
+    throw InputError("mapping", "applies to STG and WfFormat files, not to a DOT file",
+                     "a DOT vertex gives its own processor");
+  if (options.bandwidth != defaults.bandwidth)
+    throw InputError("bandwidth", "applies to WfFormat files only", "a DOT edge gives its own comm");
+  return read_dot(path);
+}
+
+}  // namespace hetstruct::structures

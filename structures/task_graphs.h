@@ -1,0 +1,68 @@
+// The task-graph formats of the field, beside DOT: the Standard Task Graph Set (STG, Kasahara lab)
+// and WfCommons' WfFormat JSON. Their files give each task a mean time only (an integer cost, a
+// measured runtime); the options say which law to draw around it and where the tasks run.
+#pragma once
+
+#include <string>
+
+#include "distributions/law.h"
+#include "structures/structure.h"
+
+namespace hetstruct::structures {
+
+// The law around a task's mean time mu, with coefficient of variation cv (standard deviation / mean):
+//   normal:   n(mu, (cv mu)^2), the convention of the stochastic-DAG literature (untruncated);
+//   uniform:  u(mu (1 - sqrt(3) cv), mu (1 + sqrt(3) cv)), the same mean and standard deviation;
+//   constant: c(mu).
+// cv = 0 gives c(mu) whatever the shape, and so does a task of mean 0 (STG's dummy tasks).
+enum class TaskLawShape { normal, uniform, constant };
+
+struct TaskLawOptions {
+  TaskLawShape shape = TaskLawShape::normal;
+  double cv = 0.0;
+};
+
+// Checks cv (finite, >= 0; 0 with the constant shape) and throws InputError naming `task_cv`.
+void validate(const TaskLawOptions& options);
+distributions::Law task_law(double mean, const TaskLawOptions& options);
+// normal, uniform, constant (InputError naming `task_law` otherwise).
+TaskLawShape parse_task_law_shape(const std::string& name);
+const char* to_string(TaskLawShape shape);
+
+struct TaskGraphOptions {
+  TaskLawOptions law;
+  // A mapping file (`task processor` a line; the line order is the order on each processor). Empty:
+  // each task on a processor of its own (STG: the pure longest path), or for WfFormat the machines
+  // the trace ran its tasks on when it names them.
+  std::string mapping;
+  // WfFormat: bytes per unit of time. A crossing edge's message takes the bytes of the files the
+  // parent writes and the child reads, divided by this. 0: edges carry the model's communication
+  // cost instead.
+  double bandwidth = 0.0;
+};
+
+// STG: the number of tasks n, then n + 2 lines `id cost predecessor-count predecessor-ids...`
+// (ids 0 to n+1; task 0 and task n+1 are the dummy entry and exit, of cost 0), then comment lines
+// starting with '#'. The dummy entry and exit are dropped when their cost is 0 (a mapping file may
+// name them or not). A task is named by its id. Throws InputError naming file:line.
+Structure read_stg(const std::string& path, const TaskGraphOptions& options = {});
+Structure parse_stg(const std::string& text, const std::string& source, const TaskGraphOptions& options = {});
+
+// WfFormat 1.5/1.6 (workflow.specification.tasks with id, parents, children, inputFiles,
+// outputFiles; workflow.specification.files with id and sizeInBytes; workflow.execution.tasks with
+// id, runtimeInSeconds and machines) or the older layout (workflow.tasks with name or id,
+// runtimeInSeconds or runtime, parents, children, files with name, sizeInBytes or size, and link
+// input or output; machine or machines). A task is named by its id (its name when it has none).
+// Tasks run in the order the file lists them; with machines, a machine is a processor, numbered in
+// the order of workflow.execution.machines (or of first use). Throws InputError naming the task.
+Structure read_wfformat(const std::string& path, const TaskGraphOptions& options = {});
+Structure parse_wfformat(const std::string& text, const std::string& source, const TaskGraphOptions& options = {});
+
+enum class GraphFormat { dot, stg, wfformat };
+// By extension: .dot or .gv, .stg, .json (InputError naming `graph` otherwise).
+GraphFormat graph_format(const std::string& path);
+// Any graph file, by its extension. A DOT file's vertices carry their laws and processors, so
+// options other than the defaults are refused for it (InputError naming the option).
+Structure read_graph(const std::string& path, const TaskGraphOptions& options = {});
+
+}  // namespace hetstruct::structures
