@@ -12,13 +12,14 @@ namespace hetstruct::cli {
 namespace {
 
 // Library parameter -> flag. The sweep's TOML keys are the flags without their dashes.
-constexpr std::array<std::pair<const char*, const char*>, 19> flags = {{
+constexpr std::array<std::pair<const char*, const char*>, 22> flags = {{
     {"format", "--format"},
     {"structure", "--structure"}, {"graph", "--graph"},     {"width", "--n"},       {"fast_count", "--m"},
     {"scale", "--a"},             {"law", "--law"},         {"fast_law", "--fast-law"}, {"levels", "--levels"},
     {"comm_cost", "--comm"},      {"protocol", "--protocol"}, {"policy", "--policy"}, {"exchange", "--exchange"},
     {"reps", "--reps"},           {"seed", "--seed"},       {"threads", "--threads"}, {"metrics", "--metrics"},
-    {"compare_to", "--compare-to"}, {"max_configs", "--max-configs"},
+    {"compare_to", "--compare-to"}, {"max_configs", "--max-configs"}, {"processor_scale", "--scales"},
+    {"port", "--port"},           {"overlap", "--overlap"},
 }};
 
 // Phrases of the library's hints that name a setting, and how the command line says them.

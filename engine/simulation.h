@@ -29,7 +29,7 @@ struct Simulation {
   double heterogeneity = std::numeric_limits<double>::quiet_NaN();
 
   bool custom() const { return structure.kind == structures::StructureKind::custom; }
-  bool zero_comm() const { return plan.kind != PlanKind::protocol; }
+  bool zero_comm() const { return !plan.communicates(); }
   // The estimate's distance from the closed form in standard errors (NaN without either).
   double z() const;
 };
