@@ -79,6 +79,7 @@ engine::Model ModelOptions::resolved() const {
     const auto* option = app_ ? app_->get_option_no_throw(flag) : nullptr;
     return option && option->count() > 0;
   };
+  if (!m.graph.empty() && m.structure) throw InputError("--graph", "give either a structure or a graph, not both");
   if (!m.graph.empty()) {
     // A graph's processors, laws and levels are its own: these options would do nothing.
     for (const char* flag : {"--n", "--law", "--fast-law", "--levels", "--exchange"})
