@@ -41,6 +41,7 @@ class SweepCommand {
 
   // Options, public so that tests may set them directly.
   std::vector<std::string> structure, law, fast_law, n, m, a, levels, comm, protocol, policy, exchange;
+  std::vector<std::string> graph, port;  // graphs (structure values) and their port models (protocol values)
   std::vector<std::string> compare_to;
   std::string config_path;
   std::string reps_text = "10000";
