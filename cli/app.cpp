@@ -52,7 +52,14 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 
 std::string describe_laws(const structures::Structure& s) {
-  if (s.kind == structures::StructureKind::custom) return std::to_string(s.laws.size()) + " distinct laws";
+  if (s.kind == structures::StructureKind::custom) {
+    std::string text = std::to_string(s.laws.size()) + " distinct laws";
+    if (!s.processor_scale.empty()) {
+      text += ", processor scales ";
+      for (std::size_t j = 0; j < s.processor_scale.size(); ++j) text += (j ? ";" : "") + full(s.processor_scale[j]);
+    }
+    return text;
+  }
   const std::string slow = s.laws.back().to_string();
   if (s.fast_count == 0) return std::to_string(s.width) + " x " + slow;
   return std::to_string(s.fast_count) + " x " + s.laws.front().to_string() + " (fast), " +
@@ -156,7 +163,8 @@ struct Simulate {
     out << "structure   " << s.name << " (" << engine::to_string(sim.plan.kind) << " plan), width " << s.width
         << ", levels " << s.levels << "\n";
     if (!sim.zero_comm())
-      out << "comm        C = " << full(sim.plan.comm.comm_cost) << ", protocol " << sim.plan.protocol
+      out << "comm        C = " << full(sim.plan.comm.comm_cost) << ", "
+          << (sim.plan.kind == engine::PlanKind::dag ? "port " : "protocol ") << sim.plan.communication()
           << (sim.plan.structure == "ms" ? ", policy " + sim.plan.comm.policy : std::string()) << "\n";
     out << "laws        " << describe_laws(s) << "\n";
     out << "mean        " << fixed(e.mean, 4);

@@ -17,6 +17,7 @@ std::string listed(const std::vector<std::string>& names) {
 }  // namespace
 
 void ModelOptions::add_to(CLI::App& app, Offer offer) {
+  app_ = &app;
   auto* group = "Model";
   if (offer.structure)
     app.add_option("--structure,-s", structure,
@@ -42,8 +43,9 @@ void ModelOptions::add_to(CLI::App& app, Offer offer) {
                    "the child reads over it (default: --comm for every crossing edge)")
         ->group(group);
   }
-  width_option_ = app.add_option("--n", model.width, "Width: number of processors")->group(group);
-  app.add_option("--m", model.fast_count, "Fast processors (the first m), drawing a*X")->capture_default_str()->group(group);
+  app.add_option("--n", model.width, "Width: number of processors")->group(group);
+  app.add_option("--m", model.fast_count, "Fast processors (the first m), drawing a*X (with --graph too)")
+      ->capture_default_str()->group(group);
   app.add_option("--a", model.scale, "Scale of the fast processors' law, 0 < a (fractions allowed: 4/5)")
       ->capture_default_str()->group(group);
   app.add_option("--law", model.law, "Task-time law: uniform = u(0,1), normal = n(1/2,1/12), or a law such as "
@@ -51,8 +53,23 @@ void ModelOptions::add_to(CLI::App& app, Offer offer) {
       ->capture_default_str()->group(group);
   app.add_option("--fast-law", model.fast_law, "Law of the fast processors (default: a times --law)")->group(group);
   app.add_option("--levels,-p", model.levels, "Tasks per processor (p)")->capture_default_str()->group(group);
-  app.add_option("--comm,-C", model.comm, "Communication cost C: time of one message (Wilson Section 5)")
+  app.add_option("--comm,-C", model.comm,
+                 "Communication cost C: time of one message (Wilson Section 5; on a graph, of every edge between "
+                 "processors without a comm attribute)")
       ->capture_default_str()->group(group);
+  if (offer.graph) {
+    app.add_option("--scales", model.processor_scales,
+                   "With --graph: each processor's scale, a list 1,1,1/2 (processor j takes s_j times its tasks' "
+                   "laws; replaces the file's speeds)")
+        ->group(group);
+    app.add_option("--port", model.port,
+                   "With --graph: free (a message only delays its receiver; the default) | one-port (a processor "
+                   "sends one message at a time and receives one at a time, first come first served)")
+        ->group(group);
+    app.add_flag("--overlap", model.overlap,
+                 "With --graph --port one-port: a processor computes while it communicates (Wilson's do not)")
+        ->group(group);
+  }
   if (offer.protocol)
     app.add_option("--protocol", model.protocol,
                  "Communication protocol (default: the first, the reading that best fits the paper); sync: " +
@@ -75,8 +92,22 @@ engine::Model ModelOptions::resolved() const {
   m.exchange = engine::parse_exchange(exchange);
   m.task_graph.law.shape = structures::parse_task_law_shape(task_law);
   if (!structure.empty()) m.structure = structures::parse_structure_kind(structure);
-  if (m.graph.empty() && width_option_ && width_option_->count() == 0)
-    throw InputError("--n", "missing", "give the width: the number of processors");
+  const auto given = [&](const char* flag) {
+    const auto* option = app_ ? app_->get_option_no_throw(flag) : nullptr;
+    return option && option->count() > 0;
+  };
+  if (!m.graph.empty() && m.structure) throw InputError("--graph", "give either a structure or a graph, not both");
+  if (!m.graph.empty()) {
+    // A graph's processors, laws and levels are its own: these options would do nothing.
+    for (const char* flag : {"--n", "--law", "--fast-law", "--levels", "--exchange"})
+      if (given(flag))
+        throw InputError(flag, "has no effect on a graph",
+                         "a graph's width, laws and levels are its file's; give --m, --a, --scales, --comm, --port");
+  } else {
+    for (const char* flag : {"--scales", "--port", "--overlap"})
+      if (given(flag)) throw InputError(flag, "applies to a graph only", "give --graph FILE.dot");
+    if (!given("--n")) throw InputError("--n", "missing", "give the width: the number of processors");
+  }
   return m;
 }
 

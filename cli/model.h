@@ -27,11 +27,12 @@ struct ModelOptions {
   // Registers the options on a subcommand.
   void add_to(CLI::App& app, Offer offer);
   // The model with its structure and exchange parsed (InputError on an unknown name or a
-  // structure without --n).
+  // structure without --n). With a graph, an option that does not act on one is refused (the
+  // graph's width, laws and levels are its own); without one, the graph's options are.
   engine::Model resolved() const;
 
  private:
-  CLI::Option* width_option_ = nullptr;
+  CLI::App* app_ = nullptr;
 };
 
 }  // namespace hetstruct::cli

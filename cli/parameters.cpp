@@ -12,7 +12,7 @@ namespace hetstruct::cli {
 namespace {
 
 // Library parameter -> flag. The sweep's TOML keys are the flags without their dashes.
-constexpr std::array<std::pair<const char*, const char*>, 30> flags = {{
+constexpr std::array<std::pair<const char*, const char*>, 33> flags = {{
     {"format", "--format"},
     {"structure", "--structure"}, {"graph", "--graph"},     {"width", "--n"},       {"fast_count", "--m"},
     {"scale", "--a"},             {"law", "--law"},         {"fast_law", "--fast-law"}, {"levels", "--levels"},
@@ -22,6 +22,8 @@ constexpr std::array<std::pair<const char*, const char*>, 30> flags = {{
     {"quantiles", "--quantiles"}, {"deadline", "--deadline"}, {"histogram", "--histogram"}, {"estimators", "--estimators"},
     {"estimator", "--estimator"}, {"target_se", "--target-se"}, {"target_rel", "--target-rel"},
     {"task_law", "--task-law"},   {"task_cv", "--task-cv"}, {"mapping", "--mapping"}, {"bandwidth", "--bandwidth"},
+    {"processor_scale", "--scales"},
+    {"port", "--port"},           {"overlap", "--overlap"},
 }};
 
 // Phrases of the library's hints that name a setting, and how the command line says them.

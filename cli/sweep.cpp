@@ -262,7 +262,10 @@ void SweepCommand::add_to(CLI::App& app) {
   auto list = [&](const char* name, std::vector<std::string>& target, const char* help) {
     app_->add_option(name, target, help)->group(g)->allow_extra_args(true);
   };
-  list("--structure,-s", structure, "async | sync | nn | ms, a list: sync,nn,ms (required)");
+  list("--structure,-s", structure, "async | sync | nn | ms, a list: sync,nn,ms (required, unless --graph)");
+  list("--graph", graph, "DAG files (.dot), a list a.dot,b.dot: dimensions of the structure column, with --m, --a, "
+                         "--comm and --port (leave --n, --law and --levels out)");
+  list("--port", port, "A graph's port models, a list: free,one-port,one-port-overlap (the protocol column)");
   list("--law", law, "Laws, a list (commas inside parentheses belong to the law): uniform,normal,u(0,2) [uniform]");
   list("--fast-law", fast_law, "Laws of the fast processors (default: a times --law)");
   list("--n", n, "Widths: a list 3,4,8 or a range 2:16:2 (required)");
@@ -378,8 +381,9 @@ Settings read_settings(const SweepCommand& c) {
   if (c.resume && c.out_path.empty()) throw InputError("--resume", "needs --out FILE");
   if (engine::parse_format(c.format) != engine::Format::csv && c.resume)
     throw InputError("--resume", "resumes a CSV file only", "leave out --format or give --format csv");
-  if (c.structure.empty()) throw InputError("--structure", "missing", "give --structure sync or a list such as sync,nn,ms");
-  if (c.n.empty()) throw InputError("--n", "missing", "give --n 8, a list 8,16 or a range 2:16:2");
+  if (c.structure.empty() && c.graph.empty())
+    throw InputError("--structure", "missing", "give --structure sync or a list such as sync,nn,ms, or --graph");
+  if (c.n.empty() && !c.structure.empty()) throw InputError("--n", "missing", "give --n 8, a list 8,16 or a range 2:16:2");
   return s;
 }
 
@@ -387,6 +391,9 @@ engine::SweepGrid make_grid(const SweepCommand& c, std::uint64_t max_configs) {
   std::array<std::vector<std::string>, D::count> texts;
   for (const auto& k : config_keys)
     if (k.list && k.index < D::count) texts[k.index] = c.*k.list;
+  // Graphs are values of the structure column, their port models of the protocol column.
+  texts[D::structure].insert(texts[D::structure].end(), c.graph.begin(), c.graph.end());
+  texts[D::protocol].insert(texts[D::protocol].end(), c.port.begin(), c.port.end());
   const engine::SweepGrid grid = engine::make_grid(texts, max_configs);
   if (grid.product() > static_cast<long double>(max_configs)) {
     char count[64];

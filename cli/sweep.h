@@ -42,6 +42,7 @@ class SweepCommand {
 
   // Options, public so that tests may set them directly.
   std::vector<std::string> structure, law, fast_law, n, m, a, levels, comm, protocol, policy, exchange;
+  std::vector<std::string> graph, port;  // graphs (structure values) and their port models (protocol values)
   std::vector<std::string> compare_to;
   std::vector<std::string> estimators, quantiles, deadlines;  // the distribution (cli/distribution.h)
   std::string config_path;

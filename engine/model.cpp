@@ -1,5 +1,6 @@
 #include "engine/model.h"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <limits>
@@ -124,7 +125,24 @@ CompileOptions Model::compile_options() const {
   options.comm_cost = comm_value();
   options.protocol = protocol;
   options.policy = policy;
+  if (!port.empty()) options.port = parse_port(port);
+  options.overlap = overlap;
   return options;
+}
+
+std::vector<double> Model::parse_scales(const std::string& text) {
+  std::vector<double> scales;
+  std::size_t begin = 0;
+  for (;;) {
+    const auto comma = text.find(',', begin);
+    const std::string item = text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
+    const double a = distributions::parse_number(item, "processor_scale");
+    if (!(a > 0.0) || !std::isfinite(a))
+      throw InputError("processor_scale", "a processor's scale must be a finite number > 0, got " + item);
+    scales.push_back(a);
+    if (comma == std::string::npos) return scales;
+    begin = comma + 1;
+  }
 }
 
 bool Model::is_paper_uniform() const { return fast_law.empty() && slow_law() == Law::paper_uniform(); }
@@ -136,9 +154,34 @@ structures::Structure Model::build() const {
     const auto file_bytes = std::filesystem::file_size(graph, ec);
     if (memory_check && !ec) check_model_memory(0, file_bytes, "graph", graph + " and its graph");
     structures::Structure s = structures::read_graph(graph, task_graph);
+    if (!processor_scales.empty() && fast_count > 0)
+      throw InputError("processor_scale", "give either the processors' scales or fast processors (m and a), not both");
+    if (!processor_scales.empty()) {
+      auto scales = parse_scales(processor_scales);
+      if (static_cast<int>(scales.size()) != s.width)
+        throw InputError("processor_scale", "gives " + std::to_string(scales.size()) + " scales for the graph's " +
+                                                std::to_string(s.width) + " processors");
+      s.processor_scale = std::move(scales);
+    } else {
+      const double a = scale_value();
+      if (fast_count < 0 || fast_count > s.width)
+        throw InputError("fast_count", "the fast count must be between 0 and the graph's " + std::to_string(s.width) +
+                                           " processors, got " + std::to_string(fast_count));
+      if (fast_count > 0) {
+        // Wilson's machine: the first m processors a times faster, the others 1 (the file's speeds replaced).
+        s.processor_scale.assign(static_cast<std::size_t>(s.width), 1.0);
+        for (int j = 0; j < fast_count; ++j) s.processor_scale[static_cast<std::size_t>(j)] = a;
+        s.fast_count = fast_count;
+      }
+    }
     warn_negative_times(s.laws);
     return s;
   }
+  if (!processor_scales.empty())
+    throw InputError("processor_scale", "applies to a graph", "Wilson's structures take fast processors m and their scale a");
+  if (!port.empty() || overlap)
+    throw InputError(port.empty() ? "overlap" : "port", "port models apply to a graph",
+                     "Wilson's structures communicate by their protocols");
   if (!structure) throw InputError("structure", "missing", "give a structure (async, sync, nn, ms) or a graph file");
   refuse_task_graph_options(task_graph);
   return build(*structure);

@@ -12,6 +12,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/plan.h"
 #include "structures/structure.h"
@@ -37,6 +38,12 @@ struct Model {
   std::string comm = "0";       // C, the time of one message (text: fractions work)
   std::string protocol;         // communication protocol; empty: the structure's default
   std::string policy;           // master-slave dealing policy; empty: dynamic
+  // A graph's machine: the first fast_count processors take `scale` times their tasks' laws, or
+  // `processor_scales` (a list "1,1,1/2", one per processor) gives every processor's; either
+  // replaces the file's speeds. Only with a graph.
+  std::string processor_scales;
+  std::string port;             // a graph's port model (free, one-port); empty: free
+  bool overlap = false;         // one-port: a processor computes while it communicates
   bool memory_check = true;     // refuse a model larger than the available memory (engine/resources.h)
 
   // Wilson's (n, m) model of a structure: n - m processors draw `law`, m draw `scale` * `law`.
@@ -50,8 +57,10 @@ struct Model {
   double comm_value() const;
   // True for Wilson's uniform setting: u(0,1) slow and a*u(0,1) fast (where Eq. 1-7 apply).
   bool is_paper_uniform() const;
-  // The plan's compile options: C, protocol and policy.
+  // The plan's compile options: C, protocol, policy, port and overlap.
   CompileOptions compile_options() const;
+  // The processor scales a list gives (InputError on processor_scale).
+  static std::vector<double> parse_scales(const std::string& text);
 
   // Validates everything and builds the structure; refuses one that would not fit in memory
   // unless memory_check is off.

@@ -6,6 +6,7 @@
 #include <functional>
 #include <queue>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "distributions/input_error.h"
 
@@ -56,13 +57,51 @@ std::vector<std::uint32_t> topological_order(const structures::PrecedenceGraph& 
   return order;
 }
 
-void compile_generic(const structures::Structure& s, Plan& plan) {
+// A custom DAG's messages: an edge whose ends are compute tasks on different processors carries
+// one when it has a law of its own or C > 0. Message order: the sending vertex's index, then its
+// out-edges in insertion order (the file's order of its edges).
+void compile_messages(const structures::Structure& s, const std::vector<std::uint32_t>& position, double comm_cost,
+                      Plan& plan, std::unordered_map<const structures::Precedence*, int>& message_of) {
+  const auto& g = s.graph();
+  int comm_law = -1;  // the model's C as a law, added on first use
+  for (std::size_t v = 0; v < boost::num_vertices(g); ++v) {
+    for (const auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
+      const auto w = boost::target(e, g);
+      const auto& from = g[v];
+      const auto& to = g[w];
+      if (from.kind != TaskKind::compute || to.kind != TaskKind::compute || from.processor == to.processor) continue;
+      int law = g[e].comm_law;
+      if (law >= static_cast<int>(s.laws.size())) throw InputError("graph", "an edge's message law is out of range");
+      if (law < 0 && comm_cost > 0.0) {
+        if (comm_law < 0) {
+          comm_law = static_cast<int>(plan.laws.size());
+          plan.laws.push_back(distributions::Law::constant(comm_cost));
+          plan.samplers.emplace_back(plan.laws.back());
+        }
+        law = comm_law;
+      }
+      if (law < 0) continue;
+      message_of[&g[e]] = static_cast<int>(plan.messages.size());
+      plan.messages.push_back({position[v], position[w], law});
+    }
+  }
+}
+
+void compile_generic(const structures::Structure& s, const CompileOptions& options, Plan& plan) {
   const auto& g = s.graph();
   const auto order = topological_order(g);
   std::vector<std::uint32_t> position(order.size());
   for (std::uint32_t i = 0; i < order.size(); ++i) position[order[i]] = i;
+  const bool custom = s.kind == StructureKind::custom;
+
+  plan.samplers.clear();
+  plan.laws = s.laws;
+  for (const auto& law : s.laws) plan.samplers.emplace_back(law);
+  std::unordered_map<const structures::Precedence*, int> message_of;
+  if (custom) compile_messages(s, position, options.comm_cost, plan, message_of);
 
   plan.pred_begin.assign(1, 0);
+  std::vector<std::pair<std::uint32_t, int>> in;  // a task's predecessors with their messages
   for (const auto v : order) {
     const auto& task = g[v];
     if (task.kind == TaskKind::pooled)
@@ -70,20 +109,65 @@ void compile_generic(const structures::Structure& s, Plan& plan) {
                        "it is evaluated by dealing tasks at run time");
     plan.task_sampler.push_back(task.kind == TaskKind::compute ? task.law : -1);
     plan.task_processor.push_back(std::max(task.processor, 0));
-    for (const auto e : boost::make_iterator_range(boost::in_edges(v, g)))
-      plan.preds.push_back(position[boost::source(e, g)]);
+    in.clear();
+    for (const auto e : boost::make_iterator_range(boost::in_edges(v, g))) {
+      const auto found = message_of.find(&g[e]);
+      in.emplace_back(position[boost::source(e, g)], found == message_of.end() ? -1 : found->second);
+    }
     // Sorted predecessors: a fixed order of the max, and a friendlier memory walk.
-    std::sort(plan.preds.begin() + plan.pred_begin.back(), plan.preds.end());
+    std::sort(in.begin(), in.end());
+    for (const auto& [pred, message] : in) {
+      plan.preds.push_back(pred);
+      plan.pred_message.push_back(message);
+      plan.pred_comm.push_back(message < 0 ? -1 : plan.messages[static_cast<std::size_t>(message)].law);
+    }
     plan.pred_begin.push_back(static_cast<std::uint32_t>(plan.preds.size()));
     if (boost::out_degree(v, g) == 0) plan.sinks.push_back(position[v]);
   }
   std::sort(plan.sinks.begin(), plan.sinks.end());
-  plan.samplers.clear();
-  plan.laws = s.laws;
-  for (const auto& law : s.laws) plan.samplers.emplace_back(law);
   int width = 0;
   for (const int p : plan.task_processor) width = std::max(width, p + 1);
   plan.width = std::max(width, 1);
+
+  // Successors, for the one-port simulation.
+  const std::size_t tasks = plan.task_sampler.size();
+  plan.succ_begin.assign(tasks + 1, 0);
+  for (const auto pred : plan.preds) ++plan.succ_begin[pred + 1];
+  for (std::size_t t = 0; t < tasks; ++t) plan.succ_begin[t + 1] += plan.succ_begin[t];
+  plan.succs.resize(plan.preds.size());
+  plan.succ_message.resize(plan.preds.size());
+  std::vector<std::uint32_t> next(plan.succ_begin.begin(), plan.succ_begin.end() - 1);
+  for (std::uint32_t t = 0; t < tasks; ++t)
+    for (auto j = plan.pred_begin[t]; j < plan.pred_begin[t + 1]; ++j) {
+      const auto at = next[plan.preds[j]]++;
+      plan.succs[at] = t;
+      plan.succ_message[at] = plan.pred_message[j];
+    }
+
+  if (!custom) return;  // Wilson's streams: one per processor
+  plan.task_streams = TaskStreams::single;
+  for (std::size_t v = 0; v < boost::num_vertices(g); ++v)
+    if (g[v].kind == TaskKind::compute) plan.draw_order.push_back(position[v]);
+  const auto& scale = s.processor_scale;
+  if (!scale.empty()) {
+    if (static_cast<int>(scale.size()) < plan.width)
+      throw InputError("processor_scale", "gives " + std::to_string(scale.size()) + " processors' scales for " +
+                                              std::to_string(plan.width) + " processors");
+    for (const double a : scale)
+      if (!(a > 0.0) || !std::isfinite(a)) throw InputError("processor_scale", "a processor's scale must be a finite number > 0");
+    if (std::any_of(scale.begin(), scale.end(), [](double a) { return a != 1.0; }))
+      for (const int p : plan.task_processor) plan.task_scale.push_back(scale[static_cast<std::size_t>(p)]);
+  }
+  // When every task's law is one uniform (or one normal) leaf, the draws run monomorphic
+  // (the same variates as the samplers), one per task in draw order.
+  auto all_of_kind = [&](distributions::LeafKind kind) {
+    return std::all_of(plan.draw_order.begin(), plan.draw_order.end(),
+                       [&](std::uint32_t t) { return plan.samplers[static_cast<std::size_t>(plan.task_sampler[t])].single_kind() == kind; });
+  };
+  if (all_of_kind(distributions::LeafKind::uniform))
+    for (const auto t : plan.draw_order) plan.uniform_draws.push_back(plan.samplers[static_cast<std::size_t>(plan.task_sampler[t])].uniform_draw());
+  else if (all_of_kind(distributions::LeafKind::normal))
+    for (const auto t : plan.draw_order) plan.normal_draws.push_back(plan.samplers[static_cast<std::size_t>(plan.task_sampler[t])].normal_draw());
 }
 
 }  // namespace
@@ -101,6 +185,20 @@ const char* to_string(PlanKind kind) {
   return "?";
 }
 
+const char* to_string(Port port) { return port == Port::one_port ? "one-port" : "free"; }
+
+Port parse_port(const std::string& name) {
+  if (name == "free") return Port::free;
+  if (name == "one-port") return Port::one_port;
+  throw InputError("port", "unknown port model '" + name + "'", "choose free or one-port");
+}
+
+std::string Plan::communication() const {
+  if (kind == PlanKind::protocol) return protocol;
+  if (messages.empty()) return "";
+  return port == Port::free ? "free" : overlap ? "one-port-overlap" : "one-port";
+}
+
 std::uint64_t Plan::compute_tasks() const {
   if (kind != PlanKind::dag) return static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(levels);
   return static_cast<std::uint64_t>(std::count_if(task_sampler.begin(), task_sampler.end(), [](int s) { return s >= 0; }));
@@ -115,6 +213,11 @@ bool needs_protocol(const structures::Structure& s, const CompileOptions& option
     throw InputError("comm_cost", "the communication cost must be a finite number >= 0");
   if (!options.policy.empty() && s.kind != StructureKind::master_slave)
     throw InputError("policy", "dealing policies apply to the master-slave structure (ms) only");
+  if (s.kind != StructureKind::custom && (options.port || options.overlap))
+    throw InputError(options.port ? "port" : "overlap", "port models apply to a DAG (graph) only",
+                     "Wilson's structures communicate by their protocols");
+  if (options.overlap && options.port != Port::one_port)
+    throw InputError("overlap", "applies to the one-port model only", "a free port model always overlaps");
   const bool asked = options.comm_cost > 0.0 || !options.protocol.empty() || !options.policy.empty();
   if (!asked) return false;
   switch (s.kind) {
@@ -126,7 +229,9 @@ bool needs_protocol(const structures::Structure& s, const CompileOptions& option
         throw InputError("protocol", "the asynchronous structure has no communication protocol");
       return false;
     case StructureKind::custom:
-      throw InputError("comm_cost", "communication costs on a custom DAG are not supported yet");
+      if (!options.protocol.empty())
+        throw InputError("protocol", "a DAG communicates by a port model, not a protocol", "use port free or one-port");
+      return false;
   }
   return false;
 }
@@ -154,7 +259,12 @@ Plan compile(const structures::Structure& s, CompileOptions options) {
   }
   plan.kind = options.generic ? PlanKind::dag : regular_kind(s);
   if (plan.kind == PlanKind::dag) {
-    compile_generic(s, plan);
+    if (s.kind == StructureKind::custom) {
+      plan.port = options.port.value_or(Port::free);
+      plan.overlap = options.overlap;
+      plan.comm.comm_cost = options.comm_cost;
+    }
+    compile_generic(s, options, plan);
     return plan;
   }
   for (int i = 0; i < s.width; ++i) plan.samplers.emplace_back(s.laws.at(i));
@@ -175,6 +285,18 @@ Workspace::Workspace(const Plan& plan)
       second(plan.width),
       processors(plan.width),
       busy(plan.width) {
+  if (plan.kind == PlanKind::dag) {
+    durations.resize(plan.task_sampler.size());
+    message_times.resize(plan.messages.size());
+    if (plan.port == Port::one_port && !plan.messages.empty()) {
+      missing.resize(plan.task_sampler.size());
+      input_time.resize(plan.task_sampler.size());
+      send_free.resize(plan.width);
+      receive_free.resize(plan.width);
+      compute_free.resize(plan.width);
+      events.reserve(plan.task_sampler.size() + plan.messages.size());
+    }
+  }
   if (plan.kind == PlanKind::protocol) protocol = make_protocol(plan.structure, plan.protocol, plan.comm);
 }
 
@@ -352,14 +474,130 @@ double propagate(const Plan& plan, double* finish, Duration duration) {
   return makespan;
 }
 
+// The free port model: the longest path with edge weights (a message's time on a crossing edge).
+double propagate_free(const Plan& plan, double* finish, const double* duration, const double* message) {
+  const std::size_t tasks = plan.task_sampler.size();
+  for (std::size_t t = 0; t < tasks; ++t) {
+    double start = plan.pred_begin[t] == plan.pred_begin[t + 1] ? 0.0 : minus_infinity;
+    for (auto j = plan.pred_begin[t]; j < plan.pred_begin[t + 1]; ++j) {
+      const int m = plan.pred_message[j];
+      start = std::max(start, m < 0 ? finish[plan.preds[j]] : finish[plan.preds[j]] + message[m]);
+    }
+    finish[t] = start + duration[t];
+  }
+  double makespan = minus_infinity;
+  for (const auto t : plan.sinks) makespan = std::max(makespan, finish[t]);
+  return makespan;
+}
+
+// The one-port model, event by event (the rules are in plan.h).
+constexpr std::uint32_t task_bit = std::uint32_t{1} << 31;
+
+double simulate_one_port(const Plan& plan, double* finish, const double* duration, const double* message, Workspace& ws) {
+  using Event = Workspace::Event;
+  const auto later = [](const Event& a, const Event& b) { return a.time != b.time ? a.time > b.time : a.key > b.key; };
+  const std::size_t tasks = plan.task_sampler.size();
+  auto& heap = ws.events;
+  heap.clear();
+  std::fill(ws.send_free.begin(), ws.send_free.end(), minus_infinity);
+  std::fill(ws.receive_free.begin(), ws.receive_free.end(), minus_infinity);
+  std::fill(ws.compute_free.begin(), ws.compute_free.end(), minus_infinity);
+  for (std::size_t t = 0; t < tasks; ++t) {
+    ws.missing[t] = plan.pred_begin[t + 1] - plan.pred_begin[t];
+    ws.input_time[t] = minus_infinity;
+    if (ws.missing[t] == 0) heap.push_back({0.0, task_bit | static_cast<std::uint32_t>(t)});  // sources at 0
+  }
+  std::make_heap(heap.begin(), heap.end(), later);
+  const auto deliver = [&](std::uint32_t t, double time) {
+    ws.input_time[t] = std::max(ws.input_time[t], time);
+    if (--ws.missing[t] == 0) {
+      heap.push_back({ws.input_time[t], task_bit | t});
+      std::push_heap(heap.begin(), heap.end(), later);
+    }
+  };
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), later);
+    const Event e = heap.back();
+    heap.pop_back();
+    if (e.key & task_bit) {
+      const std::uint32_t t = e.key & ~task_bit;
+      const int p = plan.task_processor[t];
+      double start = e.time;
+      if (!plan.overlap) start = std::max({start, ws.send_free[p], ws.receive_free[p]});
+      finish[t] = start + duration[t];
+      if (!plan.overlap) ws.compute_free[p] = std::max(ws.compute_free[p], finish[t]);
+      for (auto j = plan.succ_begin[t]; j < plan.succ_begin[t + 1]; ++j) {
+        const int m = plan.succ_message[j];
+        if (m < 0) {
+          deliver(plan.succs[j], finish[t]);
+        } else {
+          heap.push_back({finish[t], static_cast<std::uint32_t>(m)});
+          std::push_heap(heap.begin(), heap.end(), later);
+        }
+      }
+    } else {
+      const Message& m = plan.messages[e.key];
+      const int from = plan.task_processor[m.from], to = plan.task_processor[m.to];
+      double start = std::max({e.time, ws.send_free[from], ws.receive_free[to]});
+      if (!plan.overlap) start = std::max({start, ws.compute_free[from], ws.compute_free[to]});
+      const double end = start + message[e.key];
+      ws.send_free[from] = std::max(ws.send_free[from], end);
+      ws.receive_free[to] = std::max(ws.receive_free[to], end);
+      deliver(m.to, end);
+    }
+  }
+  double makespan = minus_infinity;
+  for (const auto t : plan.sinks) makespan = std::max(makespan, finish[t]);
+  return makespan;
+}
+
+// A custom DAG's task times for one replication, in draw order from its one stream.
+template <class Draw>
+void draw_tasks(const Plan& plan, const Draw& draw, ProcessorStream& stream, double* duration) {
+  const auto* order = plan.draw_order.data();
+  const std::size_t n = plan.draw_order.size();
+  if (plan.task_scale.empty()) {
+    for (std::size_t i = 0; i < n; ++i) duration[order[i]] = draw(i, stream);
+  } else {
+    const double* scale = plan.task_scale.data();
+    for (std::size_t i = 0; i < n; ++i) duration[order[i]] = scale[order[i]] * draw(i, stream);
+  }
+}
+
 double evaluate_dag(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws, double* busy = nullptr) {
-  reset_streams(plan, seed, rep, ws);
-  return propagate(plan, ws.first.data(), [&](std::size_t t) {
-    const int p = plan.task_processor[t];
-    const double x = plan.samplers[plan.task_sampler[t]](ws.streams[p]);
-    if (busy) busy[p] += x;
-    return x;
-  });
+  if (plan.task_streams == TaskStreams::per_processor) {
+    reset_streams(plan, seed, rep, ws);
+    return propagate(plan, ws.first.data(), [&](std::size_t t) {
+      const int p = plan.task_processor[t];
+      const double x = plan.samplers[plan.task_sampler[t]](ws.streams[p]);
+      if (busy) busy[p] += x;
+      return x;
+    });
+  }
+  ProcessorStream& stream = ws.protocol_stream;
+  stream.reset(seed, rep, 0, ProcessorStream::dag_tasks);
+  double* duration = ws.durations.data();
+  if (!plan.uniform_draws.empty()) {
+    const auto* draws = plan.uniform_draws.data();
+    draw_tasks(plan, [draws](std::size_t i, ProcessorStream& s) { return draws[i](s); }, stream, duration);
+  } else if (!plan.normal_draws.empty()) {
+    const auto* draws = plan.normal_draws.data();
+    draw_tasks(plan, [draws](std::size_t i, ProcessorStream& s) { return draws[i](s); }, stream, duration);
+  } else {
+    const auto* order = plan.draw_order.data();
+    draw_tasks(plan, [&plan, order](std::size_t i, ProcessorStream& s) {
+      return plan.samplers[static_cast<std::size_t>(plan.task_sampler[order[i]])](s);
+    }, stream, duration);
+  }
+  if (busy)
+    for (const auto t : plan.draw_order) busy[plan.task_processor[t]] += duration[t];
+  if (plan.messages.empty()) return propagate(plan, ws.first.data(), [duration](std::size_t t) { return duration[t]; });
+  stream.reset(seed, rep, 0, ProcessorStream::messages);
+  double* message = ws.message_times.data();
+  for (std::size_t k = 0; k < plan.messages.size(); ++k)
+    message[k] = plan.samplers[static_cast<std::size_t>(plan.messages[k].law)](stream);
+  if (plan.port == Port::free) return propagate_free(plan, ws.first.data(), duration, message);
+  return simulate_one_port(plan, ws.first.data(), duration, message, ws);
 }
 
 

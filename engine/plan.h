@@ -6,10 +6,40 @@
 //
 // Semantics (wilson-semantics.md): a task starts at the max of its predecessors' finish times
 // (sources at 0), never clipped at 0; the makespan is the max over the sinks (the last tasks).
+//
+// A custom DAG (PlanKind::dag of a StructureKind::custom structure):
+//  - Task times. Replication r draws every task time from ONE stream, (seed, r, 0) of domain
+//    dag_tasks, in the order of the structure's vertices (the file's task order), whatever the
+//    mapping: task v takes processor_scale[p] times its law's draw (a*X is a times the draw of X).
+//    One stream set-up per replication, not one per processor, and the same draws for the same
+//    graph on any speeds, mapping or communication (common random numbers).
+//  - Messages. An edge whose two ends are compute tasks on different processors carries a message:
+//    its time is its Precedence::comm_law's draw, or the model's C (-1); with C = 0 an edge without
+//    a law of its own carries none. Message times come from one stream, (seed, r, 0) of domain
+//    messages, drawn in message order (below), so they never shift task times.
+//  - Port models (Port). `free`: a message only delays its receiver: task v starts at the max over
+//    its predecessors u of finish(u) + c(u,v) (c = 0 within a processor): the longest path with
+//    edge weights, any number of messages at once (macro-dataflow). `one_port`: each processor has
+//    a send port and a receive port, each carrying one message at a time. Events are served in the
+//    order of their time, messages before tasks at equal times, then messages in message order
+//    (the sending task's position in the file, then its edges in the file's order) and tasks in
+//    plan order. A message from u (processor P) to v (processor Q) is ready at finish(u) and starts
+//    at max(ready, P's send port free, Q's receive port free), both ports then busy until it ends;
+//    v starts once its last input (a predecessor's finish, a message's arrival) is in. Without
+//    `overlap` (Wilson's processors) a processor does not compute while it communicates: a task
+//    starts no earlier than its processor's ports are free, a message no earlier than both ends
+//    have finished the task they compute (a rendezvous: a sender whose receiver computes waits
+//    with its message, so even a message of time 0 can delay). With times >= 0 the event order is causal, so each port
+//    serves its messages first come first served; a negative time (an untruncated normal) is
+//    served when the simulation reaches it.
+//  At C = 0 with no edge law there are no messages, and both port models are the zero-communication
+//  longest path, bit for bit.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "distributions/sampler.h"
@@ -31,6 +61,25 @@ enum class PlanKind {
 
 const char* to_string(PlanKind kind);
 
+// How a DAG's messages use the processors (see above).
+enum class Port { free, one_port };
+const char* to_string(Port port);
+// Accepts free and one-port (InputError on `port` otherwise).
+Port parse_port(const std::string& name);
+
+// Where a generic plan's task times come from.
+enum class TaskStreams {
+  per_processor,  // Wilson's streams: processor i's k-th task draws the k-th variate of (seed, r, i)
+  single,         // a custom DAG: one stream per replication, tasks in the file's order (above)
+};
+
+// A message of a DAG plan: from task `from` to task `to` (plan positions), its time drawn by
+// samplers[law].
+struct Message {
+  std::uint32_t from = 0, to = 0;
+  int law = -1;
+};
+
 class Plan {
  public:
   PlanKind kind = PlanKind::dag;
@@ -50,6 +99,20 @@ class Plan {
   std::vector<std::uint32_t> pred_begin;  // predecessors of task t: preds[pred_begin[t] .. pred_begin[t+1])
   std::vector<std::uint32_t> preds;
   std::vector<std::uint32_t> sinks;
+  TaskStreams task_streams = TaskStreams::per_processor;
+  std::vector<std::uint32_t> draw_order;  // single stream: task positions in the order they draw
+  std::vector<double> task_scale;         // per task: its processor's scale (empty: all 1)
+  // Communication, parallel to preds: the law index (into laws/samplers) of the message on that
+  // edge, or -1 when it carries none. For analytic estimates; the evaluator reads pred_message.
+  std::vector<int> pred_comm;
+  std::vector<int> pred_message;          // parallel to preds: index into messages, or -1
+  std::vector<Message> messages;          // in message order (the one-port tie order)
+  Port port = Port::free;
+  bool overlap = false;                   // one-port: a processor computes while it communicates
+  // One-port: successors of task t: succs[succ_begin[t] .. succ_begin[t+1]), with the message
+  // each edge carries (-1: none).
+  std::vector<std::uint32_t> succ_begin, succs;
+  std::vector<int> succ_message;
 
   // Protocol plans: which protocol of which structure, and what it knows of the structure.
   std::string structure;
@@ -58,6 +121,11 @@ class Plan {
 
   // Tasks with a random time per replication (the unit of "ns per task").
   std::uint64_t compute_tasks() const;
+  // Whether a replication communicates: a protocol, or a DAG with messages.
+  bool communicates() const { return kind == PlanKind::protocol || !messages.empty(); }
+  // The name of how it communicates: the protocol, or the DAG's port model ("free", "one-port",
+  // "one-port-overlap").
+  std::string communication() const;
 };
 
 struct CompileOptions {
@@ -65,6 +133,8 @@ struct CompileOptions {
   double comm_cost = 0.0;  // C: with C > 0, sync, nn and ms run a communication protocol
   std::string protocol;    // a protocol by name (engine/communication.h); empty: the default
   std::string policy;      // master-slave dealing policy; empty: dynamic
+  std::optional<Port> port;  // a custom DAG's port model (none: free); refused on other structures
+  bool overlap = false;      // one-port: compute while communicating
 };
 
 // Throws InputError where a structure cannot be compiled as asked (a task pool has no fixed DAG).
@@ -94,6 +164,17 @@ class Workspace {
   std::vector<double> busy;            // evaluate_busy: each processor's total task time
   std::vector<BusyDraw> busy_draws;    // evaluate_busy on regular plans
   std::vector<std::uint64_t> counts;   // evaluate_controls: task times drawn per processor
+  std::vector<double> durations;       // DAG: this replication's task times (plan order)
+  std::vector<double> message_times;   // DAG: this replication's message times
+  // One-port: inputs still missing per task, the time of the last input in, the ports' and
+  // processors' free times, and the event heap.
+  std::vector<std::uint32_t> missing;
+  std::vector<double> input_time, send_free, receive_free, compute_free;
+  struct Event {
+    double time;
+    std::uint32_t key;  // messages: their index; tasks: task_bit | position (after messages)
+  };
+  std::vector<Event> events;
 };
 
 // Control variates of a replication (engine/estimators.h): statistics of its own task times whose

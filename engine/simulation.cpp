@@ -69,15 +69,16 @@ Record simulation_record(const Simulation& sim, std::uint64_t seed) {
   Record r;
   r.add("structure", s.name).add("law", law).add("fast_law", custom || s.fast_count == 0 ? "" : s.laws.front().to_string());
   r.add("n", s.width);
-  if (custom) r.add_none("m");
+  // A graph has m and a only when they were given (its speeds may come from its file or a list).
+  if (custom && s.fast_count == 0) r.add_none("m");
   else r.add("m", s.fast_count);
-  r.add("a", custom ? std::nan("") : sim.model.scale_value()).add("levels", s.levels).add("reps", e.reps).add("seed", seed);
+  r.add("a", custom && s.fast_count == 0 ? std::nan("") : sim.model.scale_value()).add("levels", s.levels).add("reps", e.reps).add("seed", seed);
   r.add("mean", e.mean).add("stderr", e.stderr_).add("ci_low", e.ci_low).add("ci_high", e.ci_high);
   r.add("min", e.min).add("max", e.max);
   if (sim.closed_form) r.add("closed_form", sim.closed_form->value).add("closed_form_method", sim.closed_form->method);
   else r.add_none("closed_form").add_none("closed_form_method");
   const bool comm = !sim.zero_comm();
-  r.add("z", sim.z()).add("comm", comm ? sim.plan.comm.comm_cost : 0.0).add("protocol", comm ? sim.plan.protocol : "");
+  r.add("z", sim.z()).add("comm", comm ? sim.plan.comm.comm_cost : 0.0).add("protocol", sim.plan.communication());
   r.add("policy", comm && sim.plan.structure == "ms" ? sim.plan.comm.policy : "");
   r.add("estimator", to_string(sim.estimator)).add("variance_factor", sim.variance_factor);
   if (const auto& m = sim.metrics) {

@@ -36,7 +36,7 @@ struct Simulation {
   std::optional<Distribution> distribution;  // when distribution_options asked for any
 
   bool custom() const { return structure.kind == structures::StructureKind::custom; }
-  bool zero_comm() const { return plan.kind != PlanKind::protocol; }
+  bool zero_comm() const { return !plan.communicates(); }
   // The estimate's distance from the closed form in standard errors (NaN without either).
   double z() const;
 };

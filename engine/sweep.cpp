@@ -31,6 +31,10 @@ SweepConfig validate(const SweepConfig& c) {
   const Plan plan = compile(m.build(), m.compile_options());
   SweepConfig ran = c;
   ran[SweepDim::protocol] = plan.kind == PlanKind::protocol ? plan.protocol : "";
+  if (!m.graph.empty()) {  // a graph's port model, named even at C = 0, and none of the regular columns
+    ran[SweepDim::protocol] = c[SweepDim::protocol].empty() ? "free" : c[SweepDim::protocol];
+    ran[SweepDim::law] = ran[SweepDim::levels] = "";
+  }
   const bool exchange = plan.kind == PlanKind::neighbor_sequential || plan.kind == PlanKind::neighbor_plain;
   if (!exchange) ran[SweepDim::exchange] = "";
   return ran;
@@ -59,6 +63,7 @@ Entry make_entry(const SweepConfig& c, const SweepConfig& ran, const std::vector
 // A replication's estimated time (engine/resources.h): event-driven protocols cost ~30 times a loop
 // plan per task, so the ranks' shares are weighed by time, not by tasks.
 double tasks(const SweepConfig& c) {
+  if (is_graph(c[SweepDim::structure])) return run_seconds(PlanKind::dag, 1000.0, 1.0, 1);  // a rough weight
   const double count = static_cast<double>(std::stoll(c[SweepDim::n])) * std::stoll(c[SweepDim::levels]);
   const auto kind = structures::parse_structure_kind(c[SweepDim::structure]);
   const bool comm = !c[SweepDim::comm].empty() && distributions::parse_number(c[SweepDim::comm], "comm_cost") > 0.0;
@@ -98,7 +103,8 @@ std::vector<RunSpec> plan_runs(std::vector<Entry>& entries) {
   std::map<std::string, std::size_t> nn_zero_of_shape;
   for (std::size_t k = 0; k < entries.size(); ++k) {
     Entry& e = entries[k];
-    if (structures::parse_structure_kind(e.c[SweepDim::structure]) == structures::StructureKind::nearest_neighbor) {
+    if (!is_graph(e.c[SweepDim::structure]) &&
+        structures::parse_structure_kind(e.c[SweepDim::structure]) == structures::StructureKind::nearest_neighbor) {
       SweepConfig shape = e.c;
       shape[SweepDim::comm] = shape[SweepDim::protocol] = shape[SweepDim::policy] = "";
       const auto [it, added] = nn_zero_of_shape.emplace(config_key(shape), runs.size());

@@ -272,8 +272,25 @@ SweepGrid make_grid(const std::array<std::vector<std::string>, SweepDim::count>&
   return grid;
 }
 
+bool is_graph(const std::string& structure) {
+  return structure.size() > 4 && structure.compare(structure.size() - 4, 4, ".dot") == 0;
+}
+
 Model to_model(const SweepConfig& c) {
   Model m;
+  if (is_graph(c[SweepDim::structure])) {
+    if (!c[SweepDim::n].empty()) throw InputError("width", "a graph's width is its file's", "leave n out of a graph's sweep");
+    m.graph = c[SweepDim::structure];
+    m.fast_count = std::stoi(c[SweepDim::m]);
+    m.scale = c[SweepDim::a];
+    m.comm = c[SweepDim::comm];
+    const std::string& port = c[SweepDim::protocol];
+    m.port = port == "one-port-overlap" ? "one-port" : port;
+    m.overlap = port == "one-port-overlap";
+    m.policy = c[SweepDim::policy];
+    m.memory_check = false;
+    return m;
+  }
   m.structure = structures::parse_structure_kind(c[SweepDim::structure]);
   m.law = c[SweepDim::law];
   m.fast_law = c[SweepDim::fast_law];
@@ -301,7 +318,8 @@ std::string describe(const SweepConfig& c) {
 // One configuration at a time is in memory: the widest decides (engine/resources.h).
 void check_grid_memory(const SweepGrid& grid) {
   long long widest = 0;
-  for (const auto& v : grid.values[SweepDim::n]) widest = std::max(widest, std::stoll(v));
+  for (const auto& v : grid.values[SweepDim::n])
+    if (!v.empty()) widest = std::max(widest, std::stoll(v));
   check_model_memory(static_cast<std::uint64_t>(widest), 0, "width", "the sweep's " + std::to_string(widest) + " processors");
 }
 

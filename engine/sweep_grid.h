@@ -77,6 +77,10 @@ SweepGrid make_grid(const std::array<std::vector<std::string>, SweepDim::count>&
 // A configuration as one key (for maps), and as text for messages ("structure=sync n=8 ...").
 std::string config_key(const SweepConfig& c);
 std::string describe(const SweepConfig& c);
+// Whether a structure value is a graph file (a DOT file: it ends in .dot). A graph's
+// configuration leaves n empty (its width is its file's); its protocol value is its port model:
+// free, one-port or one-port-overlap.
+bool is_graph(const std::string& structure);
 // The model a configuration names (memory_check off: the grid is checked once, check_grid_memory).
 Model to_model(const SweepConfig& c);
 // Refuses a grid whose widest configuration would not fit in memory (InputError on width).

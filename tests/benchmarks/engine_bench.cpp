@@ -199,4 +199,49 @@ const bool protocol_versions_registered = [] {
   return true;
 }();
 
+// A custom DAG of `tasks` tasks on `width` processors (each task i on processor i % width; edges
+// i -> i+1..i+3 and each processor's tasks chained), u(0,1) or n(1/2,1/12) tasks. `per_processor`
+// forces the streams of the plan before one stream per replication (one Philox block per
+// processor per replication): the "before" of the speed-up. `comm`: messages of that time.
+structures::Structure layered_dag(int tasks, int width, bool normal) {
+  structures::Structure s;
+  s.kind = structures::StructureKind::custom;
+  s.name = "bench";
+  s.laws = {normal ? distributions::Law::paper_normal() : distributions::Law::paper_uniform()};
+  auto& g = s.custom_graph();
+  for (int v = 0; v < tasks; ++v) boost::add_vertex(structures::Task{structures::TaskKind::compute, v % width, 0, 0, ""}, g);
+  for (int v = 0; v < tasks; ++v)
+    for (int d = 1; d <= 3 && v + d < tasks; ++d)
+      boost::add_edge(v, v + d, structures::Precedence{v % width != (v + d) % width, -1}, g);
+  for (int v = width; v < tasks; ++v)
+    if (!boost::edge(v - width, v, g).second) boost::add_edge(v - width, v, structures::Precedence{}, g);
+  s.width = width;
+  s.levels = 1;
+  return s;
+}
+
+void dag_plan(benchmark::State& state, int tasks, int width, bool normal, bool per_processor, double comm, bool one_port) {
+  const auto s = layered_dag(tasks, width, normal);
+  engine::CompileOptions options;
+  options.comm_cost = comm;
+  if (one_port) options.port = engine::Port::one_port;
+  auto plan = engine::compile(s, options);
+  if (per_processor) plan.task_streams = engine::TaskStreams::per_processor;
+  engine::Workspace ws(plan);
+  std::uint64_t rep = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(engine::evaluate(plan, seed, rep++, ws));
+  state.counters["time_per_task"] =
+      benchmark::Counter(tasks, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+// One task per processor (400 tasks, 400 processors) and many (400 tasks on 8 processors).
+BENCHMARK_CAPTURE(dag_plan, one_per_processor_uniform_before, 400, 400, false, true, 0.0, false);
+BENCHMARK_CAPTURE(dag_plan, one_per_processor_uniform, 400, 400, false, false, 0.0, false);
+BENCHMARK_CAPTURE(dag_plan, one_per_processor_normal_before, 400, 400, true, true, 0.0, false);
+BENCHMARK_CAPTURE(dag_plan, one_per_processor_normal, 400, 400, true, false, 0.0, false);
+BENCHMARK_CAPTURE(dag_plan, many_per_processor_uniform_before, 400, 8, false, true, 0.0, false);
+BENCHMARK_CAPTURE(dag_plan, many_per_processor_uniform, 400, 8, false, false, 0.0, false);
+BENCHMARK_CAPTURE(dag_plan, one_per_processor_uniform_free_comm, 400, 400, false, false, 0.1, false);
+BENCHMARK_CAPTURE(dag_plan, one_per_processor_uniform_one_port, 400, 400, false, false, 0.1, true);
+
 BENCHMARK_MAIN();

@@ -1,0 +1,363 @@
+// A custom DAG's generic plan with communication (engine/plan.h): each port model against an
+// independent event-by-event simulation written here from the rules, on random DAGs, replication
+// by replication; C = 0 against the zero-communication plan bit for bit; free against the longest
+// path with edge weights; one-port never below free; processor scales with common random numbers.
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <boost/graph/topological_sort.hpp>
+#include <catch2/catch.hpp>
+
+#include "distributions/input_error.h"
+#include "distributions/law.h"
+#include "distributions/sampler.h"
+#include "engine/model.h"
+#include "engine/plan.h"
+#include "engine/streams.h"
+#include "structures/structure.h"
+
+namespace {
+
+using hetstruct::InputError;
+using hetstruct::distributions::Law;
+using hetstruct::distributions::parse_law;
+using hetstruct::distributions::Sampler;
+using namespace hetstruct::structures;
+using namespace hetstruct::engine;
+
+constexpr double minus_infinity = -std::numeric_limits<double>::infinity();
+
+// A random DAG of `size` tasks on `width` processors, built as a reader would: edges from lower to
+// higher vertex, then each processor's tasks chained in vertex order. Task laws are continuous
+// (no ties of event times); some crossing edges get a message law of their own.
+Structure random_dag(std::uint64_t seed, int size, int width, bool edge_laws) {
+  std::mt19937_64 engine(seed);
+  Structure s;
+  s.kind = StructureKind::custom;
+  s.name = "random";
+  s.laws = {parse_law("u(0,1)"), parse_law("0.5*u(0,1)"), parse_law("u(0.2,0.8)"), parse_law("u(0,0.4)"),
+            parse_law("c(0.25)")};
+  std::uniform_int_distribution<int> law(0, 2), processor(0, width - 1), message_law(3, 4);
+  std::bernoulli_distribution linked(0.15), own_law(0.5);
+  PrecedenceGraph& g = s.custom_graph();
+  for (int v = 0; v < size; ++v) {
+    Task t;
+    t.processor = processor(engine);
+    t.law = law(engine);
+    t.name = "t" + std::to_string(v);
+    boost::add_vertex(t, g);
+    s.width = std::max(s.width, t.processor + 1);
+  }
+  for (int a = 0; a < size; ++a)
+    for (int b = a + 1; b < size; ++b)
+      if (linked(engine)) {
+        Precedence e{g[a].processor != g[b].processor};
+        if (edge_laws && e.crosses_processors && own_law(engine)) e.comm_law = message_law(engine);
+        boost::add_edge(a, b, e, g);
+      }
+  std::vector<int> last(s.width, -1);
+  for (int v = 0; v < size; ++v) {
+    const int p = g[v].processor;
+    if (last[p] >= 0 && !boost::edge(last[p], v, g).second) boost::add_edge(last[p], v, Precedence{false}, g);
+    last[p] = v;
+  }
+  s.levels = 1;
+  return s;
+}
+
+CompileOptions comm(double c, std::optional<Port> port = std::nullopt, bool overlap = false) {
+  CompileOptions options;
+  options.comm_cost = c;
+  options.port = port;
+  options.overlap = overlap;
+  return options;
+}
+
+// The model's rules, written out directly on the graph.
+struct Reference {
+  const Structure& s;
+  double c;
+  struct Msg {
+    Vertex from, to;
+    double time;
+  };
+
+  // Task times: one stream (domain dag_tasks) in vertex order, times the processor's scale.
+  std::vector<double> task_times(std::uint64_t seed, std::uint64_t rep) const {
+    const auto& g = s.graph();
+    ProcessorStream stream(seed, rep, 0, ProcessorStream::dag_tasks);
+    std::vector<double> x;
+    for (Vertex v = 0; v < boost::num_vertices(g); ++v) {
+      const double scale = s.processor_scale.empty() ? 1.0 : s.processor_scale[g[v].processor];
+      x.push_back(scale * Sampler(s.laws[g[v].law])(stream));
+    }
+    return x;
+  }
+  // Messages: per vertex in order, its out-edges in order, those between processors with a law of
+  // their own or C > 0; times from one stream (domain messages) in that order.
+  std::vector<Msg> messages(std::uint64_t seed, std::uint64_t rep) const {
+    const auto& g = s.graph();
+    ProcessorStream stream(seed, rep, 0, ProcessorStream::messages);
+    std::vector<Msg> out;
+    for (Vertex v = 0; v < boost::num_vertices(g); ++v)
+      for (const auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
+        const Vertex w = boost::target(e, g);
+        if (g[v].processor == g[w].processor) continue;
+        if (g[e].comm_law >= 0) out.push_back({v, w, Sampler(s.laws[g[e].comm_law])(stream)});
+        else if (c > 0.0) out.push_back({v, w, c});
+      }
+    return out;
+  }
+
+  // Free: the longest path with edge weights.
+  double free(std::uint64_t seed, std::uint64_t rep) const {
+    const auto& g = s.graph();
+    const auto x = task_times(seed, rep);
+    const auto msgs = messages(seed, rep);
+    std::vector<Vertex> reversed;
+    boost::topological_sort(g, std::back_inserter(reversed));
+    std::vector<double> finish(boost::num_vertices(g));
+    for (auto it = reversed.rbegin(); it != reversed.rend(); ++it) {
+      const Vertex v = *it;
+      double start = boost::in_degree(v, g) == 0 ? 0.0 : minus_infinity;
+      for (const auto e : boost::make_iterator_range(boost::in_edges(v, g))) {
+        const Vertex u = boost::source(e, g);
+        double arrival = finish[u];
+        for (const auto& m : msgs)
+          if (m.from == u && m.to == v) arrival = finish[u] + m.time;
+        start = std::max(start, arrival);
+      }
+      finish[v] = start + x[v];
+    }
+    double makespan = minus_infinity;
+    for (Vertex v = 0; v < finish.size(); ++v)
+      if (boost::out_degree(v, g) == 0) makespan = std::max(makespan, finish[v]);
+    return makespan;
+  }
+
+  // One-port, event by event: at each step, scan every task whose inputs are all in and every
+  // message whose sender has finished, and serve the earliest (messages before tasks at equal
+  // times, then messages in their order, tasks by vertex).
+  double one_port(std::uint64_t seed, std::uint64_t rep, bool overlap) const {
+    const auto& g = s.graph();
+    const std::size_t n = boost::num_vertices(g);
+    const auto x = task_times(seed, rep);
+    const auto msgs = messages(seed, rep);
+    std::vector<double> finish(n, 0.0), arrival(msgs.size(), 0.0);
+    std::vector<bool> done(n, false), sent(msgs.size(), false);
+    std::vector<double> send_free(s.width, minus_infinity), receive_free(s.width, minus_infinity),
+        compute_free(s.width, minus_infinity);
+    auto message_of = [&](Vertex u, Vertex v) {
+      for (std::size_t k = 0; k < msgs.size(); ++k)
+        if (msgs[k].from == u && msgs[k].to == v) return static_cast<long>(k);
+      return -1L;
+    };
+    for (std::size_t step = 0; step < n + msgs.size(); ++step) {
+      double best = std::numeric_limits<double>::infinity();
+      long best_message = -1, best_task = -1;
+      for (std::size_t k = 0; k < msgs.size(); ++k)
+        if (!sent[k] && done[msgs[k].from] && finish[msgs[k].from] < best) {
+          best = finish[msgs[k].from];
+          best_message = static_cast<long>(k);
+        }
+      for (Vertex v = 0; v < n; ++v) {
+        if (done[v]) continue;
+        double ready = 0.0;
+        bool all_in = true;
+        for (const auto e : boost::make_iterator_range(boost::in_edges(v, g))) {
+          const Vertex u = boost::source(e, g);
+          const long k = message_of(u, v);
+          if (k >= 0 ? !sent[k] : !done[u]) all_in = false;
+          else ready = std::max(ready, k >= 0 ? arrival[k] : finish[u]);
+        }
+        if (boost::in_degree(v, g) > 0 && all_in) {
+          // ready started at 0: correct only when some input is >= 0; recompute from -inf.
+          ready = minus_infinity;
+          for (const auto e : boost::make_iterator_range(boost::in_edges(v, g))) {
+            const long k = message_of(boost::source(e, g), v);
+            ready = std::max(ready, k >= 0 ? arrival[k] : finish[boost::source(e, g)]);
+          }
+        }
+        if (all_in && ready < best) {
+          best = ready;
+          best_task = static_cast<long>(v);
+          best_message = -1;
+        }
+      }
+      REQUIRE((best_task >= 0 || best_message >= 0));
+      if (best_task >= 0) {
+        const Vertex v = static_cast<Vertex>(best_task);
+        const int p = g[v].processor;
+        double start = best;
+        if (!overlap) start = std::max({start, send_free[p], receive_free[p]});
+        finish[v] = start + x[v];
+        done[v] = true;
+        if (!overlap) compute_free[p] = std::max(compute_free[p], finish[v]);
+      } else {
+        const auto& m = msgs[best_message];
+        const int from = g[m.from].processor, to = g[m.to].processor;
+        double start = std::max({best, send_free[from], receive_free[to]});
+        if (!overlap) start = std::max({start, compute_free[from], compute_free[to]});
+        const double end = start + m.time;
+        send_free[from] = std::max(send_free[from], end);
+        receive_free[to] = std::max(receive_free[to], end);
+        arrival[best_message] = end;
+        sent[best_message] = true;
+      }
+    }
+    double makespan = minus_infinity;
+    for (Vertex v = 0; v < n; ++v)
+      if (boost::out_degree(v, g) == 0) makespan = std::max(makespan, finish[v]);
+    return makespan;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("DAG communication: each port model equals an event-by-event simulation of its rules", "[dag][comm]") {
+  for (std::uint64_t graph = 0; graph < 6; ++graph) {
+    const Structure s = random_dag(graph, 14 + 3 * static_cast<int>(graph), 2 + static_cast<int>(graph % 4), graph % 2 == 0);
+    for (const double c : {0.0, 0.15, 0.6}) {
+      CAPTURE(graph, c);
+      const Reference ref{s, c};
+      const Plan free = compile(s, comm(c, Port::free));
+      const Plan one = compile(s, comm(c, Port::one_port));
+      const Plan overlap = compile(s, comm(c, Port::one_port, true));
+      Workspace wf(free), wo(one), wv(overlap);
+      for (std::uint64_t rep = 0; rep < 20; ++rep) {
+        CAPTURE(rep);
+        const double f = evaluate(free, 3, rep, wf);
+        REQUIRE(f == ref.free(3, rep));
+        const double o = evaluate(one, 3, rep, wo);
+        REQUIRE(o == ref.one_port(3, rep, false));
+        const double v = evaluate(overlap, 3, rep, wv);
+        REQUIRE(v == ref.one_port(3, rep, true));
+        // Ports only delay: one-port is never below free, and computing while communicating helps.
+        REQUIRE(o >= f);
+        REQUIRE(v >= f);
+        REQUIRE(o >= v);
+      }
+    }
+  }
+}
+
+TEST_CASE("DAG communication: at C = 0 every port model is the zero-communication plan bit for bit", "[dag][comm]") {
+  for (std::uint64_t graph = 0; graph < 4; ++graph) {
+    const Structure s = random_dag(100 + graph, 30, 4, false);
+    const Plan plain = compile(s);
+    REQUIRE(plain.messages.empty());
+    REQUIRE_FALSE(plain.communicates());
+    Workspace ws(plain);
+    for (const auto& options : {comm(0.0, Port::free), comm(0.0, Port::one_port), comm(0.0, Port::one_port, true)}) {
+      const Plan plan = compile(s, options);
+      REQUIRE(plan.messages.empty());
+      Workspace w(plan);
+      for (std::uint64_t rep = 0; rep < 10; ++rep) REQUIRE(evaluate(plan, 9, rep, w) == evaluate(plain, 9, rep, ws));
+    }
+    // Messages that take no time (each crossing edge's own c(0)): the same bits under free and
+    // one-port with overlap. Without overlap a message still waits for both ends to stop computing
+    // and its sender waits with it (a rendezvous), which can only delay.
+    Structure zero = s;
+    zero.laws.push_back(Law::constant(0.0));
+    auto& g = zero.custom_graph();
+    for (const auto e : boost::make_iterator_range(boost::edges(g)))
+      if (g[boost::source(e, g)].processor != g[boost::target(e, g)].processor) g[e].comm_law = static_cast<int>(zero.laws.size()) - 1;
+    for (const auto& options : {comm(0.0, Port::free), comm(0.0, Port::one_port, true), comm(0.0, Port::one_port)}) {
+      const Plan plan = compile(zero, options);
+      REQUIRE_FALSE(plan.messages.empty());
+      CAPTURE(plan.communication());
+      Workspace w(plan);
+      for (std::uint64_t rep = 0; rep < 10; ++rep) {
+        if (plan.overlap || plan.port == Port::free) REQUIRE(evaluate(plan, 9, rep, w) == evaluate(plain, 9, rep, ws));
+        else REQUIRE(evaluate(plan, 9, rep, w) >= evaluate(plain, 9, rep, ws));
+      }
+    }
+  }
+}
+
+TEST_CASE("DAG plan: messages and their laws exposed beside the predecessors", "[dag][comm]") {
+  // a (0) -> b (1) with its own law u(0,0.4); a -> c (0): same processor; b -> c: C.
+  Structure s;
+  s.kind = StructureKind::custom;
+  s.laws = {parse_law("u(0,1)"), parse_law("u(0,0.4)")};
+  auto& g = s.custom_graph();
+  for (const int p : {0, 1, 0}) boost::add_vertex(Task{TaskKind::compute, p, 0, 0, ""}, g);
+  boost::add_edge(0, 1, Precedence{true, 1}, g);
+  boost::add_edge(0, 2, Precedence{false, -1}, g);
+  boost::add_edge(1, 2, Precedence{true, -1}, g);
+  s.width = 2;
+  const Plan zero = compile(s);
+  REQUIRE(zero.messages.size() == 1);  // the edge with its own law; C = 0 gives the others none
+  REQUIRE(zero.pred_comm == std::vector<int>{1, -1, -1});
+  const Plan plan = compile(s, comm(0.5));
+  REQUIRE(plan.messages.size() == 2);
+  REQUIRE(plan.laws.size() == 3);
+  REQUIRE(plan.laws[2] == Law::constant(0.5));  // laws[k] is what samplers[k] draws
+  REQUIRE(plan.pred_comm == std::vector<int>{1, -1, 2});
+  REQUIRE(plan.communication() == "free");
+  REQUIRE(compile(s, comm(0.5, Port::one_port)).communication() == "one-port");
+  REQUIRE(compile(s, comm(0.5, Port::one_port, true)).communication() == "one-port-overlap");
+  REQUIRE_THROWS_AS(compile(s, comm(0.5, Port::free, true)), InputError);
+  CompileOptions protocol = comm(0.5);
+  protocol.protocol = "coordinator";
+  REQUIRE_THROWS_AS(compile(s, protocol), InputError);
+  REQUIRE_THROWS_AS(compile(synchronous(heterogeneous(2, 0, 0.5, Law::paper_uniform()), 3), comm(0.0, Port::free)),
+                    InputError);
+}
+
+TEST_CASE("DAG plan: task times are the stream's variates in vertex order, whatever the mapping", "[dag]") {
+  // Ten tasks chained on one processor, declared in vertex order: the makespan is the running sum of
+  // the stream's first ten variates. The same tasks each on a processor of its own: their max.
+  Structure chain;
+  chain.kind = StructureKind::custom;
+  chain.laws = {parse_law("u(0,1)")};
+  Structure spread = chain;
+  auto& g = chain.custom_graph();
+  auto& h = spread.custom_graph();
+  for (int v = 0; v < 10; ++v) {
+    boost::add_vertex(Task{TaskKind::compute, 0, 0, 0, ""}, g);
+    boost::add_vertex(Task{TaskKind::compute, v, 0, 0, ""}, h);
+    if (v > 0) boost::add_edge(v - 1, v, Precedence{}, g);
+  }
+  chain.width = 1;
+  spread.width = 10;
+  ProcessorStream stream(5, 7, 0, ProcessorStream::dag_tasks);
+  const Sampler u(parse_law("u(0,1)"));
+  double sum = 0.0, longest = minus_infinity;
+  for (int v = 0; v < 10; ++v) {
+    const double x = u(stream);
+    sum += x;
+    longest = std::max(longest, x);
+  }
+  const Plan a = compile(chain), b = compile(spread);
+  Workspace wa(a), wb(b);
+  REQUIRE(evaluate(a, 5, 7, wa) == sum);
+  REQUIRE(evaluate(b, 5, 7, wb) == longest);
+}
+
+TEST_CASE("DAG plan: processor scales draw a times the same variates (common random numbers)", "[dag]") {
+  const Structure s = random_dag(7, 40, 4, false);
+  Structure doubled = s, mixed = s;
+  doubled.processor_scale.assign(4, 2.0);
+  mixed.processor_scale = {0.5, 1.0, 1.0, 1.0};
+  const Plan plain = compile(s), twice = compile(doubled), hetero = compile(mixed);
+  REQUIRE(plain.task_scale.empty());
+  Workspace w1(plain), w2(twice), w3(hetero);
+  for (std::uint64_t rep = 0; rep < 10; ++rep) {
+    // Every task twice as long, no messages: exactly twice the makespan (a power of two scales exactly).
+    REQUIRE(evaluate(twice, 1, rep, w2) == 2.0 * evaluate(plain, 1, rep, w1));
+    // The reference draws a times the unscaled variate.
+    REQUIRE(evaluate(hetero, 1, rep, w3) == Reference{mixed, 0.0}.free(1, rep));
+  }
+  // All ones is the plain plan.
+  Structure ones = s;
+  ones.processor_scale.assign(4, 1.0);
+  REQUIRE(compile(ones).task_scale.empty());
+  Structure short_list = s;
+  short_list.processor_scale = {1.0, 2.0};
+  REQUIRE_THROWS_AS(compile(short_list), InputError);
+}
