@@ -88,7 +88,8 @@ struct Simulate {
     distribution.add_to(app);
     app.add_flag("--estimates", estimates,
                  "Analytic DAG estimates (CPM, Kamburowski's bounds, Sculli, CorLCA, Clark canonical) beside the "
-                 "simulated mean, with their differences in standard errors and percent (zero communication)")
+                 "simulated mean, with their differences in standard errors and percent (a graph's messages are edge "
+                 "weights, free port model; Wilson's structures at zero communication)")
         ->group("Output");
   }
 
@@ -289,7 +290,11 @@ struct Bounds {
       records.insert(records.end(), rows.begin(), rows.end());
     };
     if (!model.graph.empty()) {
-      add(model.build(), std::nullopt);
+      // A graph as the simulation compiles it: its speeds, and its messages as edge weights.
+      const structures::Structure s = model.build();
+      const auto dag = engine::stochastic_dag(engine::compile(s, model.compile_options()));
+      const auto rows = engine::estimate_records(s.name, dag.tasks(), bounds::dag_estimates(dag), std::nullopt);
+      records.insert(records.end(), rows.begin(), rows.end());
     } else {
       if (model.comm_value() > 0.0)
         throw InputError("comm_cost", "analytic DAG estimates are of a structure at zero communication");

@@ -1,5 +1,6 @@
 #include "engine/dag_model.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "distributions/input_error.h"
@@ -29,10 +30,15 @@ bounds::StochasticDag stochastic_dag(const Plan& plan) {
   const std::size_t n = plan.task_sampler.size();
   dag.mean.resize(n);
   dag.variance.resize(n);
+  if (plan.port != Port::free)
+    throw InputError("port", "analytic DAG estimates are of the free port model",
+                     "a one-port makespan is never below the free one: estimate with --port free");
   for (std::size_t t = 0; t < n; ++t) {
     const int k = plan.task_sampler[t];
-    dag.mean[t] = k < 0 ? 0.0 : plan.laws.at(k).mean();
-    dag.variance[t] = k < 0 ? 0.0 : plan.laws.at(k).variance();
+    // A task on a processor of scale a takes a times a draw of its law.
+    const double a = plan.task_scale.empty() ? 1.0 : plan.task_scale[t];
+    dag.mean[t] = k < 0 ? 0.0 : a * plan.laws.at(k).mean();
+    dag.variance[t] = k < 0 ? 0.0 : a * a * plan.laws.at(k).variance();
   }
   dag.normal = true;
   for (const int k : plan.task_sampler)
@@ -40,10 +46,20 @@ bounds::StochasticDag stochastic_dag(const Plan& plan) {
   dag.pred_begin = plan.pred_begin;
   dag.preds = plan.preds;
   dag.sinks = plan.sinks;
-  // Edge weights: the messages of a DAG with communication (a law per entry of plan.preds) go
-  // here, as dag.edge_mean and dag.edge_variance parallel to dag.preds (0 for an edge without a
-  // message), with dag.normal false unless every message law is_normal. The generic plan has no
-  // message edges yet: every edge costs nothing, and the arrays stay empty.
+  // Edge weights: the messages of a DAG with communication (plan.pred_comm, a law per entry of
+  // plan.preds, -1 for none), 0 for an edge without a message; Kamburowski's bounds hold only when
+  // every message law is normal or constant too. Without messages the arrays stay empty.
+  if (std::any_of(plan.pred_comm.begin(), plan.pred_comm.end(), [](int k) { return k >= 0; })) {
+    dag.edge_mean.assign(plan.preds.size(), 0.0);
+    dag.edge_variance.assign(plan.preds.size(), 0.0);
+    for (std::size_t e = 0; e < plan.pred_comm.size(); ++e) {
+      const int k = plan.pred_comm[e];
+      if (k < 0) continue;
+      dag.edge_mean[e] = plan.laws.at(k).mean();
+      dag.edge_variance[e] = plan.laws.at(k).variance();
+      dag.normal = dag.normal && is_normal(plan.laws.at(k));
+    }
+  }
   dag.validate();
   return dag;
 }

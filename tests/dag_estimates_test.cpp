@@ -607,3 +607,33 @@ TEST_CASE("the comparison records: difference, z and percent of the simulated me
   REQUIRE(closed[0].text("difference_pct") == "-25");
   REQUIRE(hetstruct::engine::estimate_records("g", 3, estimates, std::nullopt)[1].text("closed_form").empty());
 }
+
+// The estimates run on the plan the simulation runs: a graph's messages are edge weights and its
+// processors' scales scale its tasks. With constant times the makespan is the weighted longest
+// path, so CPM (and every estimator: a constant has no variance) equals the simulation exactly.
+TEST_CASE("a graph's messages and speeds enter the estimates as the simulation sees them", "[dag_estimates]") {
+  const auto s = hetstruct::structures::parse_dot(R"dot(digraph g {
+    a [processor=0, law="c(1)"]; b [processor=0, law="c(2)"]; c [processor=1, law="c(1)"]; d [processor=1, law="c(1)"];
+    a -> b; a -> c [comm="c(3)"]; b -> d; c -> d;
+  })dot", "inline");
+  hetstruct::engine::CompileOptions options;
+  options.comm_cost = 0.5;  // b -> d crosses without its own law: C
+  auto plan = hetstruct::engine::compile(s, options);
+  // a(1) -> c: message 3, c(1), then d(1) on the same processor: 6; a -> b -> d: 1 + 2 + 0.5 + 1 = 4.5.
+  const auto dag = hetstruct::engine::stochastic_dag(plan);
+  REQUIRE(dag.has_edge_weights());
+  REQUIRE(hetstruct::bounds::cpm(dag).mean == 6.0);
+  REQUIRE(hetstruct::bounds::sculli(dag).mean == 6.0);
+  hetstruct::engine::RunOptions run;
+  run.reps = 4;
+  REQUIRE(hetstruct::engine::run(plan, run).mean == 6.0);
+  // Processor 1 twice as fast: a -> c -> d is 1 + 3 + 0.5 + 0.5 = 5; a -> b -> d 1 + 2 + 0.5 + 0.5 = 4.
+  auto fast = s;
+  fast.processor_scale = {1.0, 0.5};
+  const auto fast_plan = hetstruct::engine::compile(fast, options);
+  REQUIRE(hetstruct::bounds::cpm(hetstruct::engine::stochastic_dag(fast_plan)).mean == 5.0);
+  REQUIRE(hetstruct::engine::run(fast_plan, run).mean == 5.0);
+  // One-port estimates are not offered: the estimators model the free port.
+  options.port = hetstruct::engine::Port::one_port;
+  REQUIRE_THROWS_AS(hetstruct::engine::stochastic_dag(hetstruct::engine::compile(s, options)), hetstruct::InputError);
+}
