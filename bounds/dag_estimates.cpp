@@ -105,18 +105,31 @@ void StochasticDag::validate() const {
 
 Moments clark_max(Moments x, Moments y, double rho) { return clark(x, y, rho).moments; }
 
-Moments cpm(const StochasticDag& dag) {
-  dag.validate();
-  // The longest path of the means, and the variance of that path (the first longest one).
+namespace {
+
+// Each task's finish time in topological order, as CPM and Sculli share it: the start is the
+// predecessors' finish plus their edge, folded by `combine` (the first term taken as it is), and
+// the finish is the start plus the task.
+template <class Combine>
+std::vector<Moments> forward_pass(const StochasticDag& dag, Combine combine) {
   std::vector<Moments> finish(dag.tasks());
   for (std::size_t t = 0; t < dag.tasks(); ++t) {
     Moments start;
     for (auto j = dag.pred_begin[t]; j < dag.pred_begin[t + 1]; ++j) {
       const Moments term = plus(finish[dag.preds[j]], edge(dag, j));
-      if (j == dag.pred_begin[t] || term.mean > start.mean) start = term;
+      start = j == dag.pred_begin[t] ? term : combine(start, term);
     }
     finish[t] = plus(start, task(dag, t));
   }
+  return finish;
+}
+
+}  // namespace
+
+Moments cpm(const StochasticDag& dag) {
+  dag.validate();
+  // The longest path of the means, and the variance of that path (the first longest one).
+  const auto finish = forward_pass(dag, [](Moments start, Moments term) { return term.mean > start.mean ? term : start; });
   Moments makespan = finish[dag.sinks.front()];
   for (const auto s : dag.sinks)
     if (finish[s].mean > makespan.mean) makespan = finish[s];
@@ -179,15 +192,7 @@ KamburowskiBounds kamburowski(const StochasticDag& dag) {
 
 Moments sculli(const StochasticDag& dag) {
   dag.validate();
-  std::vector<Moments> finish(dag.tasks());
-  for (std::size_t t = 0; t < dag.tasks(); ++t) {
-    Moments start;
-    for (auto j = dag.pred_begin[t]; j < dag.pred_begin[t + 1]; ++j) {
-      const Moments term = plus(finish[dag.preds[j]], edge(dag, j));
-      start = j == dag.pred_begin[t] ? term : clark_max(start, term, 0.0);
-    }
-    finish[t] = plus(start, task(dag, t));
-  }
+  const auto finish = forward_pass(dag, [](Moments start, Moments term) { return clark_max(start, term, 0.0); });
   Moments makespan = finish[dag.sinks.front()];
   for (std::size_t k = 1; k < dag.sinks.size(); ++k) makespan = clark_max(makespan, finish[dag.sinks[k]], 0.0);
   return makespan;

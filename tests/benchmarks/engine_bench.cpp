@@ -30,12 +30,18 @@ structures::Processors processors(bool normal) {
                                    normal ? distributions::Law::paper_normal() : distributions::Law::paper_uniform());
 }
 
-void set_counters(benchmark::State& state) {
-  const double tasks = static_cast<double>(width) * levels;
+void set_counters(benchmark::State& state, double tasks = static_cast<double>(width) * levels) {
   // kInvert turns tasks per second into seconds per task (printed with an SI prefix: 4.2n = 4.2 ns).
   state.counters["time_per_task"] = benchmark::Counter(tasks, benchmark::Counter::kIsIterationInvariantRate |
                                                                   benchmark::Counter::kInvert);
   state.counters["reps_per_second"] = benchmark::Counter(1, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// One replication per iteration of `plan`, with the counters of `tasks` tasks a replication.
+void replications(benchmark::State& state, const engine::Plan& plan, engine::Workspace& ws, double tasks) {
+  std::uint64_t rep = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(engine::evaluate(plan, seed, rep++, ws));
+  set_counters(state, tasks);
 }
 
 // The engine: one replication per iteration of a plan compiled once.
@@ -143,12 +149,7 @@ void protocol_plan(benchmark::State& state, structures::Structure (*build)(const
   options.comm_cost = 0.1;
   const auto plan = engine::compile(s, options);
   engine::Workspace ws(plan);
-  std::uint64_t rep = 0;
-  for (auto _ : state) benchmark::DoNotOptimize(engine::evaluate(plan, seed, rep++, ws));
-  const double tasks = static_cast<double>(n) * levels;
-  state.counters["time_per_task"] =
-      benchmark::Counter(tasks, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
-  state.counters["reps_per_second"] = benchmark::Counter(1, benchmark::Counter::kIsIterationInvariantRate);
+  replications(state, plan, ws, static_cast<double>(n) * levels);
 }
 
 BENCHMARK_CAPTURE(protocol_plan, sync_initiator_collector_8_3, structures::synchronous, 8, 3);
@@ -177,12 +178,7 @@ void protocol_version(benchmark::State& state, std::string structure, std::strin
   const auto plan = engine::compile(s, options);
   engine::Workspace ws(plan);
   if (reference) ws.protocol = engine::make_reference_protocol(structure, name, plan.comm);
-  std::uint64_t rep = 0;
-  for (auto _ : state) benchmark::DoNotOptimize(engine::evaluate(plan, seed, rep++, ws));
-  const double tasks = static_cast<double>(n) * levels;
-  state.counters["time_per_task"] =
-      benchmark::Counter(tasks, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
-  state.counters["reps_per_second"] = benchmark::Counter(1, benchmark::Counter::kIsIterationInvariantRate);
+  replications(state, plan, ws, static_cast<double>(n) * levels);
 }
 
 const bool protocol_versions_registered = [] {
