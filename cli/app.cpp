@@ -384,6 +384,10 @@ struct Table {
               << c.m << "): paper " << full(c.paper) << ", simulated " << fixed(w.estimate.mean, 2) << " +- "
               << fixed(w.estimate.stderr_, 2) << " (" << (w.deviation_pct >= 0 ? "+" : "") << fixed(w.deviation_pct, 3)
               << "%, " << w.estimate.reps << " reps)\n";
+      summary << "    " << fixed(s.seconds, 1) << " s, " << s.replications << " replications, estimator";
+      for (const auto& [e, cells] : s.estimators) summary << ' ' << engine::to_string(e) << " (" << cells << " cells)";
+      summary << ", variance factor median " << fixed(s.median_variance_factor, 2) << " (min "
+              << fixed(s.min_variance_factor, 2) << ")\n";
     }
     std::cerr << summary.str();
     return 0;
@@ -449,6 +453,7 @@ struct Figure {
   std::string which;
   SamplingOptions sampling;
   engine::FigureRun run;
+  EstimatorOptions estimator{"mc"};
   std::string out_dir = "results";
   OutputOptions output;  // the points also on stdout or --out, when a format or a file is asked for
 
@@ -458,6 +463,7 @@ struct Figure {
     app.add_option("--a", run.scale, "Scale of the fast processors' law")->capture_default_str()->group("Model");
     app.add_option("--levels,-p", run.levels, "Tasks per processor (p)")->capture_default_str()->group("Model");
     sampling.add_to(app);
+    estimator.add_to(app);
     app.add_option("--out-dir", out_dir, "Folder for figureN.csv, .gp, .svg and .png")->capture_default_str()->group("Output");
     output.add_to(app, engine::Format::csv);
   }
@@ -465,6 +471,10 @@ struct Figure {
   int execute() {
     sampling.validate();
     run.sampling = sampling.run_options();
+    run.estimator = estimator.value();
+    run.stop = estimator.stop();
+    if (run.estimator == engine::Estimator::exact)
+      throw InputError("--estimator", "a figure's points communicate: no exact expectation", "choose auto, cv or mc");
     output.value();  // a bad --format fails before any work
     std::vector<int> numbers;
     if (which == "all") numbers = {5, 6, 7, 8, 9, 10};

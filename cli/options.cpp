@@ -52,6 +52,10 @@ void EstimatorOptions::add_to(CLI::App& app) {
   app.add_option("--target-rel", target_rel,
                  "Stop once the 95% CI half-width is at most this fraction of the mean (--reps is the cap)")
       ->group("Sampling");
+  app.add_option("--target-reps", target_reps_text,
+                 "Stop once the standard error is at most that of this many plain replications (s/sqrt(N), s the "
+                 "makespans' standard deviation on the same run; 10000 is the paper's precision; --reps is the cap)")
+      ->type_name("UINT")->group("Sampling");
 }
 
 engine::StopRule EstimatorOptions::stop() const {
@@ -59,7 +63,9 @@ engine::StopRule EstimatorOptions::stop() const {
     throw InputError("--target-se", "the target standard error must be a finite number >= 0");
   if (!(target_rel >= 0.0) || !std::isfinite(target_rel))
     throw InputError("--target-rel", "the target relative half-width must be a finite number >= 0");
-  return {target_se, target_rel};
+  const std::uint64_t target_reps =
+      target_reps_text.empty() ? 0 : parse_count("--target-reps", target_reps_text, SamplingOptions::max_reps);
+  return {target_se, target_rel, target_reps};
 }
 
 void OutputOptions::add_to(CLI::App& app, engine::Format default_format) {

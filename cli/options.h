@@ -38,6 +38,7 @@ struct EstimatorOptions {
   std::string estimator = "auto";
   double target_se = 0.0;
   double target_rel = 0.0;
+  std::string target_reps_text = "";  // empty: none
 
   void add_to(CLI::App& app);
   engine::Estimator value() const { return engine::parse_estimator(estimator); }

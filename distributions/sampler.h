@@ -64,8 +64,7 @@ class Sampler {
   // The antithetic twin (engine/estimators.h): the same variates with every draw reflected about
   // its component's mean, x -> 2*mean - x: u(lo,hi)*s draws as u(-hi,-lo)*(-s), n(mu,v)*s as
   // n(-mu,v)*(-s), a constant stays; a mixture keeps its choice of component. Each map preserves
-  // the law, so the twin's makespan has the makespan's law. Nothing for a truncated normal (its
-  // reflection leaves the support).
+  // the law, so the twin's makespan has the makespan's law. Nothing for the other laws.
   std::optional<Sampler> reflected() const {
     Sampler twin = *this;
     for (auto& p : twin.parts_) {
@@ -79,7 +78,14 @@ class Sampler {
           p.scale = -p.scale;
           break;
         case LeafKind::constant: break;
-        case LeafKind::truncated_normal: return std::nullopt;
+        // No reflection about the mean preserves a truncated or a skewed law (the twin would not
+        // have the makespan's law); an inverse-cdf twin (u -> 1-u) would need inversion sampling.
+        case LeafKind::truncated_normal:
+        case LeafKind::exponential:
+        case LeafKind::gamma:
+        case LeafKind::lognormal:
+        case LeafKind::weibull:
+        case LeafKind::empirical: return std::nullopt;
       }
     }
     return twin;

@@ -96,7 +96,7 @@ std::uint64_t regression_min_reps(std::size_t controls) {
 }
 
 EstimatorResult summarize_regression(const CoMoments& total, const std::vector<double>& mu, bool pairs,
-                                     double confidence) {
+                                     double confidence, const std::vector<double>& mean_variances) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   EstimatorResult out;
   out.estimator = pairs ? (mu.empty() ? Estimator::antithetic : Estimator::antithetic_cv) : Estimator::cv;
@@ -160,14 +160,28 @@ EstimatorResult summarize_regression(const CoMoments& total, const std::vector<d
   }
   const double sse = std::max(0.0, M(0, 0) - explained);
   const double residual = sse / df;
-  e.stderr_ = std::sqrt(residual * (1.0 / R + q));
+  // An estimated control mean mu_j moves the estimate by beta_j (mu_j's error): beta = L^-T u.
+  double from_means = 0.0;
+  if (!mean_variances.empty()) {
+    std::vector<double> beta(J, 0.0);
+    for (std::size_t j = J; j-- > 0;) {
+      if (!kept[j]) continue;
+      double v = u[j];
+      for (std::size_t i = j + 1; i < J; ++i)
+        if (kept[i]) v -= L[i * J + j] * beta[i];
+      beta[j] = v / L[j * J + j];
+      from_means += beta[j] * beta[j] * mean_variances[j];
+    }
+  }
+  e.stderr_ = std::sqrt(residual * (1.0 / R + q) + from_means);
+  const double effective = residual + R * from_means;  // per replication, the estimated means' share included
   const boost::math::students_t t(df);
   const double half = boost::math::quantile(t, 0.5 + confidence / 2.0) * e.stderr_;
   e.ci_low = e.mean - half;
   e.ci_high = e.mean + half;
   // Per evaluation: a pair costs two makespans.
   const double plain = s.count > 1 ? s.m2 / (static_cast<double>(s.count) - 1.0) : nan;
-  out.variance_factor = residual > 0.0 ? plain / ((pairs ? 2.0 : 1.0) * residual) : nan;
+  out.variance_factor = effective > 0.0 ? plain / ((pairs ? 2.0 : 1.0) * effective) : nan;
   return out;
 }
 
@@ -186,6 +200,14 @@ EstimatorSetup estimator_setup(const structures::Structure& s, const Plan& plan,
     shares = bounds::speed_shares(std::vector<distributions::Law>(s.laws.begin(), s.laws.begin() + plan.width),
                                   static_cast<std::uint64_t>(plan.width) * static_cast<std::uint64_t>(plan.levels));
   setup.controls = control_spec(plan, shares);
+  // The nearest-neighbour protocols draw each processor's tasks from the streams the
+  // zero-communication recurrence draws them from: that recurrence is the surrogate.
+  if (plan.kind == PlanKind::protocol && plan.structure == "nn" && !custom) {
+    setup.surrogate = compile(s);
+    const EstimatorSetup own = estimator_setup(s, *setup.surrogate, std::nullopt, "");
+    setup.surrogate_controls = own.controls;
+    setup.surrogate_control_means = own.control_means;
+  }
   if (custom) {
     // Each processor's busy time: the sum of its tasks' means.
     setup.control_means.assign(plan.width, 0.0);
@@ -202,7 +224,7 @@ EstimatorSetup estimator_setup(const structures::Structure& s, const Plan& plan,
   for (auto& sampler : twin.samplers) {
     auto r = sampler.reflected();
     if (!r) {
-      setup.no_twin = "a truncated normal has no measure-preserving reflection";
+      setup.no_twin = "a truncated normal, exponential, gamma, lognormal, Weibull or empirical law has no measure-preserving reflection";
       return setup;
     }
     sampler = *r;
@@ -218,7 +240,7 @@ EstimatorSetup estimator_setup(const structures::Structure& s, const Plan& plan,
 }
 
 Estimator resolve_estimator(Estimator requested, const EstimatorSetup& setup, std::uint64_t reps) {
-  const std::size_t J = setup.controls.size();
+  const std::size_t J = setup.controls.size() + (setup.surrogate ? 1 : 0);
   switch (requested) {
     case Estimator::automatic:
       if (setup.exact) return Estimator::exact;
@@ -283,6 +305,8 @@ auto fold_until(const RunOptions& options, MakeState make_state, Add add, const 
       const double half = (e.ci_high - e.ci_low) / 2.0;
       target = std::min(target, stop.target_rel * std::abs(e.mean) * e.stderr_ / half);
     }
+    if (stop.target_reps > 0 && e.stddev >= 0.0)
+      target = std::min(target, e.stddev / std::sqrt(static_cast<double>(stop.target_reps)));
     if (e.stderr_ <= target) return result;
     // Standard errors fall as 1/sqrt(R): aim 10% past the predicted need, at most 4x at once.
     const double ratio = e.stderr_ / target;
@@ -341,14 +365,24 @@ EstimatorResult run_estimator(const Plan& plan, const EstimatorSetup& setup, Est
   const bool with_controls = estimator != Estimator::antithetic;
   const ControlSpec none;
   const ControlSpec& spec = with_controls ? setup.controls : none;
-  const std::vector<double> no_means;
-  const std::vector<double>& means = with_controls ? setup.control_means : no_means;
-  const std::size_t dim = spec.size() + 1;
+  std::vector<double> means = with_controls ? setup.control_means : std::vector<double>{};
+  // The multi-fidelity control, last: with cv alone (a twin would need a reflected surrogate).
+  const Plan* surrogate = estimator == Estimator::cv && setup.surrogate && setup.surrogate_mean ? &*setup.surrogate : nullptr;
+  std::vector<double> mean_variances;
+  if (surrogate) {
+    mean_variances.assign(means.size(), 0.0);
+    means.push_back(setup.surrogate_mean->mean);
+    mean_variances.push_back(setup.surrogate_mean->stderr_ * setup.surrogate_mean->stderr_);
+  }
+  const std::size_t dim = spec.size() + (surrogate ? 1 : 0) + 1;
   const Plan& twin = pairs ? *setup.twin : plan;
   const std::uint64_t seed = options.seed;
-  auto make_state = [&] { return CvState{Workspace(plan), Workspace(twin), std::vector<double>(dim), std::vector<double>(dim)}; };
-  auto add = [&plan, &twin, &spec, pairs, dim, seed](CoMoments& block, std::uint64_t r, CvState& st) {
+  auto make_state = [&] {
+    return CvState{Workspace(plan), Workspace(surrogate ? *surrogate : twin), std::vector<double>(dim), std::vector<double>(dim)};
+  };
+  auto add = [&plan, &twin, &spec, surrogate, pairs, dim, seed](CoMoments& block, std::uint64_t r, CvState& st) {
     st.z[0] = evaluate_controls(plan, spec, seed, r, st.ws, st.z.data() + 1);
+    if (surrogate) st.z[dim - 1] = evaluate(*surrogate, seed, r, st.twin);
     block.single.add(st.z[0]);
     if (pairs) {
       st.zt[0] = evaluate_controls(twin, spec, seed, r, st.twin, st.zt.data() + 1);
@@ -359,8 +393,25 @@ EstimatorResult run_estimator(const Plan& plan, const EstimatorSetup& setup, Est
   };
   return fold_until<CoMoments>(
       options, make_state, add, stop,
-      [&means, pairs](const CoMoments& total) { return summarize_regression(total, means, pairs); },
-      regression_min_reps(spec.size()));
+      [&means, &mean_variances, pairs](const CoMoments& total) {
+        return summarize_regression(total, means, pairs, 0.95, mean_variances);
+      },
+      regression_min_reps(dim - 1));
+}
+
+std::uint64_t surrogate_reps(std::uint64_t reps) { return 4 * std::min<std::uint64_t>(reps, 50000); }
+
+std::uint64_t surrogate_seed(std::uint64_t seed) { return seed ^ 0x9e3779b97f4a7c15ULL; }  // the golden ratio's bits
+
+Estimate estimate_surrogate(const EstimatorSetup& setup, const RunOptions& options) {
+  RunOptions own = options;
+  own.seed = surrogate_seed(options.seed);
+  own.reps = surrogate_reps(options.reps);
+  own.progress = nullptr;
+  EstimatorSetup controls;
+  controls.controls = setup.surrogate_controls;
+  controls.control_means = setup.surrogate_control_means;
+  return run_estimator(*setup.surrogate, controls, resolve_estimator(Estimator::automatic, controls, own.reps), own).estimate;
 }
 
 }  // namespace hetstruct::engine

@@ -57,12 +57,15 @@ struct CoMoments {
   void merge(const CoMoments& o);
 };
 
-// Stop once the standard error is at most target_se and the 95% half-width at most
-// target_rel * |mean| (each when > 0); RunOptions::reps stays the cap.
+// Stop once the standard error is at most target_se, the 95% half-width at most
+// target_rel * |mean|, and the standard error at most s / sqrt(target_reps), the standard error of
+// target_reps plain replications (s: the makespans' standard deviation, measured on the same run;
+// the paper's precision is target_reps = 10000), each when > 0; RunOptions::reps stays the cap.
 struct StopRule {
   double target_se = 0.0;
   double target_rel = 0.0;
-  bool active() const { return target_se > 0.0 || target_rel > 0.0; }
+  std::uint64_t target_reps = 0;
+  bool active() const { return target_se > 0.0 || target_rel > 0.0 || target_reps > 0; }
 };
 
 // What a model offers the estimators: its controls with their exact means, its antithetic twin
@@ -75,7 +78,27 @@ struct EstimatorSetup {
   std::optional<double> exact;        // the exact expected makespan
   std::string exact_method;           // how it was obtained (eq6, quadrature, normal_exact)
   bool master_slave = false;          // where antithetic pairs pay most (processor-bound pools)
+  // The multi-fidelity control (nearest neighbour with communication): the zero-communication
+  // recurrence evaluated on the same streams, a cheap surrogate that tracks the protocol. Its mean
+  // is not known: it is estimated from surrogate_reps(cap) replications of its own
+  // (estimate_surrogate, on a seed of its own), and that estimate's variance enters the standard
+  // error. Used by `cv` when surrogate_mean is set (run() in engine/simulation.h sets it).
+  std::optional<Plan> surrogate;
+  ControlSpec surrogate_controls;  // its own controls (sums, level maxima), with exact means
+  std::vector<double> surrogate_control_means;
+  std::optional<Estimate> surrogate_mean;
 };
+
+// The surrogate's replications for a run capped at `reps`: 4 reps, at most 200,000 (its
+// evaluations cost a twentieth of the protocol's; the study's optimum is 3-60 of them per protocol
+// replication, and a run that stops early on a target has used fewer than its cap).
+std::uint64_t surrogate_reps(std::uint64_t reps);
+// The surrogate's mean: surrogate_reps(options.reps) replications on the seed
+// surrogate_seed(options.seed), independent of the run's own streams, with the surrogate's own
+// control variates (whose means are exact): measured, this brings the surrogate's share of the
+// standard error down as much as 5 times more replications would.
+Estimate estimate_surrogate(const EstimatorSetup& setup, const RunOptions& options);
+std::uint64_t surrogate_seed(std::uint64_t seed);
 
 // `closed_form`: the structure's exact expectation when known (bounds::closed_form at C = 0,
 // method other than normal_approx). `plan` compiled from `s`.
@@ -108,8 +131,10 @@ EstimatorResult run_estimator(const Plan& plan, const EstimatorSetup& setup, Est
                               const RunOptions& options, const StopRule& stop = {});
 
 // The regression estimate of a folded total (`pairs`: observations are antithetic pair means).
+// `mean_variances` (empty: all 0): the variance of each control's mean where it is estimated, not
+// known; beta_j^2 times it is added to the squared standard error.
 EstimatorResult summarize_regression(const CoMoments& total, const std::vector<double>& control_means, bool pairs,
-                                     double confidence = 0.95);
+                                     double confidence = 0.95, const std::vector<double>& mean_variances = {});
 
 // The fewest replications (pairs) the regression on J controls accepts, and the first stopping
 // check: max(100, 4 (J + 1)) as the study advises, so that the standard error itself is sound.

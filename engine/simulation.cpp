@@ -28,8 +28,10 @@ Simulation prepare(const Model& model) {
 void run(Simulation& sim, const RunOptions& options, bool metrics, Estimator estimator, const StopRule& stop) {
   const bool keep = sim.distribution_options.any();
   if (!metrics && !keep) {
-    const auto result = run_estimator(sim.plan, sim.estimators, resolve_estimator(estimator, sim.estimators, options.reps),
-                                      options, stop);
+    const Estimator resolved = resolve_estimator(estimator, sim.estimators, options.reps);
+    if (resolved == Estimator::cv && sim.estimators.surrogate && !sim.estimators.surrogate_mean)
+      sim.estimators.surrogate_mean = estimate_surrogate(sim.estimators, options);
+    const auto result = run_estimator(sim.plan, sim.estimators, resolved, options, stop);
     sim.estimate = result.estimate;
     sim.estimator = result.estimator;
     sim.variance_factor = result.variance_factor;

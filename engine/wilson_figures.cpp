@@ -4,6 +4,7 @@
 #include "distributions/format.h"
 #include "distributions/input_error.h"
 #include "engine/model.h"
+#include "engine/simulation.h"
 
 namespace hetstruct::engine {
 
@@ -27,21 +28,44 @@ std::vector<Record> figure_points(const FigureSpec& spec, const FigureRun& run,
   const structures::Structure s = model.build();
   const double a = model.scale_value();
 
+  const bool plain = run.estimator == Estimator::mc && !run.stop.active();
+  std::optional<Estimate> surrogate_mean;
+  // One point: plain Monte Carlo as it always was (the same bits), else the estimator layer.
+  const auto estimate = [&](const Model& at, const Plan& plan) {
+    EstimatorResult out;
+    if (plain) {
+      out.estimate = engine::run(plan, run.sampling);
+      return out;
+    }
+    Simulation sim = prepare(at);
+    // The points share one estimate of the nn surrogate's mean.
+    if (sim.estimators.surrogate && resolve_estimator(run.estimator, sim.estimators, run.sampling.reps) == Estimator::cv) {
+      if (!surrogate_mean) surrogate_mean = estimate_surrogate(sim.estimators, run.sampling);
+      sim.estimators.surrogate_mean = surrogate_mean;
+    }
+    engine::run(sim, run.sampling, false, run.estimator, run.stop);
+    out.estimate = sim.estimate;
+    out.estimator = sim.estimator;
+    out.variance_factor = sim.variance_factor;
+    return out;
+  };
   // E(nn) at C = 0 under the Tables 1-2 rule: the paper's bounds build on its own E(nn).
-  const double nn_zero = spec.structure == "nn" ? engine::run(compile(s), run.sampling).mean : 0.0;
+  const double nn_zero = spec.structure == "nn" ? estimate(model, compile(s)).estimate.mean : 0.0;
 
   std::vector<Record> points;
   const auto comms = figure_comm_values();
   for (std::size_t i = 0; i < comms.size(); ++i) {
     model.comm = distributions::format_exact(comms[i]);
     const Plan plan = compile(s, model.compile_options());
-    const Estimate e = engine::run(plan, run.sampling);
+    const EstimatorResult result = estimate(model, plan);
+    const Estimate& e = result.estimate;
     const auto b = bounds::comm_bounds(s, model.is_paper_uniform(), a, comms[i], nn_zero)->bounds;
     Record p;
     p.add("figure", spec.number).add("structure", spec.structure).add("law", run.law).add("a", a);
     p.add("n", spec.n).add("m", spec.m).add("levels", run.levels).add("comm", comms[i]).add("protocol", plan.protocol);
     p.add("mean", e.mean).add("stderr", e.stderr_).add("ci_low", e.ci_low).add("ci_high", e.ci_high);
     p.add("lower", b.lower).add("upper", b.upper).add("reps", e.reps).add("seed", run.sampling.seed);
+    p.add("estimator", to_string(result.estimator)).add("variance_factor", result.variance_factor);
     points.push_back(std::move(p));
     if (progress) progress(i + 1, comms.size());
   }

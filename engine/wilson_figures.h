@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/estimators.h"
 #include "engine/monte_carlo.h"
 #include "engine/record.h"
 
@@ -29,10 +30,15 @@ struct FigureRun {
   std::string scale = "1/2";
   int levels = 1000;
   RunOptions sampling;
+  // How each point is estimated and when it may stop (engine/estimators.h; the figure's points
+  // communicate, so `auto` is the best sampling estimator; sampling.reps is the cap).
+  Estimator estimator = Estimator::mc;
+  StopRule stop;
 };
 
 // Simulates the figure's points, one record per C, named
-// figure,structure,law,a,n,m,levels,comm,protocol,mean,stderr,ci_low,ci_high,lower,upper,reps,seed.
+// figure,structure,law,a,n,m,levels,comm,protocol,mean,stderr,ci_low,ci_high,lower,upper,reps,seed,
+// estimator,variance_factor.
 // `progress` gets (points done, points total).
 std::vector<Record> figure_points(const FigureSpec& spec, const FigureRun& run,
                                   const std::function<void(std::size_t, std::size_t)>& progress = {});

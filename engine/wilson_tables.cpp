@@ -1,6 +1,8 @@
 #include "engine/wilson_tables.h"
 
 #include <algorithm>
+#include <chrono>
+#include <limits>
 #include <cmath>
 #include <map>
 #include <sstream>
@@ -123,6 +125,9 @@ std::vector<CellResult> regenerate(const std::vector<int>& tables, const TableRu
     if (std::find(supported.begin(), supported.end(), t) == supported.end())
       throw InputError("table " + std::to_string(t), "not a table of the paper", "give 1..8 or all");
   if (run.reps == 0) throw InputError("reps", "the number of replications must be at least 1");
+  if (run.estimator == Estimator::exact)
+    throw InputError("estimator", "a table simulates every cell; the exact expectation is its column 'exact'",
+                     "choose auto, cv, antithetic, antithetic-cv or mc");
   if (run.master_slave_reps && *run.master_slave_reps == 0)
     throw InputError("master_slave_reps", "the number of replications must be at least 1");
   const auto all = wilson_cells();
@@ -135,8 +140,15 @@ std::vector<CellResult> regenerate(const std::vector<int>& tables, const TableRu
 
   // One simulation per distinct configuration: a homogeneous cell does not depend on a.
   using Config = std::tuple<std::string, std::string, int, int, std::string, double>;
-  std::map<Config, EstimatorResult> done;
-  auto simulate = [&](const PaperCell& c, double comm) -> const EstimatorResult& {
+  struct Simulated {
+    EstimatorResult result;
+    std::optional<double> exact;
+    std::string exact_method;
+    mutable bool reported = false;  // its time and replications counted on a cell already
+  };
+  std::map<Config, Simulated> done;
+  std::map<Config, Estimate> surrogates;
+  auto simulate = [&](const PaperCell& c, double comm) -> const Simulated& {
     const Config key{c.structure, c.law, c.n, c.m, c.m == 0 ? std::string() : c.a, comm};
     auto it = done.find(key);
     if (it != done.end()) return it->second;
@@ -145,33 +157,49 @@ std::vector<CellResult> regenerate(const std::vector<int>& tables, const TableRu
     options.seed = run.seed;
     options.reps = c.structure == "ms" ? run.master_slave_reps.value_or(run.reps) : run.reps;
     options.threads = run.threads;
-    if (run.estimator == Estimator::mc && !run.stop.active()) {
-      EstimatorResult plain;
-      plain.estimate = engine::run(compile(model.build(), model.compile_options()), options);
-      return done.emplace(key, plain).first->second;
-    }
     Simulation sim = prepare(model);
+    Simulated out;
+    out.exact = sim.estimators.exact;
+    out.exact_method = sim.estimators.exact_method;
+    if (run.estimator == Estimator::mc && !run.stop.active()) {
+      out.result.estimate = engine::run(sim.plan, options);
+      return done.emplace(key, out).first->second;
+    }
+    sim.estimators.exact.reset();  // the cell is simulated; its exact value is a column beside
+    // The nn cells of a configuration share one estimate of their surrogate's mean (its C = 0 run).
+    if (sim.estimators.surrogate && resolve_estimator(run.estimator, sim.estimators, options.reps) == Estimator::cv) {
+      const Config zero{c.structure, c.law, c.n, c.m, c.m == 0 ? std::string() : c.a, 0.0};
+      auto known = surrogates.find(zero);
+      if (known == surrogates.end())
+        known = surrogates.emplace(zero, estimate_surrogate(sim.estimators, options)).first;
+      sim.estimators.surrogate_mean = known->second;
+    }
     engine::run(sim, options, false, run.estimator, run.stop);
-    EstimatorResult result;
-    result.estimate = sim.estimate;
-    result.estimator = sim.estimator;
-    result.variance_factor = sim.variance_factor;
-    return done.emplace(key, result).first->second;
+    out.result.estimate = sim.estimate;
+    out.result.estimator = sim.estimator;
+    out.result.variance_factor = sim.variance_factor;
+    return done.emplace(key, out).first->second;
   };
   std::size_t count = 0;
   for (auto& r : results) {
+    const auto t0 = std::chrono::steady_clock::now();
     const PaperCell& c = r.cell;
-    const auto& result = simulate(c, c.comm);
-    r.estimate = result.estimate;
-    r.estimator = result.estimator;
-    r.variance_factor = result.variance_factor;
+    const auto& simulated = simulate(c, c.comm);
+    r.estimate = simulated.result.estimate;
+    r.estimator = simulated.result.estimator;
+    r.variance_factor = simulated.result.variance_factor;
+    r.exact = simulated.exact;
+    r.exact_method = simulated.exact_method;
+    r.own_run = !simulated.reported;
+    simulated.reported = true;
     r.deviation_pct = 100.0 * (r.estimate.mean - c.paper) / c.paper;
     if (r.flag.empty() && contradicts_eq6(c, r.estimate, run.levels)) r.flag = "contradicts_eq6";
     const Model model = model_of(c, c.comm, run.levels);
     // E(nn) at C = 0 under the reading of Tables 1-2: the paper's bounds build on its own E(nn).
-    const double nn_zero = c.structure == "nn" ? simulate(c, 0.0).estimate.mean : 0.0;
+    const double nn_zero = c.structure == "nn" ? simulate(c, 0.0).result.estimate.mean : 0.0;
     if (const auto b = bounds::comm_bounds(model.build(), model.is_paper_uniform(), model.scale_value(), c.comm, nn_zero))
       r.bounds = b->bounds;
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (progress) progress(++count, results.size());
   }
   return results;
@@ -188,6 +216,8 @@ Record cell_record(const CellResult& r) {
   record.add("ci_low", r.estimate.ci_low).add("ci_high", r.estimate.ci_high);
   record.add("reps", r.estimate.reps).add("seed", r.seed);
   record.add("estimator", to_string(r.estimator)).add("variance_factor", r.variance_factor);
+  if (r.exact) record.add("exact", *r.exact).add("exact_method", r.exact_method);
+  else record.add_none("exact").add_none("exact_method");
   return record;
 }
 
@@ -197,8 +227,13 @@ std::vector<TableSummary> summarize(const std::vector<CellResult>& results, cons
     TableSummary s;
     s.table = t;
     double sum_abs = 0.0;
+    std::vector<double> factors;
     for (const auto& r : results) {
       if (r.cell.table != t) continue;
+      ++s.estimators[r.estimator];
+      if (std::isfinite(r.variance_factor)) factors.push_back(r.variance_factor);
+      s.seconds += r.seconds;
+      if (r.own_run) s.replications += r.estimate.reps;
       if (!r.flag.empty()) {
         ++s.flagged;
         continue;
@@ -210,6 +245,12 @@ std::vector<TableSummary> summarize(const std::vector<CellResult>& results, cons
       if (!s.worst || dev > std::abs(s.worst->deviation_pct)) s.worst = r;
     }
     if (s.checked) s.mean_abs_deviation_pct = sum_abs / s.checked;
+    std::sort(factors.begin(), factors.end());
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    s.min_variance_factor = factors.empty() ? nan : factors.front();
+    s.median_variance_factor = factors.empty()           ? nan
+                               : factors.size() % 2 == 1 ? factors[factors.size() / 2]
+                                                         : (factors[factors.size() / 2 - 1] + factors[factors.size() / 2]) / 2.0;
     summaries.push_back(std::move(s));
   }
   return summaries;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,6 +51,14 @@ struct CellResult {
   std::optional<bounds::Bounds> bounds;  // Wilson's Section 5 bounds (none for async)
   Estimator estimator = Estimator::mc;  // the one that gave `estimate`
   double variance_factor = 1.0;         // against plain sampling, measured on the cell's run
+  // The cell's exact expectation where one is known (sync at C = 0, async with normal laws), and
+  // how it was obtained: printed beside the simulated mean, never instead of it.
+  std::optional<double> exact = std::nullopt;
+  std::string exact_method = "";
+  // Wall seconds this cell took (nearly 0 when it shares an earlier cell's run): for the
+  // summaries, never in the records (they are bit-identical).
+  double seconds = 0.0;
+  bool own_run = false;  // the first cell of its run (its replications count in the summary)
 };
 
 struct TableRun {
@@ -61,7 +70,8 @@ struct TableRun {
   // none: the same as reps. 0 is refused (InputError on master_slave_reps).
   std::optional<std::uint64_t> master_slave_reps;
   // How each cell is estimated (engine/estimators.h) and when it may stop early (the
-  // replications above are then the caps).
+  // replications above are then the caps). A table is a simulation: `auto` picks the best
+  // sampling estimator, and `exact` is refused (the exact value is a column of its own).
   Estimator estimator = Estimator::mc;
   StopRule stop;
 };
@@ -74,7 +84,7 @@ std::vector<CellResult> regenerate(const std::vector<int>& tables, const TableRu
 
 // One cell as a record, its names the CSV header:
 // table,law,a,comm,structure,n,m,paper,mean,stderr,deviation_pct,flag,lower,upper,ci_low,ci_high,reps,seed,
-// estimator,variance_factor
+// estimator,variance_factor,exact,exact_method
 Record cell_record(const CellResult& result);
 
 // How close one table's regenerated cells come to the paper. Flagged cells are counted apart and
@@ -89,6 +99,13 @@ struct TableSummary {
   std::size_t flagged = 0;
   double mean_abs_deviation_pct = 0.0;  // over the checked cells
   std::optional<CellResult> worst;      // the checked cell with the largest |deviation|; none if no cell is checked
+  // How the table was estimated, over all its cells: wall seconds and replications of the runs it
+  // started, cells per estimator, and the median and smallest variance factor (NaN: none).
+  double seconds = 0.0;
+  std::uint64_t replications = 0;
+  std::map<Estimator, std::size_t> estimators;
+  double median_variance_factor = 0.0;
+  double min_variance_factor = 0.0;
 };
 
 // One summary per table of `tables`, in that order, over the cells of `results`.

@@ -134,7 +134,8 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
   json root;
   try {
     root = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
+    // parse_error for bad syntax, out_of_range for a number beyond a double (1e999): both are the file's fault.
     std::string what = e.what();
     if (const auto close = what.find("] "); what.rfind("[json.exception", 0) == 0 && close != std::string::npos)
       what.erase(0, close + 2);

@@ -109,7 +109,8 @@ TEST_CASE("Wilson's figures are their configurations, their points records", "[f
   const auto points = engine::figure_points(engine::wilson_figure(5), run);
   REQUIRE(points.size() == 10);
   CHECK(engine::csv_header(points.front().names()) ==
-        "figure,structure,law,a,n,m,levels,comm,protocol,mean,stderr,ci_low,ci_high,lower,upper,reps,seed\n");
+        "figure,structure,law,a,n,m,levels,comm,protocol,mean,stderr,ci_low,ci_high,lower,upper,reps,seed,estimator,"
+        "variance_factor\n");
   CHECK(points.back().text("comm") == "0.25");
   // The script finds its columns by name: comm is column 8, upper 15.
   const auto script = cli::figure_script(engine::wilson_figure(5), run, points.front().names(), "f.csv", "f.svg", "f.png");

@@ -330,6 +330,9 @@ TEST_CASE("WfFormat: malformed files name the task and the problem", "[graph_fil
   const std::string one_runtime = R"([{"id": "x", "runtimeInSeconds": 1}])";
   CHECK_THAT(error_of([] { structures::parse_wfformat("{\"workflow\": ", "w.json"); }),
              Catch::StartsWith("w.json: JSON syntax error: parse error at line 1, column 14: syntax error while parsing value"));
+  // A number beyond a double is nlohmann's out_of_range, not its parse_error (found by fuzz_wfformat).
+  REQUIRE(error_of([] { structures::parse_wfformat("33333e333e", "w.json"); }) ==
+          "w.json: JSON syntax error: number overflow parsing '33333e333'");
   REQUIRE(error_of([] { structures::parse_wfformat("[1, 2]", "w.json"); }) == "w.json: the document: is a JSON array, not an object");
   REQUIRE(error_of([] { structures::parse_wfformat("{}", "w.json"); }) == "w.json: the document: has no 'workflow'");
   REQUIRE(error_of([] { structures::parse_wfformat(R"({"workflow": {}})", "w.json"); }) ==

@@ -146,9 +146,13 @@ TEST_CASE("a cell's record is the table CSV's row", "[tables]") {
   const auto record = engine::cell_record(r);
   CHECK(engine::csv_header(record.names()) ==
         "table,law,a,comm,structure,n,m,paper,mean,stderr,deviation_pct,flag,lower,upper,ci_low,ci_high,reps,seed,"
-        "estimator,variance_factor\n");
-  CHECK(engine::csv_line(record) == "1,uniform,1/2,0.1,asynch,8,3,511,512,,0.25,,,,0,0,1,7,mc,1\n");
+        "estimator,variance_factor,exact,exact_method\n");
+  CHECK(engine::csv_line(record) == "1,uniform,1/2,0.1,asynch,8,3,511,512,,0.25,,,,0,0,1,7,mc,1,,\n");
   r.bounds = bounds::Bounds{500.0, 600.5};
   CHECK(engine::cell_record(r).text("lower") == "500");
   CHECK(engine::cell_record(r).text("upper") == "600.5");
+  r.exact = 510.75;
+  r.exact_method = "normal_exact";
+  CHECK(engine::cell_record(r).text("exact") == "510.75");
+  CHECK(engine::cell_record(r).text("exact_method") == "normal_exact");
 }
