@@ -21,6 +21,7 @@
 #include "engine/interrupt.h"
 #include "engine/monte_carlo.h"
 #include "engine/sweep.h"
+#include "structures/task_graphs.h"
 
 #ifdef HETSTRUCT_MPI
 #include "cli/mpi_sweep.h"
@@ -263,8 +264,9 @@ void SweepCommand::add_to(CLI::App& app) {
     app_->add_option(name, target, help)->group(g)->allow_extra_args(true);
   };
   list("--structure,-s", structure, "async | sync | nn | ms, a list: sync,nn,ms (required, unless --graph)");
-  list("--graph", graph, "DAG files (.dot), a list a.dot,b.dot: dimensions of the structure column, with --m, --a, "
-                         "--comm and --port (leave --n, --law and --levels out)");
+  list("--graph", graph, "Graph files (.dot, .gv, .stg, .json), a list a.dot,b.dot, a folder (its graph files) or a "
+                         "pattern 'graphs/*.dot': values of the structure column, with --m, --a, --comm and --port "
+                         "(leave --n, --law and --levels out)");
   list("--port", port, "A graph's port models, a list: free,one-port,one-port-overlap (the protocol column)");
   list("--law", law, "Laws, a list (commas inside parentheses belong to the law): uniform,normal,u(0,2) [uniform]");
   list("--fast-law", fast_law, "Laws of the fast processors (default: a times --law)");
@@ -391,8 +393,11 @@ engine::SweepGrid make_grid(const SweepCommand& c, std::uint64_t max_configs) {
   std::array<std::vector<std::string>, D::count> texts;
   for (const auto& k : config_keys)
     if (k.list && k.index < D::count) texts[k.index] = c.*k.list;
-  // Graphs are values of the structure column, their port models of the protocol column.
-  texts[D::structure].insert(texts[D::structure].end(), c.graph.begin(), c.graph.end());
+  // Graphs are values of the structure column (a folder or a pattern names several), their port
+  // models of the protocol column.
+  for (const auto& text : c.graph)
+    for (const auto& item : engine::split_list("graph", text))
+      for (auto& path : structures::expand_graph_paths(item)) texts[D::structure].push_back(std::move(path));
   texts[D::protocol].insert(texts[D::protocol].end(), c.port.begin(), c.port.end());
   const engine::SweepGrid grid = engine::make_grid(texts, max_configs);
   if (grid.product() > static_cast<long double>(max_configs)) {
