@@ -21,6 +21,7 @@
 #include "engine/interrupt.h"
 #include "engine/monte_carlo.h"
 #include "engine/sweep.h"
+#include "structures/task_graphs.h"
 
 #ifdef HETSTRUCT_MPI
 #include "cli/mpi_sweep.h"
@@ -96,10 +97,10 @@ struct Sweep {
 };
 
 // The grid's entries; a configuration that cannot be built is reported with its cause's flag.
-engine::SweepEntries entries_of(const engine::SweepGrid& grid, const std::vector<engine::Comparison>& comparisons,
+engine::SweepEntries entries_of(const std::vector<engine::SweepGrid>& grids, const std::vector<engine::Comparison>& comparisons,
                                 bool skip_invalid) {
   try {
-    return engine::build_entries(grid, comparisons, skip_invalid);
+    return engine::build_entries(grids, comparisons, skip_invalid);
   } catch (const engine::InvalidConfiguration& e) {
     const std::string comparison = e.comparison().empty() ? "" : "--compare-to " + e.comparison() + ": ";
     throw InputError("sweep", "configuration " + e.configuration() + ": " + comparison + flag_message(e.cause()),
@@ -263,8 +264,9 @@ void SweepCommand::add_to(CLI::App& app) {
     app_->add_option(name, target, help)->group(g)->allow_extra_args(true);
   };
   list("--structure,-s", structure, "async | sync | nn | ms, a list: sync,nn,ms (required, unless --graph)");
-  list("--graph", graph, "DAG files (.dot), a list a.dot,b.dot: dimensions of the structure column, with --m, --a, "
-                         "--comm and --port (leave --n, --law and --levels out)");
+  list("--graph", graph, "Graph files (.dot, .gv, .stg, .json), a list a.dot,b.dot, a folder (its graph files) or a "
+                         "pattern 'graphs/*.dot': values of the structure column, with --m, --a, --comm and --port "
+                         "(--n, --law, --fast-law, --levels, --protocol, --policy and --exchange act on --structure only)");
   list("--port", port, "A graph's port models, a list: free,one-port,one-port-overlap (the protocol column)");
   list("--law", law, "Laws, a list (commas inside parentheses belong to the law): uniform,normal,u(0,2) [uniform]");
   list("--fast-law", fast_law, "Laws of the fast processors (default: a times --law)");
@@ -387,32 +389,67 @@ Settings read_settings(const SweepCommand& c) {
   return s;
 }
 
-engine::SweepGrid make_grid(const SweepCommand& c, std::uint64_t max_configs) {
+// The options that act on Wilson's structures only: a graph's width, laws and levels are its
+// file's, and it communicates by a port model, not a protocol.
+struct StructureOption {
+  const char* flag;
+  std::vector<std::string> SweepCommand::*list;
+  std::size_t dim;
+};
+constexpr std::array<StructureOption, 7> structure_only = {{
+    {"--n", &SweepCommand::n, D::n}, {"--law", &SweepCommand::law, D::law},
+    {"--fast-law", &SweepCommand::fast_law, D::fast_law}, {"--levels", &SweepCommand::levels, D::levels},
+    {"--protocol", &SweepCommand::protocol, D::protocol}, {"--policy", &SweepCommand::policy, D::policy},
+    {"--exchange", &SweepCommand::exchange, D::exchange}}};
+
+// Two grids: Wilson's structures with every option but --port, then the graphs with the options
+// that act on them (m, a, comm, port). An option that acts on neither part is refused; one that
+// acts on one part leaves the other's configurations alone (they are not repeated over it).
+std::vector<engine::SweepGrid> make_grids(const SweepCommand& c, std::uint64_t max_configs) {
+  if (c.structure.empty())
+    for (const auto& option : structure_only)
+      if (!(c.*option.list).empty())
+        throw InputError(option.flag, "has no effect on a graph",
+                         "a graph's width, laws and levels are its file's, and it communicates by --port; give --m, --a, --comm, --port");
+  if (c.graph.empty() && !c.port.empty()) throw InputError("--port", "applies to a graph only", "give --graph FILE.dot");
   std::array<std::vector<std::string>, D::count> texts;
   for (const auto& k : config_keys)
     if (k.list && k.index < D::count) texts[k.index] = c.*k.list;
-  // Graphs are values of the structure column, their port models of the protocol column.
-  texts[D::structure].insert(texts[D::structure].end(), c.graph.begin(), c.graph.end());
-  texts[D::protocol].insert(texts[D::protocol].end(), c.port.begin(), c.port.end());
-  const engine::SweepGrid grid = engine::make_grid(texts, max_configs);
-  if (grid.product() > static_cast<long double>(max_configs)) {
+  std::vector<engine::SweepGrid> grids;
+  if (!c.structure.empty()) grids.push_back(engine::make_grid(texts, max_configs));
+  if (!c.graph.empty()) {
+    // Graphs are values of the structure column (a folder or a pattern names several), their port
+    // models those of the protocol column.
+    auto& graphs = texts[D::structure];
+    graphs.clear();
+    for (const auto& text : c.graph)
+      for (const auto& item : engine::split_list("graph", text))
+        for (auto& path : structures::expand_graph_paths(item)) graphs.push_back(std::move(path));
+    for (const auto& option : structure_only) texts[option.dim].clear();
+    texts[D::protocol] = c.port;
+    grids.push_back(engine::make_grid(texts, max_configs));
+  }
+  long double product = 0;
+  for (const auto& grid : grids) product += grid.product();
+  if (product > static_cast<long double>(max_configs)) {
     char count[64];
-    std::snprintf(count, sizeof count, "%.0Lf", grid.product());
+    std::snprintf(count, sizeof count, "%.0Lf", product);
     throw InputError("sweep", std::string("the grid has ") + count + " configurations, more than --max-configs " +
                                   std::to_string(max_configs),
                      "raise --max-configs");
   }
-  if (c.memory_check) engine::check_grid_memory(grid);
-  return grid;
+  if (c.memory_check)
+    for (const auto& grid : grids) engine::check_grid_memory(grid);
+  return grids;
 }
 
 // The configurations (every one must build before anything runs or is written), those the
 // --resume file holds, and the runs of the others.
 Sweep prepare(const SweepCommand& c, const Settings& s) {
-  const engine::SweepGrid grid = make_grid(c, s.max_configs);
+  const auto grids = make_grids(c, s.max_configs);
   Sweep sweep;
   for (const auto& text : c.compare_to) sweep.comparisons.emplace_back(text);
-  sweep.valid = entries_of(grid, sweep.comparisons, c.skip_invalid);
+  sweep.valid = entries_of(grids, sweep.comparisons, c.skip_invalid);
   if (!c.out_path.empty()) check_writable_folder(c.out_path);  // fail now, not after the simulation
   sweep.rows.resize(sweep.valid.entries.size());
   if (c.resume)

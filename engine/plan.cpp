@@ -58,12 +58,13 @@ std::vector<std::uint32_t> topological_order(const structures::PrecedenceGraph& 
 }
 
 // A custom DAG's messages: an edge whose ends are compute tasks on different processors carries
-// one when it has a law of its own or C > 0. Message order: the sending vertex's index, then its
-// out-edges in insertion order (the file's order of its edges).
+// one when it has a law of its own or C > 0. Message order: the file's edge order (file_index);
+// edges without one (a graph built by hand) by sending vertex, then its out-edges in insertion order.
 void compile_messages(const structures::Structure& s, const std::vector<std::uint32_t>& position, double comm_cost,
                       Plan& plan, std::unordered_map<const structures::Precedence*, int>& message_of) {
   const auto& g = s.graph();
   int comm_law = -1;  // the model's C as a law, added on first use
+  std::vector<std::pair<const structures::Precedence*, Message>> found;
   for (std::size_t v = 0; v < boost::num_vertices(g); ++v) {
     for (const auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
       const auto w = boost::target(e, g);
@@ -81,9 +82,14 @@ void compile_messages(const structures::Structure& s, const std::vector<std::uin
         law = comm_law;
       }
       if (law < 0) continue;
-      message_of[&g[e]] = static_cast<int>(plan.messages.size());
-      plan.messages.push_back({position[v], position[w], law});
+      found.push_back({&g[e], {position[v], position[w], law}});
     }
+  }
+  std::stable_sort(found.begin(), found.end(),
+                   [](const auto& x, const auto& y) { return x.first->file_index < y.first->file_index; });
+  for (const auto& [edge, message] : found) {
+    message_of[edge] = static_cast<int>(plan.messages.size());
+    plan.messages.push_back(message);
   }
 }
 

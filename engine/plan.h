@@ -16,15 +16,17 @@
 //  - Messages. An edge whose two ends are compute tasks on different processors carries a message:
 //    its time is its Precedence::comm_law's draw, or the model's C (-1); with C = 0 an edge without
 //    a law of its own carries none. Message times come from one stream, (seed, r, 0) of domain
-//    messages, drawn in message order (below), so they never shift task times.
+//    messages, drawn in message order, so they never shift task times. Message order is the
+//    file's edge order (Precedence::file_index, the reader's order of the edges; a graph built by
+//    hand without it: by sending vertex, then its out-edges in insertion order).
 //  - Port models (Port). `free`: a message only delays its receiver: task v starts at the max over
 //    its predecessors u of finish(u) + c(u,v) (c = 0 within a processor): the longest path with
 //    edge weights, any number of messages at once (macro-dataflow). `one_port`: each processor has
 //    a send port and a receive port, each carrying one message at a time. Events are served in the
 //    order of their time, messages before tasks at equal times, then messages in message order
-//    (the sending task's position in the file, then its edges in the file's order) and tasks in
-//    plan order. A message from u (processor P) to v (processor Q) is ready at finish(u) and starts
-//    at max(ready, P's send port free, Q's receive port free), both ports then busy until it ends;
+//    (messages ready at once wait in the file's edge order, whichever tasks send them) and tasks
+//    in plan order. A message from u (processor P) to v (processor Q) is ready at finish(u) and
+//    starts at max(ready, P's send port free, Q's receive port free), both ports then busy until it ends;
 //    v starts once its last input (a predecessor's finish, a message's arrival) is in. Without
 //    `overlap` (Wilson's processors) a processor does not compute while it communicates: a task
 //    starts no earlier than its processor's ports are free, a message no earlier than both ends
@@ -106,7 +108,7 @@ class Plan {
   // edge, or -1 when it carries none. For analytic estimates; the evaluator reads pred_message.
   std::vector<int> pred_comm;
   std::vector<int> pred_message;          // parallel to preds: index into messages, or -1
-  std::vector<Message> messages;          // in message order (the one-port tie order)
+  std::vector<Message> messages;          // in message order: the file's edge order (the one-port tie order)
   Port port = Port::free;
   bool overlap = false;                   // one-port: a processor computes while it communicates
   // One-port: successors of task t: succs[succ_begin[t] .. succ_begin[t+1]), with the message

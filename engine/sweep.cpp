@@ -78,20 +78,26 @@ double tasks(const SweepConfig& c) {
 }  // namespace
 
 SweepEntries build_entries(const SweepGrid& grid, const std::vector<Comparison>& comparisons, bool skip_invalid) {
+  return build_entries(std::vector<SweepGrid>{grid}, comparisons, skip_invalid);
+}
+
+SweepEntries build_entries(const std::vector<SweepGrid>& grids, const std::vector<Comparison>& comparisons,
+                           bool skip_invalid) {
   SweepEntries out;
-  for (std::uint64_t i = 0; i < grid.size(); ++i) {
-    const SweepConfig c = grid.at(i);
-    SweepConfig ran;
-    try {
-      ran = validate(c);
-    } catch (const InputError& e) {
-      if (!skip_invalid) throw InvalidConfiguration(c, "", e);
-      ++out.invalid;
-      continue;
+  for (const auto& grid : grids)
+    for (std::uint64_t i = 0; i < grid.size(); ++i) {
+      const SweepConfig c = grid.at(i);
+      SweepConfig ran;
+      try {
+        ran = validate(c);
+      } catch (const InputError& e) {
+        if (!skip_invalid) throw InvalidConfiguration(c, "", e);
+        ++out.invalid;
+        continue;
+      }
+      out.entries.push_back(make_entry(c, ran, comparisons, skip_invalid, out.comparisons_left_out));
+      out.entries.back().row = out.entries.size() - 1;
     }
-    out.entries.push_back(make_entry(c, ran, comparisons, skip_invalid, out.comparisons_left_out));
-    out.entries.back().row = out.entries.size() - 1;
-  }
   if (out.entries.empty()) throw InputError("sweep", "no configuration of the grid can be built");
   return out;
 }

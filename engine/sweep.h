@@ -73,6 +73,10 @@ struct SweepEntries {
 // One that cannot be built throws InvalidConfiguration, or with `skip_invalid` is left out (a
 // target: its difference row). Throws InputError when no configuration can be built.
 SweepEntries build_entries(const SweepGrid& grid, const std::vector<Comparison>& comparisons, bool skip_invalid);
+// The entries of several grids, one after the other (Wilson's structures, then graphs, each with
+// the options that act on it), in one numbering of rows.
+SweepEntries build_entries(const std::vector<SweepGrid>& grids, const std::vector<Comparison>& comparisons,
+                           bool skip_invalid);
 
 enum class RunKind { nn_zero, difference, mc };
 

@@ -12,6 +12,7 @@
 #include "distributions/law.h"
 #include "engine/resources.h"
 #include "structures/structure.h"
+#include "structures/task_graphs.h"
 
 namespace hetstruct::engine {
 
@@ -272,9 +273,7 @@ SweepGrid make_grid(const std::array<std::vector<std::string>, SweepDim::count>&
   return grid;
 }
 
-bool is_graph(const std::string& structure) {
-  return structure.size() > 4 && structure.compare(structure.size() - 4, 4, ".dot") == 0;
-}
+bool is_graph(const std::string& structure) { return structures::has_graph_extension(structure); }
 
 Model to_model(const SweepConfig& c) {
   Model m;

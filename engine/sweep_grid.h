@@ -77,7 +77,7 @@ SweepGrid make_grid(const std::array<std::vector<std::string>, SweepDim::count>&
 // A configuration as one key (for maps), and as text for messages ("structure=sync n=8 ...").
 std::string config_key(const SweepConfig& c);
 std::string describe(const SweepConfig& c);
-// Whether a structure value is a graph file (a DOT file: it ends in .dot). A graph's
+// Whether a structure value is a graph file (.dot, .gv, .stg or .json: structures/task_graphs.h). A graph's
 // configuration leaves n empty (its width is its file's); its protocol value is its port model:
 // free, one-port or one-port-overlap.
 bool is_graph(const std::string& structure);

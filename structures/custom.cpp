@@ -206,10 +206,12 @@ Structure build_custom(const CustomDag& dag, const std::string& source) {
     task.name = t.name;
     boost::add_vertex(task, g);
   }
-  for (const auto& e : dag.edges) {
+  for (std::size_t i = 0; i < dag.edges.size(); ++i) {
+    const auto& e = dag.edges[i];
     Precedence p;
     p.crosses_processors = dag.tasks[e.from].processor != dag.tasks[e.to].processor;
     p.comm_law = e.comm_law;
+    p.file_index = static_cast<std::uint32_t>(i);
     boost::add_edge(e.from, e.to, p, g);
   }
   for (std::size_t i = file_arcs; i < arcs.size(); ++i) boost::add_edge(arcs[i].first, arcs[i].second, Precedence{}, g);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,6 +39,11 @@ struct Precedence {
   // or -1 for the model's communication cost C. Only an edge that crosses processors carries a
   // message; an edge within one processor costs nothing whatever this says.
   int comm_law = -1;
+  // A custom DAG's edge: its position among the file's edges as the reader lists them (a one-port
+  // model serves messages ready at the same time in this order); not_a_file_edge for the edges a
+  // builder adds (each processor's chain) and for Wilson's structures.
+  std::uint32_t file_index = not_a_file_edge;
+  static constexpr std::uint32_t not_a_file_edge = UINT32_MAX;
 };
 
 using PrecedenceGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, Task, Precedence>;

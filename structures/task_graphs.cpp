@@ -6,6 +6,8 @@
 #include <cmath>
 #include <filesystem>
 
+#include <glob.h>
+
 #include "distributions/input_error.h"
 
 namespace hetstruct::structures {
@@ -57,6 +59,36 @@ GraphFormat graph_format(const std::string& path) {
   if (extension == ".json") return GraphFormat::wfformat;
   throw InputError("graph", "cannot tell the format of '" + path + "' from its extension",
                    "name it .dot or .gv (Graphviz), .stg (Standard Task Graph Set) or .json (WfFormat)");
+}
+
+bool has_graph_extension(const std::string& path) {
+  std::string extension = std::filesystem::path(path).extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return extension == ".dot" || extension == ".gv" || extension == ".stg" || extension == ".json";
+}
+
+std::vector<std::string> expand_graph_paths(const std::string& item) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> paths;
+  std::error_code ec;
+  if (fs::is_directory(item, ec)) {
+    for (const auto& entry : fs::directory_iterator(item, ec))
+      if (entry.is_regular_file(ec) && has_graph_extension(entry.path().string())) paths.push_back(entry.path().string());
+    if (ec) throw InputError("graph", "cannot list the folder '" + item + "'");
+    if (paths.empty())
+      throw InputError("graph", "the folder '" + item + "' holds no graph file", "graph files end in .dot, .gv, .stg or .json");
+    std::sort(paths.begin(), paths.end());  // by name: the same order on every machine
+    return paths;
+  }
+  if (fs::path(item).filename().string().find_first_of("*?[") == std::string::npos) return {item};
+  glob_t found{};
+  const int status = ::glob(item.c_str(), 0, nullptr, &found);
+  for (std::size_t i = 0; status == 0 && i < found.gl_pathc; ++i) paths.emplace_back(found.gl_pathv[i]);
+  ::globfree(&found);
+  if (paths.empty()) throw InputError("graph", "no file matches '" + item + "'");
+  std::sort(paths.begin(), paths.end());  // byte order, whatever the locale's collation
+  return paths;
 }
 
 Structure read_graph(const std::string& path, const TaskGraphOptions& options) {

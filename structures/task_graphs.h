@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "distributions/law.h"
 #include "structures/structure.h"
@@ -61,6 +62,14 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
 enum class GraphFormat { dot, stg, wfformat };
 // By extension: .dot or .gv, .stg, .json (InputError naming `graph` otherwise).
 GraphFormat graph_format(const std::string& path);
+// Whether a path's extension is one of a graph format's (graph_format would not throw).
+bool has_graph_extension(const std::string& path);
+// The graph files one `graph` item names, for sweeps over many graphs: a folder means every file in
+// it with a graph extension, sorted by name; a pattern with *, ? or [...] (shell glob syntax; one in
+// the last path component is enough) means the paths matching it, sorted; anything else is one
+// file, as given. A folder without graph files, or a pattern that matches nothing, is an InputError
+// naming `graph` and the item.
+std::vector<std::string> expand_graph_paths(const std::string& item);
 // Any graph file, by its extension. A DOT file's vertices carry their laws and processors, so
 // options other than the defaults are refused for it (InputError naming the option).
 Structure read_graph(const std::string& path, const TaskGraphOptions& options = {});

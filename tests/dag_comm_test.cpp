@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <numeric>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -32,15 +34,17 @@ using namespace hetstruct::engine;
 constexpr double minus_infinity = -std::numeric_limits<double>::infinity();
 
 // A random DAG of `size` tasks on `width` processors, built as a reader would: edges from lower to
-// higher vertex, then each processor's tasks chained in vertex order. Task laws are continuous
-// (no ties of event times); some crossing edges get a message law of their own.
-Structure random_dag(std::uint64_t seed, int size, int width, bool edge_laws) {
+// higher vertex, listed in the file in a random order (senders interleaved), then each processor's
+// tasks chained in vertex order. Task laws are continuous (no ties of event times), or with `ties`
+// constants (many messages ready at once); some crossing edges get a message law of their own.
+Structure random_dag(std::uint64_t seed, int size, int width, bool edge_laws, bool ties = false) {
   std::mt19937_64 engine(seed);
   Structure s;
   s.kind = StructureKind::custom;
   s.name = "random";
   s.laws = {parse_law("u(0,1)"), parse_law("0.5*u(0,1)"), parse_law("u(0.2,0.8)"), parse_law("u(0,0.4)"),
             parse_law("c(0.25)")};
+  if (ties) s.laws = {parse_law("c(1)"), parse_law("c(2)"), parse_law("c(3)"), parse_law("c(0.5)"), parse_law("c(1)")};
   std::uniform_int_distribution<int> law(0, 2), processor(0, width - 1), message_law(3, 4);
   std::bernoulli_distribution linked(0.15), own_law(0.5);
   PrecedenceGraph& g = s.custom_graph();
@@ -59,6 +63,11 @@ Structure random_dag(std::uint64_t seed, int size, int width, bool edge_laws) {
         if (edge_laws && e.crosses_processors && own_law(engine)) e.comm_law = message_law(engine);
         boost::add_edge(a, b, e, g);
       }
+  std::vector<std::uint32_t> file_order(boost::num_edges(g));
+  std::iota(file_order.begin(), file_order.end(), 0u);
+  std::shuffle(file_order.begin(), file_order.end(), engine);
+  std::size_t k = 0;
+  for (const auto e : boost::make_iterator_range(boost::edges(g))) g[e].file_index = file_order[k++];
   std::vector<int> last(s.width, -1);
   for (int v = 0; v < size; ++v) {
     const int p = g[v].processor;
@@ -97,19 +106,22 @@ struct Reference {
     }
     return x;
   }
-  // Messages: per vertex in order, its out-edges in order, those between processors with a law of
-  // their own or C > 0; times from one stream (domain messages) in that order.
+  // Messages: the edges between processors with a law of their own or C > 0, in the file's edge
+  // order; times from one stream (domain messages) in that order.
   std::vector<Msg> messages(std::uint64_t seed, std::uint64_t rep) const {
     const auto& g = s.graph();
+    std::vector<std::pair<std::uint32_t, PrecedenceGraph::edge_descriptor>> edges;  // file position, edge
+    for (const auto e : boost::make_iterator_range(boost::edges(g)))
+      if (g[boost::source(e, g)].processor != g[boost::target(e, g)].processor && (g[e].comm_law >= 0 || c > 0.0))
+        edges.emplace_back(g[e].file_index, e);
+    std::sort(edges.begin(), edges.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
     ProcessorStream stream(seed, rep, 0, ProcessorStream::messages);
     std::vector<Msg> out;
-    for (Vertex v = 0; v < boost::num_vertices(g); ++v)
-      for (const auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
-        const Vertex w = boost::target(e, g);
-        if (g[v].processor == g[w].processor) continue;
-        if (g[e].comm_law >= 0) out.push_back({v, w, Sampler(s.laws[g[e].comm_law])(stream)});
-        else if (c > 0.0) out.push_back({v, w, c});
-      }
+    for (const auto& fe : edges) {
+      const auto e = fe.second;
+      const double time = g[e].comm_law >= 0 ? Sampler(s.laws[g[e].comm_law])(stream) : c;
+      out.push_back({boost::source(e, g), boost::target(e, g), time});
+    }
     return out;
   }
 
@@ -141,7 +153,7 @@ struct Reference {
 
   // One-port, event by event: at each step, scan every task whose inputs are all in and every
   // message whose sender has finished, and serve the earliest (messages before tasks at equal
-  // times, then messages in their order, tasks by vertex).
+  // times, then messages in the file's edge order, tasks by vertex).
   double one_port(std::uint64_t seed, std::uint64_t rep, bool overlap) const {
     const auto& g = s.graph();
     const std::size_t n = boost::num_vertices(g);
@@ -243,6 +255,43 @@ TEST_CASE("DAG communication: each port model equals an event-by-event simulatio
       }
     }
   }
+}
+
+TEST_CASE("DAG communication: messages ready at once wait in the file's edge order", "[dag][comm]") {
+  // Constant times: ties everywhere, the simulation against the reference with its own tie rule.
+  for (std::uint64_t graph = 0; graph < 6; ++graph) {
+    const Structure s = random_dag(200 + graph, 16 + 2 * static_cast<int>(graph), 3 + static_cast<int>(graph % 3), graph % 2 == 1, true);
+    for (const double c : {0.5, 1.0}) {
+      CAPTURE(graph, c);
+      const Reference ref{s, c};
+      for (const bool overlap : {false, true}) {
+        const Plan plan = compile(s, comm(c, Port::one_port, overlap));
+        Workspace ws(plan);
+        REQUIRE(evaluate(plan, 3, 0, ws) == ref.one_port(3, 0, overlap));
+      }
+    }
+  }
+  // a and b finish at 1 and their three messages (C = 1) are ready at once; u and v share
+  // processor 2 (u first), w is alone on 3. The file lists b -> v, a -> u, b -> w: b -> v [1,2],
+  // a -> u waits for processor 2's receive port [2,3], b -> w for b's send port [2,3]; u [3,4],
+  // v [4,5], w [3,6]: 6. Listed by sender (a -> u, b -> v, b -> w), b -> w waits for b -> v until 3,
+  // [3,4], and w [4,7]: 7. Free ports: a, b -> w, w = 1 + 1 + 3 = 5 either way.
+  const std::string tasks =
+      "a [processor=0, law=\"c(1)\"]; b [processor=1, law=\"c(1)\"]; u [processor=2, law=\"c(1)\"]; "
+      "v [processor=2, law=\"c(1)\"]; w [processor=3, law=\"c(3)\"]; ";
+  const Structure interleaved = parse_dot("digraph { " + tasks + "b -> v; a -> u; b -> w; }", "interleaved.dot");
+  const Structure by_sender = parse_dot("digraph { " + tasks + "a -> u; b -> v; b -> w; }", "by_sender.dot");
+  const auto makespan = [](const Structure& s, std::optional<Port> port) {
+    const Plan plan = compile(s, comm(1.0, port));
+    Workspace ws(plan);
+    return evaluate(plan, 1, 0, ws);
+  };
+  REQUIRE(makespan(interleaved, Port::one_port) == 6.0);
+  REQUIRE(makespan(by_sender, Port::one_port) == 7.0);
+  REQUIRE(makespan(interleaved, Port::free) == 5.0);
+  REQUIRE(makespan(by_sender, Port::free) == 5.0);
+  REQUIRE(Reference{interleaved, 1.0}.one_port(1, 0, false) == 6.0);
+  REQUIRE(Reference{by_sender, 1.0}.one_port(1, 0, false) == 7.0);
 }
 
 TEST_CASE("DAG communication: at C = 0 every port model is the zero-communication plan bit for bit", "[dag][comm]") {

@@ -1,5 +1,9 @@
 // A user's own DAG from its file: the order on a processor (the file's, or explicit), edge and graph
 // attributes, and the makespans of samples whose longest path is known by hand.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <string>
 #include <vector>
@@ -378,4 +382,32 @@ TEST_CASE("graph files: the reader follows the extension", "[graph_files]") {
   cv.law.cv = 0.1;
   REQUIRE(error_of([&] { structures::read_graph(fixture("diamond.dot"), cv); }) ==
           "task_cv: applies to STG and WfFormat files, not to a DOT file (a DOT vertex gives its own law)");
+}
+
+TEST_CASE("graph files: a folder or a pattern names several, sorted", "[graph_files]") {
+  namespace fs = std::filesystem;
+  // A pattern in the last component, on tests/data: the matches in byte order.
+  REQUIRE(structures::expand_graph_paths(fixture("s*.dot")) ==
+          std::vector<std::string>{fixture("same_processor.dot"), fixture("shared_fork.dot"), fixture("syntax_error.dot")});
+  REQUIRE(error_of([] { structures::expand_graph_paths(fixture("sample_wf?.json")); }) ==
+          "graph: no file matches '" + fixture("sample_wf?.json") + "'");
+  REQUIRE(structures::expand_graph_paths(fixture("[cd]*.dot")) ==
+          std::vector<std::string>{fixture("cholesky5.dot"), fixture("comm_typo.dot"), fixture("cycle.dot"),
+                                   fixture("diamond.dot")});
+  // Anything else is one file, as given (whether it exists is the reader's business).
+  REQUIRE(structures::expand_graph_paths(fixture("diamond.dot")) == std::vector<std::string>{fixture("diamond.dot")});
+  REQUIRE(structures::expand_graph_paths("no/such.dot") == std::vector<std::string>{"no/such.dot"});
+
+  // A folder: its files with a graph extension (any case), sorted by name; not its subfolders.
+  const fs::path dir = fs::temp_directory_path() / ("hetstruct-graphs-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "sub.dot");
+  for (const char* name : {"b.stg", "a.dot", "C.GV", "d.json", "notes.txt", "e.map"}) std::ofstream(dir / name) << "x";
+  const std::string d = dir.string();
+  REQUIRE(structures::expand_graph_paths(d) ==
+          std::vector<std::string>{d + "/C.GV", d + "/a.dot", d + "/b.stg", d + "/d.json"});
+  REQUIRE(error_of([&] { structures::expand_graph_paths(d + "/sub.dot"); }) ==
+          "graph: the folder '" + d + "/sub.dot' holds no graph file (graph files end in .dot, .gv, .stg or .json)");
+  REQUIRE(error_of([&] { structures::expand_graph_paths(d + "/*.xml"); }) == "graph: no file matches '" + d + "/*.xml'");
+  fs::remove_all(dir);
 }

@@ -269,6 +269,22 @@ TEST_CASE("build_entries names a configuration that cannot be built, or leaves i
   CHECK(kept.entries[1].targets[0] == SweepConfig{"sync", "uniform", "", "1", "0", "0.5", "5", "0", "", "", "sequential"});
 }
 
+TEST_CASE("build_entries over Wilson's structures then graphs: one numbering of rows", "[sweep]") {
+  // The structures' grid over two laws; the graphs' grid without them (its law is the default, and
+  // to_model ignores it): the graph runs once, after the structures.
+  const std::string diamond = std::string(HETSTRUCT_TEST_DATA) + "/diamond.dot";
+  const SweepGrid structures = make_grid({{{"sync"}, {"uniform,normal"}, {}, {"2"}, {}, {}, {"5"}, {}, {}, {}, {}}}, 100);
+  const SweepGrid graphs = make_grid({{{diamond}, {}, {}, {}, {"0,1"}, {}, {}, {}, {"free"}, {}, {}}}, 100);
+  const SweepEntries both = build_entries(std::vector<SweepGrid>{structures, graphs}, {Comparison("m=0")}, false);
+  REQUIRE(both.entries.size() == 4);
+  for (std::size_t k = 0; k < 4; ++k) CHECK(both.entries[k].row == k);
+  CHECK(both.entries[1].c[SweepDim::law] == "normal");
+  CHECK(both.entries[2].c[SweepDim::structure] == diamond);
+  CHECK(both.entries[3].c[SweepDim::m] == "1");
+  CHECK(both.entries[3].ran[SweepDim::protocol] == "free");
+  CHECK(both.entries[3].ran[SweepDim::law].empty());
+}
+
 TEST_CASE("a sweep's records from pieces computed apart are run()'s estimates", "[sweep][mpi]") {
   RunOptions options;
   options.seed = 7;
