@@ -167,6 +167,11 @@ TEST_CASE("the histogram's analytic estimates, from the library to the plot", "[
   std::size_t keys = 0;
   for (auto at = script.find(cpm_key); at != std::string::npos; at = script.find(cpm_key, at + 1)) ++keys;
   CHECK(keys == 4);
+  // A mark that is not a number is refused, naming the file and column; an empty one is left out.
+  const std::string head = "bin_low,bin_high,count,density,cdf,normal_density,normal_cdf,cpm\n0,1,5,1,1,0.4,0.8,";
+  CHECK(testing::error_of([&] { cli::plot_script(plot, head + "abc\n", "h.svg", "h.png"); }) ==
+        csv + ":2: column 'cpm' is not numeric");
+  CHECK(cli::plot_script(plot, head + "\n", "h.svg", "h.png").find("set arrow") == std::string::npos);
   // gnuplot takes the script: the SVG names the marks.
   plot.out_base = (tmp.path / "h").string();
   REQUIRE(plot.execute() == 0);
