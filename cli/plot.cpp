@@ -337,7 +337,8 @@ std::string plot_script(const PlotCommand& o, const std::string& csv_text, const
 void PlotCommand::add_to(CLI::App& app) {
   app_ = app.add_subcommand("plot",
                             "Plot any sweep CSV to SVG and PNG through gnuplot (writes the .gp script too); a histogram "
-                            "CSV of simulate --histogram-out as its histogram and empirical CDF with the Normal fit");
+                            "CSV of simulate --histogram-out as its histogram and empirical CDF with the Normal fit and the "
+                            "analytic estimates marked");
   app_->add_option("csv", csv_path, "The CSV (one header row), e.g. from hetstruct sweep")->required();
   app_->add_option("--x,-x", x, "Column on the x axis (numeric; required except for a histogram CSV)");
   app_->add_option("--y,-y", y, "Column on the y axis")->capture_default_str();
