@@ -103,7 +103,8 @@ struct Simulate {
     engine::Simulation sim = engine::prepare(options.resolved());
     sim.distribution_options = asked;
     std::vector<bounds::DagEstimate> dag_estimates;  // computed before the run: bad input fails first
-    if (estimates) dag_estimates = bounds::dag_estimates(engine::stochastic_dag(sim));
+    if (estimates || (asked.histogram_bins > 0 && engine::dag_estimates_apply(sim)))
+      dag_estimates = bounds::dag_estimates(engine::stochastic_dag(sim));
     announce_duration(engine::run_seconds(sim.plan.kind, static_cast<double>(sim.plan.compute_tasks()),
                                           static_cast<double>(sampling.reps), sampling.effective_threads()),
                       "simulate " + sim.structure.name);
@@ -118,7 +119,9 @@ struct Simulate {
     r.check_finite();
     if (sim.distribution && asked.histogram_bins > 0)
       write_file_atomically(distribution.histogram_out,
-                            engine::render(engine::histogram_records(*sim.distribution), engine::Format::csv));
+                            engine::render(engine::histogram_records(*sim.distribution,
+                                                                     engine::histogram_marks(sim, dag_estimates)),
+                                           engine::Format::csv));
     if (estimates) {
       const auto rows = engine::comparison_records(sim.structure.name, dag_estimates, sim.estimate, sampling.seed);
       for (const auto& row : rows) row.check_finite();

@@ -41,8 +41,8 @@ void DistributionFlags::add_to(CLI::App& app) {
   app.add_option("--histogram", histogram_bins, "Histogram of the makespan: BINS equal bins over [min, max], to --histogram-out")
       ->type_name("BINS")->group(group);
   app.add_option("--histogram-out", histogram_out,
-                 "The histogram's CSV (bin_low,bin_high,count,density,cdf,normal_density,normal_cdf), written "
-                 "atomically; `hetstruct plot FILE` draws it")
+                 "The histogram's CSV (bin_low,bin_high,count,density,cdf,normal_density,normal_cdf, then a column "
+                 "per analytic estimate that applies), written atomically; `hetstruct plot FILE` draws it")
       ->group(group);
 }
 

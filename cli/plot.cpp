@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <map>
 #include <set>
@@ -80,10 +81,38 @@ struct Point {
 };
 
 // A histogram CSV of `simulate --histogram` (engine::histogram_records): its columns.
+const char* const histogram_columns[] = {"bin_low", "bin_high", "count", "density", "cdf", "normal_density", "normal_cdf"};
 bool is_histogram(const Table& t) {
-  for (const char* name : {"bin_low", "bin_high", "count", "density", "cdf", "normal_density", "normal_cdf"})
+  for (const char* name : histogram_columns)
     if (t.find(name) < 0) return false;
   return true;
+}
+
+// The vertical lines of a histogram CSV: each further column is an analytic value of the expected
+// makespan (engine::HistogramMark), the same on every row; an empty one is left out.
+std::vector<std::pair<std::string, double>> histogram_marks(const PlotCommand& o, const Table& t) {
+  std::vector<std::pair<std::string, double>> marks;
+  for (std::size_t c = 0; c < t.header.size(); ++c) {
+    const auto& name = t.header[c];
+    if (std::find(std::begin(histogram_columns), std::end(histogram_columns), name) != std::end(histogram_columns)) continue;
+    const std::string& text = t.rows.front()[c];
+    double v = 0;
+    if (text.empty()) continue;
+    if (!to_number(text, v)) throw InputError(o.csv_path + ":2", "column '" + name + "' is not numeric");
+    marks.emplace_back(name, v);
+  }
+  return marks;
+}
+
+// A mark's line and key entry: lower bounds dotted, upper bounds dashed, the rest solid.
+std::string mark_style(const std::string& name, std::size_t i) {
+  const auto ends_with = [&](const char* suffix) {
+    const std::string s(suffix);
+    return name.size() >= s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
+  };
+  // The histogram and the Normal fit take the palette's first two colours.
+  const char* lc = palette[(2 + i) % (sizeof palette / sizeof *palette)];
+  return std::string("lw 1.5 lc rgb '") + lc + "' dt " + (ends_with("_lower") ? "3" : ends_with("_upper") ? "2" : "1");
 }
 
 // The histogram (density, as boxes) with the Normal fit's density, and the empirical CDF at the
@@ -99,8 +128,10 @@ std::string histogram_plot(const PlotCommand& o, const Table& t) {
       throw InputError(o.csv_path + ":" + std::to_string(r + 2), "column '" + t.header[c] + "' is not numeric");
     return full(v);
   };
+  const auto marks = histogram_marks(o, t);
   std::ostringstream g;
-  g << "# hetstruct plot " << o.csv_path << ": the makespan's histogram and empirical CDF, with the Normal fit\n"
+  g << "# hetstruct plot " << o.csv_path << ": the makespan's histogram and empirical CDF, with the Normal fit"
+    << (marks.empty() ? "" : " and the analytic estimates") << "\n"
     << "$bins << EOD\n";
   for (std::size_t r = 0; r < t.rows.size(); ++r)
     g << number(r, lo) << ' ' << number(r, hi) << ' ' << number(r, density) << ' ' << number(r, normal_density) << '\n';
@@ -108,15 +139,36 @@ std::string histogram_plot(const PlotCommand& o, const Table& t) {
   for (std::size_t r = 0; r < t.rows.size(); ++r) g << number(r, hi) << ' ' << number(r, cdf) << ' ' << number(r, normal_cdf) << '\n';
   g << "EOD\n";
   const std::string overall = o.title.empty() ? o.csv_path : o.title;
+  // Each mark is an arrow from the bottom to the top of both panels, with a key entry naming it.
+  std::ostringstream arrows, keys;
+  double x_low = 0, x_high = 0;
+  to_number(number(0, lo), x_low);
+  to_number(number(t.rows.size() - 1, hi), x_high);
+  for (std::size_t i = 0; i < marks.size(); ++i) {
+    const auto& [name, value] = marks[i];
+    std::ostringstream label;
+    label << name << " " << std::setprecision(5) << value;
+    arrows << "set arrow " << i + 1 << " from first " << full(value) << ", graph 0 to first " << full(value)
+           << ", graph 1 nohead front " << mark_style(name, i) << "\n";
+    keys << ", \\\n     keyentry with lines " << mark_style(name, i) << " title " << quote(label.str());
+    x_low = std::min(x_low, value);
+    x_high = std::max(x_high, value);
+  }
   std::ostringstream p;
-  p << "set datafile missing NaN\nset grid\nset key top left box opaque noenhanced\nset xlabel 'makespan'\n"
-    << "set multiplot layout 1,2 title " << quote(overall) << " noenhanced\n"
+  p << "set datafile missing NaN\nset grid\nset key top left box opaque noenhanced\nset xlabel 'makespan'\n";
+  // Arrows outside the x range would be drawn outside the panels: the range covers every mark.
+  if (!marks.empty() && x_high > x_low) {
+    const double pad = 0.02 * (x_high - x_low);
+    p << "set xrange [" << full(x_low - pad) << ":" << full(x_high + pad) << "]\n";
+  }
+  p << arrows.str();
+  p << "set multiplot layout 1,2 title " << quote(overall) << " noenhanced\n"
     << "set autoscale y\nset title 'histogram'\nset ylabel 'density'\nset style fill transparent solid 0.45 border lc rgb '#1f4e79'\n"
     << "plot $bins using (($1+$2)/2):3:($2-$1) with boxes lc rgb '#1f4e79' title 'simulated', \\\n"
-    << "     $bins using (($1+$2)/2):4 with lines lw 2 lc rgb '#c0392b' title 'Normal fit (mean, sd)'\n"
+    << "     $bins using (($1+$2)/2):4 with lines lw 2 lc rgb '#c0392b' title 'Normal fit (mean, sd)'" << keys.str() << "\n"
     << "set title 'empirical CDF (at the bin edges)'\nset ylabel 'P(makespan <= x)'\nset yrange [0:1]\n"
     << "plot $cdf using 1:2 with linespoints lw 1.5 pt 7 ps 0.4 lc rgb '#1f4e79' title 'simulated', \\\n"
-    << "     $cdf using 1:3 with lines lw 2 dt 2 lc rgb '#c0392b' title 'Normal fit'\n"
+    << "     $cdf using 1:3 with lines lw 2 dt 2 lc rgb '#c0392b' title 'Normal fit'" << keys.str() << "\n"
     << "unset multiplot\n";
   return g.str() + p.str();
 }
@@ -285,7 +337,8 @@ std::string plot_script(const PlotCommand& o, const std::string& csv_text, const
 void PlotCommand::add_to(CLI::App& app) {
   app_ = app.add_subcommand("plot",
                             "Plot any sweep CSV to SVG and PNG through gnuplot (writes the .gp script too); a histogram "
-                            "CSV of simulate --histogram-out as its histogram and empirical CDF with the Normal fit");
+                            "CSV of simulate --histogram-out as its histogram and empirical CDF with the Normal fit and the "
+                            "analytic estimates marked");
   app_->add_option("csv", csv_path, "The CSV (one header row), e.g. from hetstruct sweep")->required();
   app_->add_option("--x,-x", x, "Column on the x axis (numeric; required except for a histogram CSV)");
   app_->add_option("--y,-y", y, "Column on the y axis")->capture_default_str();

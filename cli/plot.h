@@ -13,7 +13,8 @@
 //
 // A histogram CSV (`simulate --histogram BINS --histogram-out FILE`), given without --x, is drawn as
 // two panels: the density histogram with the Normal fit's density, and the empirical CDF at the
-// bins' edges with the Normal fit's CDF.
+// bins' edges with the Normal fit's CDF. Each further column (an analytic estimate the library
+// computed, engine::HistogramMark) is a vertical line across both panels, named in their keys.
 //
 // execute() throws InputError on bad input, before anything is written.
 #pragma once

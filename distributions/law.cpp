@@ -1,4 +1,5 @@
 #include "distributions/law.h"
+#include "distributions/law_syntax.h"
 
 #include <algorithm>
 #include <charconv>
@@ -561,6 +562,38 @@ std::string Law::to_string() const {
 
 namespace {
 
+// An emp() path starting at text[pos] (after any spaces): quoted, '"' (char | \" | \\)* '"', or
+// bare, the text up to the next ')' without its trailing spaces. `end` is just past it; a quote
+// that does not close leaves `terminated` false and `end` at the text's end.
+struct PathToken {
+  std::string path;
+  std::size_t end = 0;
+  bool terminated = true;
+};
+
+PathToken scan_path(const std::string& text, std::size_t pos) {
+  PathToken t;
+  if (pos < text.size() && text[pos] == '"') {
+    for (++pos;;) {
+      if (pos >= text.size()) return {t.path, pos, false};
+      char c = text[pos++];
+      if (c == '"') break;
+      if (c == '\\') {
+        if (pos >= text.size()) return {t.path, pos, false};
+        c = text[pos++];
+      }
+      t.path += c;
+    }
+    t.end = pos;
+    return t;
+  }
+  const std::size_t close = text.find(')', pos);
+  t.path = text.substr(pos, close == std::string::npos ? std::string::npos : close - pos);
+  while (!t.path.empty() && std::isspace(static_cast<unsigned char>(t.path.back()))) t.path.pop_back();
+  t.end = pos + t.path.size();
+  return t;
+}
+
 class LawParser {
  public:
   explicit LawParser(const std::string& text) : text_(text) {}
@@ -698,26 +731,11 @@ class LawParser {
   std::string parse_path() {
     static constexpr const char* path_hint = "emp(times.txt), or emp(\"my times.txt\") for a path with spaces or ')'";
     skip_space();
-    std::string path;
-    if (accept('"')) {
-      for (;;) {
-        if (pos_ >= text_.size()) fail("unterminated quoted path", path_hint);
-        char c = text_[pos_++];
-        if (c == '"') break;
-        if (c == '\\') {
-          if (pos_ >= text_.size()) fail("unterminated quoted path", path_hint);
-          c = text_[pos_++];
-        }
-        path += c;
-      }
-    } else {
-      const std::size_t end = text_.find(')', pos_);
-      path = text_.substr(pos_, end == std::string::npos ? std::string::npos : end - pos_);
-      while (!path.empty() && std::isspace(static_cast<unsigned char>(path.back()))) path.pop_back();
-      pos_ += path.size();
-    }
-    if (path.empty()) fail("expected a file path", path_hint);
-    return path;
+    const PathToken token = scan_path(text_, pos_);
+    pos_ = token.end;
+    if (!token.terminated) fail("unterminated quoted path", path_hint);
+    if (token.path.empty()) fail("expected a file path", path_hint);
+    return token.path;
   }
 
   Law parse_mixture(std::size_t start) {
@@ -751,6 +769,49 @@ class LawParser {
 }  // namespace
 
 Law parse_law(const std::string& text) { return LawParser(text).parse_all(); }
+
+std::vector<std::string> split_outside_laws(const std::string& text, char separator) {
+  std::vector<std::string> items(1);
+  int depth = 0;
+  std::string name;      // the last run of letters: a law's name when '(' follows (spaces between)
+  bool letters = false;  // the previous character was a letter
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    const auto uc = static_cast<unsigned char>(c);
+    if (c == separator && depth == 0) {
+      items.emplace_back();
+      ++i;
+    } else if (c == '(') {
+      ++depth;
+      const bool path = name == "emp";
+      items.back() += c;
+      name.clear();
+      letters = false;
+      if (!path) {
+        ++i;
+        continue;
+      }
+      // The path, read whole as parse_path reads it; its closing ')' is counted below.
+      std::size_t start = i + 1;
+      while (start < text.size() && std::isspace(static_cast<unsigned char>(text[start]))) ++start;
+      const std::size_t end = scan_path(text, start).end;
+      items.back() += text.substr(i + 1, end - (i + 1));
+      i = end;
+    } else {
+      if (c == ')') --depth;
+      if (std::isalpha(uc)) {
+        if (!letters) name.clear();
+        name += c;
+      } else if (!std::isspace(uc)) {
+        name.clear();
+      }
+      letters = std::isalpha(uc) != 0;
+      items.back() += c;
+      ++i;
+    }
+  }
+  return items;
+}
 
 double parse_number(const std::string& text, const std::string& what) {
   try {

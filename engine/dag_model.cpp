@@ -121,4 +121,33 @@ std::vector<Record> comparison_records(const std::string& structure, const std::
   return out;
 }
 
+bool dag_estimates_apply(const Simulation& simulation) {
+  return simulation.plan.kind == PlanKind::dag && simulation.plan.port == Port::free;
+}
+
+std::vector<HistogramMark> histogram_marks(const Simulation& simulation,
+                                           const std::vector<bounds::DagEstimate>& dag_estimates) {
+  std::vector<HistogramMark> marks;
+  if (const auto& closed = simulation.closed_form) marks.push_back({"closed_form_" + closed->method, closed->value});
+  const auto& s = simulation.structure;
+  const double comm = simulation.model.comm_value();
+  bool wilson_bounds = false;
+  switch (s.kind) {
+    case structures::StructureKind::synchronous: wilson_bounds = comm > 0.0; break;
+    case structures::StructureKind::master_slave: wilson_bounds = true; break;
+    case structures::StructureKind::asynchronous:      // never communicates: its closed form only
+    case structures::StructureKind::nearest_neighbor:  // Eq. 12 builds on a simulated mean
+    case structures::StructureKind::custom: break;
+  }
+  if (wilson_bounds) {
+    const auto b = bounds::comm_bounds(s, simulation.model.is_paper_uniform(), simulation.model.scale_value(), comm, 0.0);
+    if (b) {
+      marks.push_back({b->method + "_lower", b->bounds.lower});
+      marks.push_back({b->method + "_upper", b->bounds.upper});
+    }
+  }
+  for (const auto& e : dag_estimates) marks.push_back({e.method, e.moments.mean});
+  return marks;
+}
+
 }  // namespace hetstruct::engine

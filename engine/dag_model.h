@@ -32,6 +32,17 @@ bounds::StochasticDag stochastic_dag(const structures::Structure& structure, boo
 // InputError ("comm_cost") for a structure with communication, which runs a protocol, not a DAG.
 bounds::StochasticDag stochastic_dag(const Simulation& simulation);
 
+// Whether a simulation's DAG estimates come with its histogram unasked: a graph's plan on the free
+// port (the estimators' model). Wilson's structures build a DAG for them only with --estimates.
+bool dag_estimates_apply(const Simulation& simulation);
+
+// What a simulation's histogram marks (simulation.h): its closed form (closed_form_METHOD, zero
+// communication), Wilson's bounds at C where none rests on a simulated mean (METHOD_lower,
+// METHOD_upper: sync at C > 0, ms; at C = 0 sync's equal its closed form, nn's need a simulation),
+// then each of `dag_estimates` by its method (the caller's: bounds::dag_estimates(stochastic_dag(simulation))).
+std::vector<HistogramMark> histogram_marks(const Simulation& simulation,
+                                           const std::vector<bounds::DagEstimate>& dag_estimates);
+
 // One record per estimate: structure, tasks, method, bound (lower, upper or empty), mean, sd, and
 // where the structure has one the exact closed form and the estimate's difference from it in
 // percent.

@@ -1,5 +1,6 @@
 #include "engine/model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -21,11 +22,37 @@ std::function<void(const std::string&)>& warning_handler() {
   return handler;
 }
 
-// Normal laws are not truncated (nor are Wilson's): say how often the model's likeliest law draws
-// a negative time when that is more than one task in a hundred (once: the first such model).
+// Why a component of a law can draw below 0 (scales are > 0 and keep the sign), or nothing.
+const char* negative_cause(const distributions::Component& c) {
+  switch (c.leaf.kind) {
+    case distributions::LeafKind::normal:
+      return "normal laws are not truncated, as in Wilson's tables; tn(mean,variance) truncates at 0";
+    case distributions::LeafKind::uniform: return c.leaf.first < 0.0 ? "a uniform law's range starts below 0" : nullptr;
+    case distributions::LeafKind::constant: return c.leaf.first < 0.0 ? "a negative constant" : nullptr;
+    case distributions::LeafKind::empirical:
+      return c.leaf.data->sorted.front() < 0.0 ? "the measured data has negative values" : nullptr;
+    case distributions::LeafKind::truncated_normal:
+    case distributions::LeafKind::exponential:
+    case distributions::LeafKind::gamma:
+    case distributions::LeafKind::lognormal:
+    case distributions::LeafKind::weibull: return nullptr;
+  }
+  return nullptr;
+}
+
+// Negative times are not refused (Wilson's normal laws are not truncated): warn once.
 void warn_negative_times(const std::vector<Law>& laws) {
   static bool warned = false;
   if (warned) return;
+  const auto text = negative_time_warning(laws);
+  if (!text) return;
+  warned = true;
+  warn(*text);
+}
+
+}  // namespace
+
+std::optional<std::string> negative_time_warning(const std::vector<Law>& laws) {
   const Law* worst = nullptr;
   double worst_p = 0.01;
   for (const auto& law : laws) {
@@ -35,13 +62,20 @@ void warn_negative_times(const std::vector<Law>& laws) {
       worst_p = p;
     }
   }
-  if (!worst) return;
-  warned = true;
+  if (!worst) return std::nullopt;
+  std::vector<std::string> causes;  // each once, in the law's order
+  for (const auto& c : worst->components()) {
+    const char* cause = negative_cause(c);
+    if (cause && std::find(causes.begin(), causes.end(), cause) == causes.end()) causes.push_back(cause);
+  }
+  std::string why;
+  for (const auto& cause : causes) why += (why.empty() ? "" : "; ") + cause;
   char percent[32];
   std::snprintf(percent, sizeof percent, "%.3g%%", 100.0 * worst_p);
-  warn(worst->to_string() + " draws a negative task time with probability " + percent +
-       " (normal laws are not truncated, as in Wilson's tables; tn(mean,variance) truncates at 0)");
+  return worst->to_string() + " draws a negative task time with probability " + percent + " (" + why + ")";
 }
+
+namespace {
 
 Law parse_law_parameter(const std::string& parameter, const std::string& text) {
   try {

@@ -73,6 +73,12 @@ struct Model {
 void set_warning_handler(std::function<void(const std::string&)> handler);
 void warn(const std::string& text);
 
+// The warning for laws that draw a negative task time more than once in a hundred (the likeliest
+// one, with what makes it negative: an untruncated normal, a uniform or constant below 0, measured
+// data with negative values; exp, gamma, lognormal, weibull and tn never do), or nothing. Models
+// give it once, for the first such model.
+std::optional<std::string> negative_time_warning(const std::vector<distributions::Law>& laws);
+
 // Accepts sequential and plain (InputError on `exchange` otherwise).
 structures::NeighborExchange parse_exchange(const std::string& name);
 const char* to_string(structures::NeighborExchange exchange);

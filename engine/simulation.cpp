@@ -108,12 +108,13 @@ void add_distribution_fields(Record& r, const Distribution& d) {
   }
 }
 
-std::vector<Record> histogram_records(const Distribution& d) {
+std::vector<Record> histogram_records(const Distribution& d, const std::vector<HistogramMark>& marks) {
   std::vector<Record> rows;
   for (const auto& b : d.histogram) {
     Record r;
     r.add("bin_low", b.low).add("bin_high", b.high).add("count", b.count).add("density", b.density);
     r.add("cdf", b.cdf).add("normal_density", b.normal_density).add("normal_cdf", b.normal_cdf);
+    for (const auto& m : marks) r.add(m.name, m.value);
     rows.push_back(std::move(r));
   }
   return rows;

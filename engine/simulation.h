@@ -60,7 +60,17 @@ Record simulation_record(const Simulation& simulation, std::uint64_t seed);
 // several deadlines, their fields are suffixed _1, _2, ...). The histogram is a table of its own
 // (histogram_records).
 void add_distribution_fields(Record& r, const Distribution& d);
-std::vector<Record> histogram_records(const Distribution& d);
+
+// An analytic value of the expected makespan (a closed form, a bound, a DAG estimate) that the
+// histogram marks: `name` is its column, e.g. cpm, kamburowski_lower, closed_form_eq6.
+struct HistogramMark {
+  std::string name;
+  double value = 0.0;
+};
+// One record per bin: bin_low, bin_high, count, density, cdf, normal_density, normal_cdf, then
+// one column per mark holding its value on every row (a spreadsheet or gnuplot reads the file
+// alone; `hetstruct plot` draws each as a vertical line).
+std::vector<Record> histogram_records(const Distribution& d, const std::vector<HistogramMark>& marks = {});
 
 // Each processor's mean task time: its law's mean; for a DAG, the mean over its tasks' laws.
 std::vector<double> mean_task_times(const structures::Structure& s);

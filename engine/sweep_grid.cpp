@@ -10,6 +10,7 @@
 #include "distributions/format.h"
 #include "distributions/input_error.h"
 #include "distributions/law.h"
+#include "distributions/law_syntax.h"
 #include "engine/resources.h"
 #include "structures/structure.h"
 #include "structures/task_graphs.h"
@@ -89,19 +90,8 @@ void add_unique(const std::string& option, std::unordered_set<std::string>& seen
 
 std::vector<std::string> split_list(const std::string& option, const std::string& text) {
   std::vector<std::string> items;
-  int depth = 0;
-  std::string current;
-  for (const char c : text) {
-    if (c == '(') ++depth;
-    if (c == ')') --depth;
-    if (c == ',' && depth == 0) {
-      items.push_back(trim(current));
-      current.clear();
-    } else {
-      current += c;
-    }
-  }
-  items.push_back(trim(current));
+  // The law syntax's rules: a comma or ')' inside emp("a,b).txt") does not end an item.
+  for (const auto& item : distributions::split_outside_laws(text, ',')) items.push_back(trim(item));
   if (items.size() == 1 && items[0].empty()) throw InputError(option, "empty list", "give a value, a list or a range");
   for (const auto& item : items)
     if (item.empty()) throw InputError(option, "empty value in the list '" + text + "'");

@@ -44,7 +44,8 @@ inline const std::array<const char*, SweepDim::count> sweep_parameters = {
 // One configuration: the canonical text of each dimension, in the order of sweep_dimensions.
 using SweepConfig = std::array<std::string, SweepDim::count>;
 
-// Splits a list at the commas outside parentheses: "uniform,u(0,2)" -> {"uniform", "u(0,2)"}.
+// Splits a list at the commas outside parentheses and emp() paths, as the law parser reads them
+// (distributions/law_syntax.h): "uniform,u(0,2),emp(\"a,b).txt\")" -> {"uniform", "u(0,2)", "emp(\"a,b).txt\")"}.
 // Throws InputError (naming `parameter`) on an empty list or an empty item.
 std::vector<std::string> split_list(const std::string& parameter, const std::string& text);
 

@@ -1,5 +1,6 @@
 // cli/gnuplot.h: file names quoted for gnuplot, images written whole, nothing temporary left
-// behind on success or failure; and `hetstruct figure` into a folder whose name has a quote.
+// behind on success or failure; and `hetstruct figure` into a folder whose name has a quote. The
+// histogram's analytic estimates, from the library's values to the plot's lines.
 #include <stdlib.h>
 
 #include <filesystem>
@@ -11,9 +12,16 @@
 
 #include <catch2/catch.hpp>
 
+#include "bounds/dag_estimates.h"
+#include "bounds/structure_bounds.h"
 #include "cli/app.h"
 #include "cli/gnuplot.h"
 #include "cli/output.h"
+#include "cli/plot.h"
+#include "engine/dag_model.h"
+#include "engine/model.h"
+#include "engine/record.h"
+#include "engine/simulation.h"
 #include "tests/support.h"
 
 using namespace hetstruct;
@@ -115,4 +123,93 @@ TEST_CASE("Wilson's figures are their configurations, their points records", "[f
   // The script finds its columns by name: comm is column 8, upper 15.
   const auto script = cli::figure_script(engine::wilson_figure(5), run, points.front().names(), "f.csv", "f.svg", "f.png");
   CHECK(script.find("plot 'f.csv' skip 1 using 8:15 ") != std::string::npos);
+}
+
+// simulate --histogram-out carries the analytic estimates the library computes (the printed
+// digits of each are the library's value's), and plot draws each as a vertical line with a key
+// entry on both panels.
+TEST_CASE("the histogram's analytic estimates, from the library to the plot", "[gnuplot][plot][distribution]") {
+  TempDir tmp;
+  const std::string graph = std::string(HETSTRUCT_TEST_DATA) + "/diamond.dot";
+  const std::string csv = (tmp.path / "h.csv").string();
+  testing::captured_stdout([&] {
+    REQUIRE(run_hetstruct({"simulate", "--graph", graph, "--reps", "200", "--threads", "1", "--histogram", "6",
+                           "--histogram-out", csv, "--format", "csv"}) == 0);
+  });
+  std::ifstream in(csv);
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  const auto rows = engine::records_of_csv(text);
+  REQUIRE(rows.size() == 6);
+  // The library's estimates of the graph the simulation runs, in its order.
+  engine::Model model;
+  model.graph = graph;
+  const auto estimates = bounds::dag_estimates(engine::stochastic_dag(engine::prepare(model)));
+  std::vector<std::string> names = {"bin_low", "bin_high", "count", "density", "cdf", "normal_density", "normal_cdf"};
+  for (const auto& e : estimates) names.push_back(e.method);
+  CHECK(rows.front().names() == names);
+  CHECK(names.back() == "clark_canonical");
+  for (const auto& e : estimates)
+    for (const auto& row : rows) CHECK(row.text(e.method) == cli::full(e.moments.mean));
+  // CPM by hand: a, then b or c (1/2 each), then d (2); the tasks of a processor chain, a b and c d.
+  CHECK(rows.front().text("cpm") == "3");
+
+  cli::PlotCommand plot;
+  plot.csv_path = csv;
+  const std::string script = cli::plot_script(plot, text, "h.svg", "h.png");
+  const std::string cpm_line = "set arrow 1 from first 3, graph 0 to first 3, graph 1 nohead front lw 1.5 lc rgb '#27ae60' dt 1\n";
+  CHECK(script.find(cpm_line) != std::string::npos);
+  // Kamburowski's lower bound dotted, his upper one dashed (uniform laws here: the values only
+  // approximate, but the columns keep their names).
+  CHECK(script.find("set arrow 2 from first " + cli::full(estimates[1].moments.mean) + ", graph 0") != std::string::npos);
+  CHECK(script.find("lc rgb '#8e44ad' dt 3 title 'kamburowski_lower ") != std::string::npos);
+  CHECK(script.find("lc rgb '#d35400' dt 2 title 'kamburowski_upper ") != std::string::npos);
+  // Each mark has its key entry on both panels (the script draws the SVG, then the PNG).
+  const std::string cpm_key = "keyentry with lines lw 1.5 lc rgb '#27ae60' dt 1 title 'cpm 3'";
+  std::size_t keys = 0;
+  for (auto at = script.find(cpm_key); at != std::string::npos; at = script.find(cpm_key, at + 1)) ++keys;
+  CHECK(keys == 4);
+  // A mark that is not a number is refused, naming the file and column; an empty one is left out.
+  const std::string head = "bin_low,bin_high,count,density,cdf,normal_density,normal_cdf,cpm\n0,1,5,1,1,0.4,0.8,";
+  CHECK(testing::error_of([&] { cli::plot_script(plot, head + "abc\n", "h.svg", "h.png"); }) ==
+        csv + ":2: column 'cpm' is not numeric");
+  CHECK(cli::plot_script(plot, head + "\n", "h.svg", "h.png").find("set arrow") == std::string::npos);
+  // gnuplot takes the script: the SVG names the marks.
+  plot.out_base = (tmp.path / "h").string();
+  REQUIRE(plot.execute() == 0);
+  std::ifstream svg(plot.out_base + ".svg");
+  const std::string drawn((std::istreambuf_iterator<char>(svg)), {});
+  CHECK(drawn.find("cpm 3") != std::string::npos);
+  CHECK(drawn.find("clark_canonical ") != std::string::npos);
+}
+
+// Wilson's structures mark their closed form at C = 0 and the bounds at C that rest on no
+// simulation; a graph on the one-port model has no estimate (they are of the free port).
+TEST_CASE("what a structure's histogram marks", "[distribution][plot]") {
+  using structures::StructureKind;
+  auto names_of = [](const std::vector<engine::HistogramMark>& marks) {
+    std::vector<std::string> names;
+    for (const auto& m : marks) names.push_back(m.name);
+    return names;
+  };
+  const auto sync = engine::prepare(engine::Model::wilson(StructureKind::synchronous, 4, 1, "1/2", "uniform", 10));
+  const auto at_zero = engine::histogram_marks(sync, {});
+  CHECK(names_of(at_zero) == std::vector<std::string>{"closed_form_eq6"});
+  CHECK(at_zero[0].value == sync.closed_form->value);
+  const auto model = engine::Model::wilson(StructureKind::synchronous, 4, 1, "1/2", "uniform", 10, 0.25);
+  const auto comm = engine::histogram_marks(engine::prepare(model), {});
+  CHECK(names_of(comm) == std::vector<std::string>{"eq11_coordinator_lower", "eq11_coordinator_upper"});
+  const auto b = bounds::comm_bounds(model.build(), true, 0.5, 0.25, 0.0);
+  CHECK(comm[0].value == b->bounds.lower);
+  CHECK(comm[1].value == b->bounds.upper);
+  // Eq. 11 at C = 1/4 over 10 levels: lower E + 2pC = E + 5, upper E + (n+1)pC = E + 12.5.
+  CHECK(comm[1].value - comm[0].value == Approx(7.5).epsilon(1e-12));
+  const auto async = engine::prepare(engine::Model::wilson(StructureKind::asynchronous, 4, 1, "1/2", "normal", 10));
+  CHECK(names_of(engine::histogram_marks(async, {})) == std::vector<std::string>{"closed_form_normal_exact"});
+  const auto nn = engine::prepare(engine::Model::wilson(StructureKind::nearest_neighbor, 4, 1, "1/2", "uniform", 10, 0.25));
+  CHECK(engine::histogram_marks(nn, {}).empty());
+  engine::Model one_port;
+  one_port.graph = std::string(HETSTRUCT_TEST_DATA) + "/diamond.dot";
+  CHECK(engine::dag_estimates_apply(engine::prepare(one_port)));
+  one_port.port = "one-port";
+  CHECK_FALSE(engine::dag_estimates_apply(engine::prepare(one_port)));
 }

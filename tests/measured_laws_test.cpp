@@ -29,6 +29,7 @@
 #include "distributions/input_error.h"
 #include "distributions/law.h"
 #include "distributions/sampler.h"
+#include "engine/model.h"
 #include "engine/monte_carlo.h"
 #include "engine/plan.h"
 #include "structures/structure.h"
@@ -500,4 +501,38 @@ TEST_CASE("measured laws: the same seed gives the same bits on 1 and 2 threads",
     CHECK(one.min == two.min);
     CHECK(one.max == two.max);
   }
+}
+
+// The warning names what draws the negative times: an untruncated normal, a uniform or constant
+// below 0, measured data with negative values (alone or in a mixture); never exp, gamma,
+// lognormal, weibull or tn. Exact texts: the probabilities are P(X < 0) to 3 digits.
+TEST_CASE("the negative-time warning names what can go negative", "[law][measured][warning]") {
+  using engine::negative_time_warning;
+  const auto warning = [](const std::vector<std::string>& texts) {
+    std::vector<Law> laws;
+    for (const auto& t : texts) laws.push_back(parse_law(t));
+    return negative_time_warning(laws).value_or("none");
+  };
+  for (const char* never : {"exp(1)", "gamma(1/2,4)", "lognormal(-3,2)", "weibull(0.5,1)", "tn(-1,1)", "u(0,1)", "c(0)"})
+    CHECK(warning({never}) == "none");
+  const std::string normal = "normal laws are not truncated, as in Wilson's tables; tn(mean,variance) truncates at 0";
+  // Wilson's normal law: the text the goldens hold.
+  CHECK(warning({"n(1/2,1/12)"}) == "n(0.5,0.08333333333333333) draws a negative task time with probability 4.16% (" + normal + ")");
+  CHECK(warning({"n(5,1)"}) == "none");  // P = 2.9e-7, below one in a hundred
+  TempDir dir;
+  const std::string data = write_file(dir, "neg.txt", "-1\n1\n2\n3\n");  // P(X < 0) = 1/4
+  CHECK(warning({"exp(1)", "emp(" + data + ")"}) ==
+        "emp(" + data + ") draws a negative task time with probability 25% (the measured data has negative values)");
+  // 1/2 * 1/4 + 1/2 * Phi(-1) = 0.2043: both causes, in the mixture's order.
+  CHECK(warning({"mix(0.5:emp(" + data + "),0.5:n(1,1))"}) ==
+        "mix(0.5:emp(" + data + "),0.5:n(1,1)) draws a negative task time with probability 20.4% (the measured data has "
+        "negative values; " + normal + ")");
+  CHECK(warning({"mix(0.5:emp(" + data + "),0.5:gamma(2,1))"}).find("12.5% (the measured data has negative values)") !=
+        std::string::npos);
+  // The likeliest of the laws is named.
+  CHECK(warning({"n(1/2,1/12)", "u(-1,1)"}) == "u(-1,1) draws a negative task time with probability 50% (a uniform law's "
+                                               "range starts below 0)");
+  CHECK(warning({"c(-1)"}) == "c(-1) draws a negative task time with probability 100% (a negative constant)");
+  // Positive data is never negative.
+  CHECK(warning({"emp(" + write_file(dir, "pos.txt", "0\n1\n2\n") + ")"}) == "none");
 }

@@ -4,13 +4,16 @@
 
 #include <array>
 #include <cmath>
+#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "distributions/input_error.h"
+#include "distributions/law.h"
 #include "engine/sweep.h"
 #include "engine/wilson_figures.h"
+#include "support.h"
 
 using namespace hetstruct;
 using namespace hetstruct::engine;
@@ -45,6 +48,28 @@ TEST_CASE("ranges expand to start + k*step with the end included", "[sweep]") {
 
   CHECK(split_list("law", "uniform, u(0,2),mix(0.5:u(0,1),0.5:c(1))") ==
         std::vector<std::string>{"uniform", "u(0,2)", "mix(0.5:u(0,1),0.5:c(1))"});
+}
+
+// The list splitter reads an emp() path as the law parser does: a quoted path may hold ',' and
+// ')', a bare one runs to the first ')' (a '(' in it opens nothing). Each item is then one law.
+TEST_CASE("a list of laws splits where the law parser ends each law", "[sweep][law]") {
+  testing::TempDir dir;
+  // Inside mix(, two ')' close the mixture for a splitter that counts parentheses only.
+  const std::string path = (dir.path / "run)), (2.txt").string();
+  std::ofstream(path) << "1\n2\n4\n";  // mean 7/3
+  const std::string quoted = "\"" + path + "\"";
+  const std::string mixture = "mix(0.5:emp(" + quoted + "),0.5:u(0,1))";
+  const std::string escaped = R"x(emp("a\")b,c"))x";  // the path a")b,c
+  CHECK(split_list("law", "u(0,1), " + mixture + " ,emp(a(b.txt),emp(x,y.txt)," + escaped) ==
+        std::vector<std::string>{"u(0,1)", mixture, "emp(a(b.txt)", "emp(x,y.txt)", escaped});
+  CHECK(split_list("law", "emp (  \"),\" ),c(1)") == std::vector<std::string>{"emp (  \"),\" )", "c(1)"});
+  // An unterminated quote runs to the end: one item, which the law parser refuses.
+  CHECK(split_list("law", "emp(\"a,b),c(1)") == std::vector<std::string>{"emp(\"a,b),c(1)"});
+  // The mixture's item is the law: its mean is 1/2 * 7/3 + 1/2 * 1/2 = 17/12.
+  const auto law = distributions::parse_law(split_list("law", "c(1)," + mixture)[1]);
+  CHECK(law.mean() == Approx(17.0 / 12.0).epsilon(1e-15));
+  // The sweep's law dimension keeps it whole.
+  CHECK(dimension_values(SweepDim::law, {"uniform," + mixture}, 10) == std::vector<std::string>{"uniform", mixture});
 }
 
 TEST_CASE("bad ranges are errors", "[sweep]") {

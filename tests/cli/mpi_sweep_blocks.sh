@@ -2,7 +2,8 @@
 # MPI splits replication blocks, not only configurations: a sweep of one or two configurations
 # with 20000 replications (313 blocks a run) on 2 and on 3 ranks writes the same CSV, byte for
 # byte, as the one-process sweep, although every rank computes part of the same runs; and so do
-# the distribution's rows (quantiles, sd, p_deadline) and the --compare-to ratio rows.
+# the distribution's rows (quantiles, sd, p_deadline) and the --compare-to ratio rows, of Wilson's
+# structures and of a graph, on 1, 2 and 3 ranks and on 1 and 2 threads.
 #
 #   tests/cli/mpi_sweep_blocks.sh BINARY
 #
@@ -37,9 +38,34 @@ two=(sweep -s sync,nn --n 6 --m 2 --comm 0.05 --levels 20 --reps 20000 --seed 13
 # The distribution's rows (every makespan gathered) and the paired ratio (paired moments per block).
 dist=(sweep -s sync,async --n 6 --m 2 --levels 20 --reps 20000 --seed 13 --compare-to m=0
       --estimators quantile,sd,p_deadline --quantiles 0.01,0.5,0.99 --deadline 12,13)
+# The same rows of a graph: four configurations, each with its paired difference and ratio to m=0.
+data=$(cd "$(dirname "$0")" && pwd)/data
+graph=(sweep --graph "$data/dag.dot" --m 0,1 --comm 0,0.1 --reps 20000 --seed 13 --compare-to m=0
+       --estimators quantile,sd,p_deadline --quantiles 0.01,0.5,0.99 --deadline 2)
 for ranks in 2 3; do
   compare "one-config" "$ranks" "${one[@]}"
   compare "two-configs" "$ranks" "${two[@]}"
   compare "distribution" "$ranks" "${dist[@]}"
+  compare "graph-distribution" "$ranks" "${graph[@]}"
 done
+compare "distribution" 1 "${dist[@]}"
+compare "graph-distribution" 1 "${graph[@]}"
+
+# One process on 1 and on 2 threads: the same bytes.
+threads() {  # NAME GRID...
+  local name=$1
+  shift
+  for t in 1 2; do
+    "$binary" "$@" --quiet --threads "$t" --out "$tmp/$name-t$t.csv" || { echo "FAIL: $name: --threads $t failed"; status=1; return; }
+  done
+  if cmp -s "$tmp/$name-t1.csv" "$tmp/$name-t2.csv"; then
+    echo "ok: $name: the same $(wc -l <"$tmp/$name-t1.csv") lines on 1 and 2 threads"
+  else
+    echo "FAIL: $name: --threads 1 and --threads 2 differ"
+    diff "$tmp/$name-t1.csv" "$tmp/$name-t2.csv" | head -20
+    status=1
+  fi
+}
+threads "distribution" "${dist[@]}"
+threads "graph-distribution" "${graph[@]}"
 exit $status
