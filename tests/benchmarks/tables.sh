@@ -12,6 +12,7 @@ bin=${HETSTRUCT:-build/hetstruct}
 target=${HETSTRUCT_TARGET_REPS:-10000}
 seed=${HETSTRUCT_SEED:-1}
 out=${OUT:-$(mktemp -d)}
+mkdir -p "$out"
 tables=("$@")
 [ ${#tables[@]} -gt 0 ] || tables=(1 2 3 4 5 6 7 8)
 [ -x "$bin" ] || { echo "tables.sh: $bin is not built (./build.sh test builds it)" >&2; exit 2; }
