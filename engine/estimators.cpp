@@ -399,6 +399,17 @@ EstimatorResult run_estimator(const Plan& plan, const EstimatorSetup& setup, Est
       regression_min_reps(dim - 1));
 }
 
+Estimator choose_automatic(const Plan& plan, const EstimatorSetup& setup, const RunOptions& options) {
+  const Estimator resolved = resolve_estimator(Estimator::automatic, setup, options.reps);
+  if (resolved != Estimator::antithetic_cv) return resolved;
+  RunOptions pilot = options;
+  pilot.seed = surrogate_seed(options.seed);
+  pilot.reps = std::min(options.reps, regression_min_reps(setup.controls.size()));
+  pilot.progress = nullptr;
+  const double factor = run_estimator(plan, setup, Estimator::antithetic_cv, pilot).variance_factor;
+  return factor >= pilot_min_factor ? resolved : Estimator::mc;
+}
+
 std::uint64_t surrogate_reps(std::uint64_t reps) { return 4 * std::min<std::uint64_t>(reps, 50000); }
 
 std::uint64_t surrogate_seed(std::uint64_t seed) { return seed ^ 0x9e3779b97f4a7c15ULL; }  // the golden ratio's bits

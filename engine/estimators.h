@@ -125,6 +125,14 @@ inline constexpr std::size_t max_controls = 65;
 // below what the regression needs).
 Estimator resolve_estimator(Estimator requested, const EstimatorSetup& setup, std::uint64_t reps);
 
+// What `auto` runs: resolve_estimator's answer, except that antithetic pairs (chosen for
+// master-slave) are first tried on a pilot of regression_min_reps pairs on surrogate_seed(seed):
+// they pay 3-76 times on processor-bound pools but cost 1.33 plain evaluations each where the
+// master bounds the makespan (variance factor about 1), so below pilot_min_factor the run is
+// plain mc. Deterministic: the pilot depends on the seed only.
+inline constexpr double pilot_min_factor = 1.5;
+Estimator choose_automatic(const Plan& plan, const EstimatorSetup& setup, const RunOptions& options);
+
 // Runs `estimator` (resolve_estimator's answer). Plain mc without a stop rule is engine::run,
 // bit for bit.
 EstimatorResult run_estimator(const Plan& plan, const EstimatorSetup& setup, Estimator estimator,

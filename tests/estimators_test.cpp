@@ -147,6 +147,17 @@ TEST_CASE("auto takes exact, then controls, then mc; plain mc is engine::run bit
   CHECK(mc.variance_factor == 1.0);
 }
 
+TEST_CASE("auto on master-slave: antithetic pairs where a pilot shows they pay, else plain mc", "[estimators]") {
+  // Processor-bound: the slaves' task times drive the makespan, and reflected twins cancel them.
+  const auto slaves = prepared(StructureKind::master_slave, 3, 1, "normal", 20, 0.05);
+  CHECK(engine::choose_automatic(slaves.plan, slaves.estimators, options(1000, 1)) == Estimator::antithetic_cv);
+  // Master-bound: 15 slaves at C = 0.15 wait on the master's dealing; no twin or control helps.
+  const auto master = prepared(StructureKind::master_slave, 16, 8, "uniform", 20, 0.15);
+  CHECK(engine::choose_automatic(master.plan, master.estimators, options(1000, 1)) == Estimator::mc);
+  // The pilot is deterministic: the same answer on another thread count.
+  CHECK(engine::choose_automatic(master.plan, master.estimators, options(1000, 1, 2)) == Estimator::mc);
+}
+
 TEST_CASE("every estimator and the stopping rule give the same bits on 1 and 2 threads", "[estimators]") {
   const auto nn = prepared(StructureKind::nearest_neighbor, 4, 1, "uniform", 20, 0.1);
   const auto ms = prepared(StructureKind::master_slave, 4, 1, "normal", 20);
