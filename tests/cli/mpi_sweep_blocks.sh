@@ -16,19 +16,24 @@ command -v mpirun >/dev/null || { echo "mpi_sweep_blocks.sh: no mpirun, skipped"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hetstruct-mpi-blocks.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 status=0
+# Byte-compares two CSVs: FILE_A FILE_B OK_BEFORE_COUNT OK_AFTER_COUNT FAIL_MESSAGE.
+same() {
+  if cmp -s "$1" "$2"; then
+    echo "ok: $3 $(wc -l <"$1") $4"
+  else
+    echo "FAIL: $5"
+    diff "$1" "$2" | head -20
+    status=1
+  fi
+}
 compare() {  # NAME RANKS GRID...
   local name=$1 ranks=$2
   shift 2
   "$binary" "$@" --quiet --out "$tmp/$name-one.csv" || { echo "FAIL: $name: one-process sweep failed"; status=1; return; }
   mpirun -n "$ranks" --oversubscribe --allow-run-as-root --bind-to none \
     "$binary" "$@" --quiet --out "$tmp/$name-mpi.csv" || { echo "FAIL: $name: mpirun -n $ranks failed"; status=1; return; }
-  if cmp -s "$tmp/$name-one.csv" "$tmp/$name-mpi.csv"; then
-    echo "ok: $name on $ranks ranks: the same $(wc -l <"$tmp/$name-one.csv") lines as one process"
-  else
-    echo "FAIL: $name: the $ranks-rank CSV differs from the one-process CSV"
-    diff "$tmp/$name-one.csv" "$tmp/$name-mpi.csv" | head -20
-    status=1
-  fi
+  same "$tmp/$name-one.csv" "$tmp/$name-mpi.csv" "$name on $ranks ranks: the same" "lines as one process" \
+    "$name: the $ranks-rank CSV differs from the one-process CSV"
 }
 
 # One configuration, one run: its 313 blocks are all there is to share.
@@ -58,13 +63,8 @@ threads() {  # NAME GRID...
   for t in 1 2; do
     "$binary" "$@" --quiet --threads "$t" --out "$tmp/$name-t$t.csv" || { echo "FAIL: $name: --threads $t failed"; status=1; return; }
   done
-  if cmp -s "$tmp/$name-t1.csv" "$tmp/$name-t2.csv"; then
-    echo "ok: $name: the same $(wc -l <"$tmp/$name-t1.csv") lines on 1 and 2 threads"
-  else
-    echo "FAIL: $name: --threads 1 and --threads 2 differ"
-    diff "$tmp/$name-t1.csv" "$tmp/$name-t2.csv" | head -20
-    status=1
-  fi
+  same "$tmp/$name-t1.csv" "$tmp/$name-t2.csv" "$name: the same" "lines on 1 and 2 threads" \
+    "$name: --threads 1 and --threads 2 differ"
 }
 threads "distribution" "${dist[@]}"
 threads "graph-distribution" "${graph[@]}"
