@@ -156,6 +156,11 @@ std::vector<std::string> master_slave_protocol_names();
 std::unique_ptr<Protocol> make_reference_protocol(const std::string& structure, const std::string& name,
                                                   const CommSetup& setup);
 std::vector<std::string> reference_protocol_names(const std::string& structure);
+// The initiator-collector protocols (synchronous.cpp) before their receipts were scheduled first
+// come, first served: the greedy port with a heap of waiting messages, every draw through
+// TaskTimes::next. The class keeps both forms behind a flag; make_reference_protocol("sync", ...)
+// returns this one.
+std::unique_ptr<Protocol> make_frozen_synchronous_protocol(const std::string& name, const CommSetup& setup);
 
 // A master-slave dealing policy: its name, the approach it stands for (the label
 // `hetstruct policies` prints: overpartitioning, ostrich, hcgm, wilson_eq15, ...) and one line.

@@ -51,7 +51,7 @@ std::string describe(const Config& c) {
 // Random configurations, the same every run.
 std::vector<Config> configs(int count) {
   std::mt19937_64 rng(20261124);
-  const std::vector<int> widths = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 24, 33};
+  const std::vector<int> widths = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 24, 33, 34, 40};
   const std::vector<double> costs = {0.0, 0.0, 0.025, 0.1, 0.25, 0.5, 1.0};
   const std::vector<double> scales = {0.5, 2.0 / 3.0, 0.8, 1.0};
   const auto all_laws = laws();
@@ -94,9 +94,18 @@ TEST_CASE("event-available and event-commit equal their frozen implementations b
   for (const auto& protocol : reference_protocol_names("nn")) check_against_reference("nn", protocol, 400, 4);
 }
 
+TEST_CASE("initiator-collector protocols received first come first served equal the greedy port bit for bit",
+          "[sync-protocol]") {
+  // Widths on both sides of the ranked order (32 messages), ties from discrete laws and negative
+  // times: the level's end and who is received last must come out the same.
+  for (const auto& protocol : reference_protocol_names("sync")) check_against_reference("sync", protocol, 300, 3);
+}
+
 TEST_CASE("only the kept protocols have a frozen implementation", "[nn-protocol]") {
   REQUIRE(reference_protocol_names("nn") == std::vector<std::string>{"event-available", "event-commit"});
+  REQUIRE(reference_protocol_names("sync").size() == 6);  // the initiator-collector family
   CommSetup setup{4, 1, 10, 0.1, {1.0, 1.0, 1.0, 1.0}};
   REQUIRE_THROWS(make_reference_protocol("nn", "plain", setup));
+  REQUIRE_THROWS(make_reference_protocol("sync", "coordinator", setup));
   REQUIRE_THROWS(make_reference_protocol("async", "event-available", setup));
 }

@@ -183,6 +183,9 @@ class EventCommit final : public Protocol {
 
 std::vector<std::string> reference_protocol_names(const std::string& structure) {
   if (structure == "nn") return {"event-available", "event-commit"};
+  if (structure == "sync")
+    return {"initiator-collector-self", "initiator-collector", "initiator-collector-slow-first",
+            "initiator-collector-fast-first", "initiator-collector-blocking", "initiator-collector-always-release"};
   return {};
 }
 
@@ -192,6 +195,7 @@ std::unique_ptr<Protocol> make_reference_protocol(const std::string& structure, 
     return std::make_unique<EventCommit>(setup, EventCommit::Key::availability);
   if (structure == "nn" && name == "event-commit")
     return std::make_unique<EventCommit>(setup, EventCommit::Key::task_finish);
+  if (structure == "sync") return make_frozen_synchronous_protocol(name, setup);
   throw InputError("protocol", "no reference implementation of " + structure + " protocol '" + name + "'");
 }
 

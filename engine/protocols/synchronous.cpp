@@ -162,37 +162,121 @@ class InitiatorCollector final : public Protocol {
     bool self_initiation = false;  // the initiator's own task starts after a message to itself (C)
   };
 
-  InitiatorCollector(const CommSetup& setup, Rules rules)
-      : setup_(setup), rules_(rules), positions_(setup.width), task_(setup.width), ready_(setup.width),
-        by_ready_(setup.width), waiting_(setup.width) {
+  // `frozen`: the implementation as it was before issue 11 (each level's receipts scheduled with a
+  // heap of waiting messages, every draw through TaskTimes::next), kept for
+  // tests/reference_protocol_test.cpp and hetstruct_bench.
+  InitiatorCollector(const CommSetup& setup, Rules rules, bool frozen = false)
+      : setup_(setup), rules_(rules), frozen_(frozen), positions_(setup.width), task_(setup.width),
+        ready_(setup.width), by_ready_(setup.width), waiting_(setup.width), draws_(setup.width) {
     if (rules_.order != Order::random) fixed_order(rules_.order, setup_, positions_);
   }
 
+  std::unique_ptr<Protocol> frozen_copy() const { return std::make_unique<InitiatorCollector>(setup_, rules_, true); }
+
   double run(TaskTimes& times) override {
+    if (frozen_) return simulate(times, LawDraws::General{&times});
+    return draws_.dispatch(times, setup_.width, [this, &times](auto next) { return simulate(times, next); });
+  }
+
+ private:
+  template <class Next>
+  double simulate(TaskTimes& times, Next next) {
     const int n = setup_.width;
     const double c = setup_.comm_cost;
     double level_start = 0.0;
     if (n == 1) {
-      for (int k = 0; k < setup_.levels; ++k) level_start += times.next(0);
+      for (int k = 0; k < setup_.levels; ++k) level_start += next(0);
       return level_start;
     }
     for (int k = 0; k < setup_.levels; ++k) {
       if (rules_.order == Order::random) random_order(times.protocol_stream(), positions_);
-      for (int j = 0; j < n; ++j) task_[j] = times.next(positions_[j]);
-      const double level_end = collect(level_start, c);
+      for (int j = 0; j < n; ++j) task_[j] = next(positions_[j]);
+      const double level_end = frozen_ ? collect_greedy(level_start, c) : collect(level_start, c);
       level_start = level_end;
     }
     return level_start;
   }
 
- private:
-  // One level from its start L; task_ holds the positions' task times. Returns the level's end.
-  double collect(double level_start, double c) {
+  // Ready times of the completion messages, by position (position 1, the collector, sends none);
+  // returns the end of the collector's own task.
+  double ready_times(double level_start, double c) {
     const int n = setup_.width;
-    // Ready times of the completion messages, by position (position 1, the collector, sends none).
     ready_[0] = (level_start + c * (rules_.self_initiation ? n : n - 1)) + task_[0];
     for (int j = 2; j < n; ++j) ready_[j] = (level_start + c * j) + task_[j];
-    double collector_end = (level_start + c) + task_[1];
+    return (level_start + c) + task_[1];
+  }
+
+  // The level's end once the port has received its last message at port_free (the receipt of
+  // the initiator's completion last or not), the collector's task ending at collector_end.
+  double level_end(double port_free, double collector_end, bool initiator_received_last, double c) const {
+    // The collector's own completion counts among the completions: when its task ends after the
+    // last receipt, its own is the last one, not the initiator's (a receipt ending exactly at E is
+    // taken as the later one; that tie has measure zero for C > 0).
+    const double collected = std::max(port_free, collector_end);
+    const bool initiator_last = initiator_received_last && port_free >= collector_end;
+    const bool release = rules_.always_release || !initiator_last;
+    return release ? collected + c : collected;
+  }
+
+  // One level from its start L; task_ holds the positions' task times. Returns the level's end.
+  //
+  // The greedy port (lower position first among the messages waiting at t) receives in the same
+  // slots as one that receives in order of ready time (first come, first served), whatever the
+  // choice among waiting messages: after k receipts both have taken k messages, all ready by the
+  // port's free time t, so a message waits at t exactly when the (k+1)-th earliest ready time is
+  // <= t, and when none waits both take that one. So the starts, hence t, the collector's
+  // pre-emptions and the level's end, are the same sums in the same order, bit for bit
+  // (collect_greedy, the frozen form, is held equal to this by tests/reference_protocol_test.cpp).
+  // The one thing the order changes is who is received last, and only "the initiator or not"
+  // matters: the initiator, first among waiting messages, is received last exactly when it is the
+  // last in order of ready time and is not ready yet when the last receipt but one starts (the
+  // port's free times only grow, so it was not waiting at any earlier receipt either).
+  //
+  // Up to 32 positions the order comes from ranks counted without a branch (a position's rank is
+  // the number of messages ready before it, or at the same time from a lower position): a sort's
+  // comparisons of random times mispredict.
+  double collect(double level_start, double c) {
+    const int n = setup_.width;
+    double collector_end = ready_times(level_start, c);
+    // The messages, in position order: the initiator (position 0), then positions 2..n-1.
+    const int count = n - 1;
+    message_[0] = ready_[0];
+    for (int j = 2; j < n; ++j) message_[j - 1] = ready_[j];
+    if (count <= max_ranked) {
+      for (int a = 0; a < count; ++a) {
+        const double r = message_[a];
+        long rank = 0;
+        for (int b = 0; b < a; ++b) rank += message_[b] <= r;
+        for (int b = a + 1; b < count; ++b) rank += message_[b] < r;
+        sorted_[rank] = r;
+        sorted_position_[rank] = a;
+      }
+    } else {
+      for (int a = 0; a < count; ++a) by_ready_[a] = a;
+      std::sort(by_ready_.begin(), by_ready_.begin() + count, [this](int a, int b) {
+        return message_[a] != message_[b] ? message_[a] < message_[b] : a < b;
+      });
+      for (int k = 0; k < count; ++k) {
+        sorted_[k] = message_[by_ready_[k]];
+        sorted_position_[k] = by_ready_[k];
+      }
+    }
+    double port_free = rules_.preemptible ? minus_infinity : collector_end;
+    double second_last = port_free;  // the port's free time when the last receipt but one starts
+    for (int k = 0; k < count; ++k) {
+      if (k == count - 2) second_last = port_free;
+      const double start = sorted_[k] <= port_free ? port_free : sorted_[k];
+      if (rules_.preemptible && start < collector_end) collector_end += c;
+      port_free = start + c;
+    }
+    const bool initiator_received_last = sorted_position_[count - 1] == 0 && (count == 1 || message_[0] > second_last);
+    return level_end(port_free, collector_end, initiator_received_last, c);
+  }
+
+  // The frozen form of collect(): the greedy port itself, with a heap of the waiting messages.
+  double collect_greedy(double level_start, double c) {
+    const int n = setup_.width;
+    double collector_end = ready_times(level_start, c);
 
     // Messages in order of ready time (lower position on ties): the order they become available.
     int pending = 0;
@@ -225,22 +309,24 @@ class InitiatorCollector final : public Protocol {
       if (rules_.preemptible && start < collector_end) collector_end += c;
       port_free = start + c;
     }
-    // The collector's own completion counts among the completions: when its task ends after the
-    // last receipt, its own is the last one, not the initiator's (a receipt ending exactly at E is
-    // taken as the later one; that tie has measure zero for C > 0).
-    const double collected = std::max(port_free, collector_end);
-    const bool initiator_last = last == 0 && port_free >= collector_end;
-    const bool release = rules_.always_release || !initiator_last;
-    return release ? collected + c : collected;
+    return level_end(port_free, collector_end, last == 0, c);
   }
+
+  static constexpr int max_ranked = 32;
 
   CommSetup setup_;
   Rules rules_;
+  bool frozen_;
   std::vector<int> positions_;  // position j -> processor
   std::vector<double> task_;    // position j -> its task time this level
   std::vector<double> ready_;   // position j -> when its completion message is ready
   std::vector<int> by_ready_;   // positions sending a completion, by ready time
   std::vector<int> waiting_;    // heap of positions whose message waits for the collector
+  // collect(): message i is position 0 for i = 0, else position i + 1
+  std::vector<double> message_ = std::vector<double>(static_cast<std::size_t>(setup_.width));
+  std::vector<double> sorted_ = std::vector<double>(static_cast<std::size_t>(setup_.width));
+  std::vector<int> sorted_position_ = std::vector<int>(static_cast<std::size_t>(setup_.width));  // message index
+  LawDraws draws_;
 };
 
 // ---- Coordinator --------------------------------------------------------------------------------
@@ -349,6 +435,13 @@ const std::vector<ProtocolEntry>& synchronous_protocols() {
 }
 
 std::vector<std::string> synchronous_protocol_names() { return names_of(synchronous_protocols()); }
+
+std::unique_ptr<Protocol> make_frozen_synchronous_protocol(const std::string& name, const CommSetup& setup) {
+  // The initiator-collector family's Rules by name, from the registry's own objects.
+  auto protocol = make_synchronous_protocol(name, setup);
+  if (auto* ic = dynamic_cast<InitiatorCollector*>(protocol.get())) return ic->frozen_copy();
+  throw InputError("protocol", "no frozen implementation of synchronous protocol '" + name + "'");
+}
 
 std::unique_ptr<Protocol> make_synchronous_protocol(const std::string& name, const CommSetup& setup) {
   return make_from(synchronous_protocols(), "synchronous", name, setup);
