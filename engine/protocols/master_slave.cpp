@@ -201,7 +201,8 @@ class MasterSlave final : public Protocol {
         tasks_(static_cast<std::int64_t>(setup.width) * setup.levels),
         own_cost_(roles.own_tasks_communicate ? setup.comm_cost : 0.0),
         last_end_(setup.width),
-        has_result_(setup.width) {
+        has_result_(setup.width),
+        draws_(setup.width) {
     std::vector<bool> computes(setup.width, true);
     if (!roles_.master_computes) computes[roles_.master] = false;
     if (policy_ != Policy::dynamic) quota_ = static_quotas(policy_, setup, roles_, computes, tasks_);
@@ -210,6 +211,14 @@ class MasterSlave final : public Protocol {
   }
 
   double run(TaskTimes& times) override {
+    return draws_.dispatch(times, setup_.width, [this](auto next) { return simulate(next); });
+  }
+
+ private:
+  // One replication; next(i) is processor i's next task time (LawDraws: without a dispatch per
+  // draw for uniform or normal laws).
+  template <class Next>
+  double simulate(Next next) {
     const int n = setup_.width;
     const int master = roles_.master;
     const double c = setup_.comm_cost;
@@ -238,7 +247,7 @@ class MasterSlave final : public Protocol {
         take(master);
         free_at = now + own_cost_;
         last_sent = master;
-        own_end = free_at + times.next(master);
+        own_end = free_at + next(master);
         own_active = true;
         continue;
       }
@@ -255,7 +264,7 @@ class MasterSlave final : public Protocol {
         }
         free_at = start + block;
         last_sent = own_active ? master : -1;
-        if (own_active) own_end = free_at + times.next(master);
+        if (own_active) own_end = free_at + next(master);
         continue;
       }
       if (ready_.empty()) break;  // static quotas: nobody left who may take the remaining tasks
@@ -272,7 +281,7 @@ class MasterSlave final : public Protocol {
       free_at = start + block;
       last_sent = more ? j : -1;
       if (more) {
-        const double end = free_at + times.next(j);
+        const double end = free_at + next(j);
         last_end_[j] = end;
         has_result_[j] = 1;
         replace_first({end, j});
@@ -339,6 +348,7 @@ class MasterSlave final : public Protocol {
   std::vector<double> last_end_;
   std::vector<char> has_result_;
   std::vector<Ready> ready_;
+  LawDraws draws_;
 };
 
 }  // namespace
