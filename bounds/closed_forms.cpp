@@ -2,9 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
+#include <boost/math/constants/constants.hpp>
+#include <boost/math/distributions/normal.hpp>
+#include <boost/math/quadrature/gauss.hpp>
 #include <boost/math/quadrature/gauss_kronrod.hpp>
 
 #include "distributions/input_error.h"
@@ -83,36 +88,20 @@ double quantile(const distributions::Law& law, double p, double lo, double hi) {
 
 }  // namespace
 
-double expected_max(const std::vector<distributions::Law>& laws) {
-  if (laws.empty()) throw InputError("expected_max", "needs at least one law");
-  // Runs of equal laws (Wilson's n - m and m processors) share one cdf per point: a run of k
-  // multiplies the same value k times, the same bits as law by law, and a long run takes a power
-  // (10^6 processors would otherwise cost 10^6 cdfs per quadrature point).
-  struct Run {
-    const distributions::Law* law;
-    std::size_t count;
-  };
-  std::vector<Run> runs;
-  for (const auto& law : laws) {
-    if (!runs.empty() && *runs.back().law == law) ++runs.back().count;
-    else runs.push_back({&law, 1});
-  }
-  double lo = laws[0].support().first, hi = laws[0].support().second;
+namespace {
+
+// E[max] of independent variables given as runs of equal ones: a run has a cdf (run.cdf(x)), a
+// support [lo, hi], the points where its integrand needs a cut, and a count. Runs share one cdf
+// per point: a run of k multiplies the same value k times, the same bits as variable by variable,
+// and a long run takes a power (10^6 processors would otherwise cost 10^6 cdfs per point).
+template <class Run>
+double expected_max_of_runs(const std::vector<Run>& runs) {
+  double lo = runs[0].lo, hi = runs[0].hi;
   std::vector<double> cuts;
   for (const auto& run : runs) {
-    const auto& law = *run.law;
-    const auto [a, b] = law.support();
-    lo = std::min(lo, a);
-    hi = std::max(hi, b);
-    // Kinks, point masses, and points (a normal's mean +- a few sd, a long tail's quantiles)
-    // that keep narrow bumps and long tails from being missed.
-    const auto pts = law.quadrature_cuts();
-    cuts.insert(cuts.end(), pts.begin(), pts.end());
-    // The max of k draws lives where F^k rises from 0 to 1, a layer of width ~1/k that a first
-    // quadrature pass over the whole support misses for large k: cut at quantiles of F^k.
-    if (run.count >= 64)
-      for (const double q : {1e-4, 0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 0.9999})
-        cuts.push_back(quantile(law, std::pow(q, 1.0 / static_cast<double>(run.count)), a, b));
+    lo = std::min(lo, run.lo);
+    hi = std::max(hi, run.hi);
+    cuts.insert(cuts.end(), run.cuts.begin(), run.cuts.end());
   }
   cuts.push_back(lo);
   cuts.push_back(hi);
@@ -124,7 +113,7 @@ double expected_max(const std::vector<distributions::Law>& laws) {
   auto survival = [&](double x) {
     double g = 1.0;
     for (const auto& run : runs) {
-      const double f = run.law->cdf(x);
+      const double f = run.cdf(x);
       if (run.count > longest_product) {
         g *= std::pow(f, static_cast<double>(run.count));
         continue;
@@ -157,20 +146,176 @@ double expected_max(const std::vector<distributions::Law>& laws) {
   return lo + integral;
 }
 
+// A run of equal laws.
+struct LawRun {
+  const distributions::Law* law;
+  std::size_t count;
+  double lo, hi;
+  std::vector<double> cuts;
+  double cdf(double x) const { return law->cdf(x); }
+};
+
+// The sum of `levels` draws of one processor's law, for asynchronous_mean: a law where the sum
+// has one (normal, constant), else a sum of uniforms through uniform_sum_cdf.
+struct SumRun {
+  std::optional<distributions::Law> law;  // the sum's own law (normal or constant)
+  std::shared_ptr<const UniformSumCdf> sum;  // else terms draws of u(centre - half_width, centre + half_width)
+  double centre = 0.0, half_width = 0.0;
+  int terms = 0;
+  std::size_t count = 1;
+  double lo = 0.0, hi = 0.0;
+  std::vector<double> cuts;
+  double cdf(double x) const { return law ? law->cdf(x) : (*sum)((x - terms * centre) / half_width); }
+};
+
+}  // namespace
+
+double expected_max(const std::vector<distributions::Law>& laws) {
+  if (laws.empty()) throw InputError("expected_max", "needs at least one law");
+  std::vector<LawRun> runs;
+  for (const auto& law : laws) {
+    if (!runs.empty() && *runs.back().law == law) ++runs.back().count;
+    else runs.push_back({&law, 1, law.support().first, law.support().second, {}});
+  }
+  for (auto& run : runs) {
+    const auto& law = *run.law;
+    // Kinks, point masses, and points (a normal's mean +- a few sd, a long tail's quantiles)
+    // that keep narrow bumps and long tails from being missed.
+    run.cuts = law.quadrature_cuts();
+    // The max of k draws lives where F^k rises from 0 to 1, a layer of width ~1/k that a first
+    // quadrature pass over the whole support misses for large k: cut at quantiles of F^k.
+    if (run.count >= 64)
+      for (const double q : {1e-4, 0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 0.9999})
+        run.cuts.push_back(quantile(law, std::pow(q, 1.0 / static_cast<double>(run.count)), run.lo, run.hi));
+  }
+  return expected_max_of_runs(runs);
+}
+
+UniformSumCdf::UniformSumCdf(int terms) : terms_(terms) {
+  if (terms < 1) throw InputError("levels", "a sum needs at least one term");
+  if (terms <= 12) return;  // the Irwin-Hall formula
+  // Gil-Pelaez: F(u) = 1/2 + (1/pi) integral_0^inf sin(s u) phi(s) / s ds with phi(s) = (sin s /
+  // s)^terms, the real, even characteristic function of the sum of u(-1,1). On [0, pi],
+  // sin s / s <= exp(-s^2/6), so phi is below 1e-17 past sqrt(6 * 39.2 / terms); beyond pi,
+  // |phi| <= s^-terms, below 1e-17 from terms >= 35 on, else past 10^(17/terms). The cdf is only
+  // asked where it is not 0 or 1 to 1e-17 (|u| <= 8.9 sqrt(terms), Hoeffding), where sin(s u)
+  // makes at most ~22 turns over [0, end] for terms >= 35: fixed Gauss-Legendre panels resolve it,
+  // and the weights w phi(s) / (pi s) are computed once, so an evaluation is one sine a node.
+  const bool long_sum = terms >= 35;
+  const double end = long_sum ? std::sqrt(240.0 / terms) : std::pow(10.0, 17.0 / terms);
+  const int panels = long_sum ? 24 : 200;
+  using GL = boost::math::quadrature::gauss<double, 20>;
+  const double pi = boost::math::constants::pi<double>();
+  const double width = end / panels;
+  for (int k = 0; k < panels; ++k) {
+    const double mid = (k + 0.5) * width, half = width / 2.0;
+    for (std::size_t i = 0; i < GL::abscissa().size(); ++i)
+      for (const double sign : {-1.0, 1.0}) {
+        const double s = mid + sign * half * GL::abscissa()[i];
+        const double phi = std::pow(std::sin(s) / s, terms);
+        node_.push_back(s);
+        weight_.push_back(half * GL::weights()[i] * phi / (pi * s));
+      }
+  }
+}
+
+double UniformSumCdf::operator()(double u) const {
+  const int n = terms_;
+  if (u <= -n) return 0.0;
+  if (u >= n) return 1.0;
+  // Hoeffding: P(|V_1 + ... + V_n| >= u) <= 2 exp(-u^2 / (2n)) < 1e-17 beyond this.
+  if (u * u > 80.0 * n) return u < 0.0 ? 0.0 : 1.0;
+  if (n <= 12) {
+    // Irwin-Hall: y = (u + n)/2 is a sum of n u(0,1); on the lower half (by symmetry) the
+    // alternating sum loses at most ~1e-12 at 12 terms.
+    const double y = (u + n) / 2.0;
+    const bool upper = y > n / 2.0;
+    const double z = upper ? n - y : y;
+    double sum = 0.0, binomial = 1.0, factorial = 1.0;
+    for (int k = 1; k <= n; ++k) factorial *= k;
+    for (int k = 0; k <= static_cast<int>(std::floor(z)); ++k) {
+      sum += (k % 2 == 0 ? 1.0 : -1.0) * binomial * std::pow(z - k, n);
+      binomial = binomial * (n - k) / (k + 1);
+    }
+    const double f = std::clamp(sum / factorial, 0.0, 1.0);
+    return upper ? 1.0 - f : f;
+  }
+  double integral = 0.0;
+  for (std::size_t j = 0; j < node_.size(); ++j) integral += weight_[j] * std::sin(node_[j] * u);
+  return std::clamp(0.5 + integral, 0.0, 1.0);
+}
+
+double uniform_sum_cdf(int terms, double centre, double half_width, double x) {
+  if (terms < 1) throw InputError("levels", "a sum needs at least one term");
+  if (!(half_width > 0.0)) return x < terms * centre ? 0.0 : 1.0;
+  // In units of the half width: S - terms*centre = half_width * (V_1 + ... + V_terms), V ~ u(-1,1).
+  return UniformSumCdf(terms)((x - terms * centre) / half_width);
+}
+
 double synchronous_mean(const std::vector<distributions::Law>& processor_laws, int levels) {
   return levels * expected_max(processor_laws);
 }
 
 AsynchronousMean asynchronous_mean(const std::vector<distributions::Law>& processor_laws, int levels) {
-  bool exact = true;
-  std::vector<distributions::Law> sums;
-  for (const auto& law : processor_laws) {
-    exact = exact && law.is_leaf() && law.components()[0].leaf.kind == distributions::LeafKind::normal;
-    const double variance = levels * law.variance();
-    sums.push_back(variance > 0.0 ? distributions::Law::normal(levels * law.mean(), variance)
-                                  : distributions::Law::constant(levels * law.mean()));
+  if (processor_laws.empty()) throw InputError("expected_max", "needs at least one law");
+  if (levels < 1) throw InputError("levels", "the structure needs at least one level");
+  // Each processor's sum: exact for a normal, a uniform or a constant leaf (any scale), else the
+  // normal approximation with the sum's mean and variance (Wilson's [7]), flagged as such.
+  AsynchronousMean result{0.0, true, "normal_exact"};
+  bool uniform = false, normal = false;
+  std::shared_ptr<const UniformSumCdf> uniform_sum;  // one table of nodes serves every uniform sum
+  std::vector<SumRun> runs;
+  for (std::size_t i = 0; i < processor_laws.size(); ++i) {
+    const auto& law = processor_laws[i];
+    if (i > 0 && law == processor_laws[i - 1]) {  // equal laws, equal sums: one run
+      ++runs.back().count;
+      continue;
+    }
+    const double mean = levels * law.mean(), variance = levels * law.variance();
+    const auto kind = law.is_leaf() ? std::optional(law.components()[0].leaf.kind) : std::nullopt;
+    SumRun run;
+    if (variance > 0.0 && kind == distributions::LeafKind::uniform) {
+      uniform = true;
+      if (!uniform_sum) uniform_sum = std::make_shared<const UniformSumCdf>(levels);
+      run.sum = uniform_sum;
+      run.terms = levels;
+      run.centre = law.mean();
+      run.half_width = std::sqrt(3.0 * law.variance());
+      run.lo = levels * (run.centre - run.half_width);
+      run.hi = levels * (run.centre + run.half_width);
+      const double sd = std::sqrt(variance);
+      for (const double k : {-8.0, -6.0, -4.0, -3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0})
+        run.cuts.push_back(std::clamp(mean + k * sd, run.lo, run.hi));
+    } else {
+      if (variance > 0.0 && kind != distributions::LeafKind::normal) result.exact = false;
+      normal = normal || variance > 0.0;
+      run.law = variance > 0.0 ? distributions::Law::normal(mean, variance) : distributions::Law::constant(mean);
+      run.lo = run.law->support().first;
+      run.hi = run.law->support().second;
+      run.cuts = run.law->quadrature_cuts();
+    }
+    runs.push_back(std::move(run));
   }
-  return {expected_max(sums), exact};
+  // Cuts at quantiles of F^k for long runs (as expected_max makes them; for a uniform sum from
+  // its normal approximation: they only say where to cut).
+  for (auto& run : runs) {
+    if (run.count < 64) continue;
+    if (run.law) {
+      for (const double q : {1e-4, 0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 0.9999})
+        run.cuts.push_back(quantile(*run.law, std::pow(q, 1.0 / static_cast<double>(run.count)), run.lo, run.hi));
+    } else {
+      const boost::math::normal_distribution<double> normal(levels * run.centre,
+                                                            std::sqrt(levels / 3.0) * run.half_width);
+      for (const double q : {1e-4, 0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 0.9999})
+        run.cuts.push_back(std::clamp(boost::math::quantile(normal, std::pow(q, 1.0 / static_cast<double>(run.count))),
+                                      run.lo, run.hi));
+    }
+  }
+  result.value = expected_max_of_runs(runs);
+  if (!result.exact) result.method = "normal_approx";
+  else if (uniform) result.method = "cf_inversion";
+  else if (!normal) result.method = "constant";  // every time is constant: so is every sum
+  return result;
 }
 
 }  // namespace hetstruct::bounds

@@ -15,7 +15,7 @@ std::optional<ClosedForm> closed_form(const structures::Structure& s, bool paper
       return ClosedForm{synchronous_mean(s.laws, s.levels), "quadrature"};
     case StructureKind::asynchronous: {
       const auto m = asynchronous_mean(s.laws, s.levels);
-      return ClosedForm{m.value, m.exact ? "normal_exact" : "normal_approx"};
+      return ClosedForm{m.value, m.method};
     }
     default: return std::nullopt;
   }

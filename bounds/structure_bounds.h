@@ -16,7 +16,7 @@ namespace hetstruct::bounds {
 // A closed-form expected makespan and how it was obtained.
 struct ClosedForm {
   double value;
-  std::string method;  // eq6, quadrature, normal_exact, normal_approx
+  std::string method;  // eq6, quadrature, normal_exact, cf_inversion, constant, normal_approx
 };
 
 // The closed form of a structure's expected makespan at zero communication, where one exists:

@@ -43,7 +43,7 @@ engine::RunOptions SamplingOptions::run_options() const {
 void EstimatorOptions::add_to(CLI::App& app) {
   app.add_option("--estimator", estimator,
                  "auto | exact | cv | antithetic | antithetic-cv | mc: auto takes the exact expectation where one "
-                 "exists (sync at C = 0, async with normal laws), else control variates (with antithetic pairs for "
+                 "exists (sync at C = 0, async with normal or uniform laws), else control variates (with antithetic pairs for "
                  "ms), else plain Monte Carlo (mc)")
       ->capture_default_str()->group("Sampling");
   app.add_option("--target-se", target_se,

@@ -76,7 +76,7 @@ struct EstimatorSetup {
   std::optional<Plan> twin;
   std::string no_twin;                // why there is no twin
   std::optional<double> exact;        // the exact expected makespan
-  std::string exact_method;           // how it was obtained (eq6, quadrature, normal_exact)
+  std::string exact_method;           // how it was obtained (eq6, quadrature, normal_exact, cf_inversion, ...)
   bool master_slave = false;          // where antithetic pairs pay most (processor-bound pools)
   // The multi-fidelity control (nearest neighbour with communication): the zero-communication
   // recurrence evaluated on the same streams, a cheap surrogate that tracks the protocol. Its mean

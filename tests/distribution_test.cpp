@@ -343,7 +343,7 @@ TEST_CASE("a sweep's distribution and ratio rows: the same bits from pieces deal
   std::vector<std::string> estimators;
   for (const auto& r : records)
     if (r.text("structure") == "async") estimators.push_back(r.text("estimator") + ":" + r.text("method"));
-  CHECK(estimators == std::vector<std::string>{"closed_form:normal_approx", "difference:paired", "ratio:paired_delta",
+  CHECK(estimators == std::vector<std::string>{"closed_form:cf_inversion", "difference:paired", "ratio:paired_delta",
                                                "sd:sample", "quantile:0.1", "quantile:0.5", "p_deadline:2.5",
                                                "mc:asynchronous"});
   // Without distribution options nothing is kept, and the ratio rows stay.
