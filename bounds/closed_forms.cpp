@@ -168,6 +168,16 @@ struct SumRun {
   double cdf(double x) const { return law ? law->cdf(x) : (*sum)((x - terms * centre) / half_width); }
 };
 
+// The max of k draws lives where F^k rises from 0 to 1, a layer of width ~1/k that a first
+// quadrature pass over the whole support misses for large k: cuts at quantiles of F^k, from
+// `quantile` (F^-1), for runs of at least 64.
+template <class Quantile>
+void add_max_quantile_cuts(std::vector<double>& cuts, std::size_t count, Quantile quantile) {
+  if (count < 64) return;
+  for (const double q : {1e-4, 0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 0.9999})
+    cuts.push_back(quantile(std::pow(q, 1.0 / static_cast<double>(count))));
+}
+
 }  // namespace
 
 double expected_max(const std::vector<distributions::Law>& laws) {
@@ -182,11 +192,7 @@ double expected_max(const std::vector<distributions::Law>& laws) {
     // Kinks, point masses, and points (a normal's mean +- a few sd, a long tail's quantiles)
     // that keep narrow bumps and long tails from being missed.
     run.cuts = law.quadrature_cuts();
-    // The max of k draws lives where F^k rises from 0 to 1, a layer of width ~1/k that a first
-    // quadrature pass over the whole support misses for large k: cut at quantiles of F^k.
-    if (run.count >= 64)
-      for (const double q : {1e-4, 0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 0.9999})
-        run.cuts.push_back(quantile(law, std::pow(q, 1.0 / static_cast<double>(run.count)), run.lo, run.hi));
+    add_max_quantile_cuts(run.cuts, run.count, [&](double p) { return quantile(law, p, run.lo, run.hi); });
   }
   return expected_max_of_runs(runs);
 }
@@ -246,10 +252,10 @@ double UniformSumCdf::operator()(double u) const {
 }
 
 double uniform_sum_cdf(int terms, double centre, double half_width, double x) {
-  if (terms < 1) throw InputError("levels", "a sum needs at least one term");
+  const UniformSumCdf sum(terms);  // checks terms >= 1
   if (!(half_width > 0.0)) return x < terms * centre ? 0.0 : 1.0;
   // In units of the half width: S - terms*centre = half_width * (V_1 + ... + V_terms), V ~ u(-1,1).
-  return UniformSumCdf(terms)((x - terms * centre) / half_width);
+  return sum((x - terms * centre) / half_width);
 }
 
 double synchronous_mean(const std::vector<distributions::Law>& processor_laws, int levels) {
@@ -296,19 +302,16 @@ AsynchronousMean asynchronous_mean(const std::vector<distributions::Law>& proces
     }
     runs.push_back(std::move(run));
   }
-  // Cuts at quantiles of F^k for long runs (as expected_max makes them; for a uniform sum from
-  // its normal approximation: they only say where to cut).
+  // Cuts at quantiles of F^k for long runs, as expected_max makes them (for a uniform sum from its
+  // normal approximation: they only say where to cut).
   for (auto& run : runs) {
-    if (run.count < 64) continue;
     if (run.law) {
-      for (const double q : {1e-4, 0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 0.9999})
-        run.cuts.push_back(quantile(*run.law, std::pow(q, 1.0 / static_cast<double>(run.count)), run.lo, run.hi));
+      add_max_quantile_cuts(run.cuts, run.count, [&](double p) { return quantile(*run.law, p, run.lo, run.hi); });
     } else {
       const boost::math::normal_distribution<double> normal(levels * run.centre,
                                                             std::sqrt(levels / 3.0) * run.half_width);
-      for (const double q : {1e-4, 0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 0.9999})
-        run.cuts.push_back(std::clamp(boost::math::quantile(normal, std::pow(q, 1.0 / static_cast<double>(run.count))),
-                                      run.lo, run.hi));
+      add_max_quantile_cuts(run.cuts, run.count,
+                            [&](double p) { return std::clamp(boost::math::quantile(normal, p), run.lo, run.hi); });
     }
   }
   result.value = expected_max_of_runs(runs);

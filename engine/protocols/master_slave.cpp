@@ -296,7 +296,6 @@ class MasterSlave final : public Protocol {
     return makespan == minus_infinity ? 0.0 : makespan;
   }
 
- private:
   static constexpr double minus_infinity = -std::numeric_limits<double>::infinity();
 
   struct Ready {

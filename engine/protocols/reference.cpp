@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "distributions/input_error.h"
@@ -183,9 +184,12 @@ class EventCommit final : public Protocol {
 
 std::vector<std::string> reference_protocol_names(const std::string& structure) {
   if (structure == "nn") return {"event-available", "event-commit"};
-  if (structure == "sync")
-    return {"initiator-collector-self", "initiator-collector", "initiator-collector-slow-first",
-            "initiator-collector-fast-first", "initiator-collector-blocking", "initiator-collector-always-release"};
+  if (structure == "sync") {  // the initiator-collector family, from the registry
+    std::vector<std::string> names;
+    for (const auto& name : synchronous_protocol_names())
+      if (name.rfind("initiator-collector", 0) == 0) names.push_back(name);
+    return names;
+  }
   return {};
 }
 
