@@ -17,18 +17,37 @@
 
 namespace hetstruct::engine {
 
+// The task times of one replication in the order a protocol drew them, when kept: the control
+// variates of a protocol plan (engine/plan.h evaluate_controls) are statistics of these draws,
+// read after the run instead of drawing the streams a second time. Sized once; a replication
+// appends without allocating once the buffers have grown to its draw count.
+struct DrawLog {
+  std::vector<int> processor;
+  std::vector<double> value;
+  void clear() {
+    processor.clear();
+    value.clear();
+  }
+  void add(int i, double x) {
+    processor.push_back(i);
+    value.push_back(x);
+  }
+};
+
 // The task times of one replication, drawn on demand: processor i's k-th call to next(i) returns
 // the k-th variate of its stream, exactly as in the zero-communication plans (common random
 // numbers across protocols and against C = 0).
 class TaskTimes {
  public:
-  // `busy`, when given, gets each drawn time added to its processor's slot (busy times).
+  // `busy`, when given, gets each drawn time added to its processor's slot (busy times); `log`,
+  // when given, gets every draw appended.
   TaskTimes(const distributions::Sampler* samplers, ProcessorStream* streams, ProcessorStream& protocol_stream,
-            double* busy = nullptr)
-      : samplers_(samplers), streams_(streams), protocol_stream_(protocol_stream), busy_(busy) {}
+            double* busy = nullptr, DrawLog* log = nullptr)
+      : samplers_(samplers), streams_(streams), protocol_stream_(protocol_stream), busy_(busy), log_(log) {}
   double next(int processor) {
     const double x = samplers_[processor](streams_[processor]);
     if (busy_) busy_[processor] += x;
+    if (log_) log_->add(processor, x);
     return x;
   }
   // Randomness that belongs to the protocol itself (a random initiation order, say): a stream of
@@ -39,12 +58,14 @@ class TaskTimes {
   const distributions::Sampler* samplers() const { return samplers_; }
   ProcessorStream* streams() const { return streams_; }
   bool keeps_busy() const { return busy_ != nullptr; }
+  DrawLog* log() const { return log_; }
 
  private:
   const distributions::Sampler* samplers_;
   ProcessorStream* streams_;
   ProcessorStream& protocol_stream_;
   double* busy_;
+  DrawLog* log_;
 };
 
 // Hot loops: processor i's next task time without a dispatch per draw. When every processor's law
@@ -63,7 +84,12 @@ class LawDraws {
   struct Monomorphic {
     const Draw* draws;
     ProcessorStream* streams;
-    double operator()(int i) const { return draws[i](streams[i]); }
+    DrawLog* log;  // null unless the controls read the draws (a branch that always predicts)
+    double operator()(int i) const {
+      const double x = draws[i](streams[i]);
+      if (log) log->add(i, x);
+      return x;
+    }
   };
   struct General {
     TaskTimes* times;
@@ -78,12 +104,12 @@ class LawDraws {
       if (all_of_kind(samplers, width, distributions::LeafKind::uniform)) {
         uniform_.clear();
         for (int i = 0; i < width; ++i) uniform_.push_back(samplers[i].uniform_draw());
-        return run(Monomorphic<distributions::UniformDraw>{uniform_.data(), times.streams()});
+        return run(Monomorphic<distributions::UniformDraw>{uniform_.data(), times.streams(), times.log()});
       }
       if (all_of_kind(samplers, width, distributions::LeafKind::normal)) {
         normal_.clear();
         for (int i = 0; i < width; ++i) normal_.push_back(samplers[i].normal_draw());
-        return run(Monomorphic<distributions::NormalDraw>{normal_.data(), times.streams()});
+        return run(Monomorphic<distributions::NormalDraw>{normal_.data(), times.streams(), times.log()});
       }
     }
     return run(General{&times});

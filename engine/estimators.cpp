@@ -321,8 +321,9 @@ struct McResult {
 };
 
 struct CvState {
-  Workspace ws, twin;
+  Workspace ws, twin;  // twin: the antithetic twin's, or the surrogate's
   std::vector<double> z, zt;
+  std::vector<double> task_times;  // the surrogate's: the protocol's draws, a row per processor
 };
 
 }  // namespace
@@ -378,11 +379,13 @@ EstimatorResult run_estimator(const Plan& plan, const EstimatorSetup& setup, Est
   const Plan& twin = pairs ? *setup.twin : plan;
   const std::uint64_t seed = options.seed;
   auto make_state = [&] {
-    return CvState{Workspace(plan), Workspace(surrogate ? *surrogate : twin), std::vector<double>(dim), std::vector<double>(dim)};
+    return CvState{Workspace(plan), Workspace(surrogate ? *surrogate : twin), std::vector<double>(dim), std::vector<double>(dim),
+                   std::vector<double>(surrogate ? static_cast<std::size_t>(plan.width) * plan.levels : 0)};
   };
   auto add = [&plan, &twin, &spec, surrogate, pairs, dim, seed](CoMoments& block, std::uint64_t r, CvState& st) {
-    st.z[0] = evaluate_controls(plan, spec, seed, r, st.ws, st.z.data() + 1);
-    if (surrogate) st.z[dim - 1] = evaluate(*surrogate, seed, r, st.twin);
+    // The surrogate runs on the protocol's own draws (the same variates its streams would give).
+    st.z[0] = evaluate_controls(plan, spec, seed, r, st.ws, st.z.data() + 1, surrogate ? st.task_times.data() : nullptr);
+    if (surrogate) st.z[dim - 1] = evaluate_on_task_times(*surrogate, st.task_times.data(), st.twin);
     block.single.add(st.z[0]);
     if (pairs) {
       st.zt[0] = evaluate_controls(twin, spec, seed, r, st.twin, st.zt.data() + 1);

@@ -636,10 +636,11 @@ double evaluate_regular(const Plan& plan, const Draw* draws, std::uint64_t seed,
 
 namespace {
 
-double evaluate_protocol(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws, double* busy) {
+double evaluate_protocol(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws, double* busy,
+                         DrawLog* log = nullptr) {
   reset_streams(plan, seed, rep, ws);
   ws.protocol_stream.reset(seed, rep, 0, ProcessorStream::protocol);
-  TaskTimes times(plan.samplers.data(), ws.streams.data(), ws.protocol_stream, busy);
+  TaskTimes times(plan.samplers.data(), ws.streams.data(), ws.protocol_stream, busy, log);
   return ws.protocol->run(times);
 }
 
@@ -656,6 +657,21 @@ double evaluate_busy(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Wo
     for (int i = 0; i < plan.width; ++i) draws.push_back({&plan.samplers[i], &ws.busy[i]});
   }
   return evaluate_regular(plan, draws.data(), seed, rep, ws);
+}
+
+double evaluate_on_task_times(const Plan& plan, const double* task_times, Workspace& ws) {
+  switch (plan.kind) {
+    case PlanKind::asynchronous:
+    case PlanKind::synchronous:
+    case PlanKind::neighbor_sequential:
+    case PlanKind::neighbor_plain: break;
+    case PlanKind::task_pool:
+    case PlanKind::dag:
+    case PlanKind::protocol: throw std::logic_error("evaluate_on_task_times: not a plan of levels");
+  }
+  ws.replay.resize(static_cast<std::size_t>(plan.width));
+  for (int i = 0; i < plan.width; ++i) ws.replay[i].next = task_times + static_cast<std::size_t>(i) * plan.levels;
+  return evaluate_regular(plan, ws.replay.data(), 0, 0, ws);  // the streams are reset, never drawn
 }
 
 double evaluate(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
@@ -711,27 +727,53 @@ double evaluate_regular_controls(const Plan& plan, const Draw* draws, const Cont
   throw std::logic_error("evaluate_controls: not a regular plan");
 }
 
-// A protocol's controls from its streams reset to their start: level k is each processor's k-th
-// variate (sync and nn draw level by level), and each sum runs on to its count.
+// A protocol's controls from the draws it logged: processor i's j-th draw is the j-th variate of
+// its stream (its task of level j for sync and nn). Where a control needs variates the protocol
+// did not draw (a pool's processor that ran fewer tasks than its share), they come from the
+// stream where the protocol left it: the same variates as drawing the streams again from their
+// start, and the same sums in the same order, so the same bits. Level j's maximum is exact in any
+// order, and the maxima are added up in level order. With `levels_out`, each processor's first
+// plan.levels variates are also kept there, a row per processor (the surrogate's task times).
 template <class Draw>
-void redraw_protocol_controls(const Plan& plan, const Draw* draws, const ControlSpec& spec, Workspace& ws,
-                              ControlTap& tap) {
+void protocol_controls(const Plan& plan, const Draw* draws, const ControlSpec& spec, Workspace& ws, double* controls,
+                       double* levels_out) {
+  const std::size_t sums = spec.sum_counts.size();
+  const std::uint64_t levels = spec.level_max || levels_out ? static_cast<std::uint64_t>(plan.levels) : 0;
+  double* maxima = nullptr;
   if (spec.level_max) {
-    for (int k = 0; k < plan.levels; ++k) {
-      for (int i = 0; i < plan.width; ++i) tap.task(i, draws[i](ws.streams[i]));
-      tap.end_level();
-    }
+    ws.level_maxima.assign(levels, minus_infinity);
+    maxima = ws.level_maxima.data();
   }
-  if (tap.sums)
-    for (std::size_t i = 0; i < spec.sum_counts.size(); ++i)
-      for (std::uint64_t k = ws.counts[i]; k < spec.sum_counts[i]; ++k) tap.sums[i] += draws[i](ws.streams[i]);
+  std::uint64_t* drawn = ws.counts.data();
+  const std::uint64_t* limit = spec.sum_counts.data();
+  auto take = [&](int i, double x) {
+    const std::uint64_t j = drawn[i]++;
+    if (j < (sums ? limit[i] : 0)) controls[i] += x;
+    if (j < levels) {
+      if (maxima) maxima[j] = std::max(maxima[j], x);
+      if (levels_out) levels_out[static_cast<std::size_t>(i) * levels + j] = x;
+    }
+  };
+  const DrawLog& log = ws.log;
+  for (std::size_t t = 0; t < log.value.size(); ++t) take(log.processor[t], log.value[t]);
+  for (int i = 0; i < plan.width; ++i) {
+    const std::uint64_t need = std::max(sums ? limit[i] : 0, levels);
+    while (drawn[i] < need) take(i, draws[i](ws.streams[i]));
+  }
+  if (maxima) {
+    double total = 0.0;
+    for (std::uint64_t k = 0; k < levels; ++k) total += maxima[k];
+    controls[sums] = total;
+  }
 }
 
 }  // namespace
 
 double evaluate_controls(const Plan& plan, const ControlSpec& spec, std::uint64_t seed, std::uint64_t rep,
-                         Workspace& ws, double* controls) {
-  if (spec.size() == 0) return evaluate(plan, seed, rep, ws);
+                         Workspace& ws, double* controls, double* task_times) {
+  if (task_times && plan.kind != PlanKind::protocol)
+    throw std::logic_error("evaluate_controls: task times are kept for protocol plans only");
+  if (spec.size() == 0 && !task_times) return evaluate(plan, seed, rep, ws);
   const std::size_t sums = spec.sum_counts.size();
   std::fill(controls, controls + spec.size(), 0.0);
   ws.counts.assign(plan.width, 0);
@@ -745,15 +787,13 @@ double evaluate_controls(const Plan& plan, const ControlSpec& spec, std::uint64_
     return makespan;
   }
   if (plan.kind == PlanKind::protocol) {
-    const double makespan = evaluate_protocol(plan, seed, rep, ws, nullptr);
-    // The same streams from their start: the protocol drew each processor's first variates as
-    // its tasks, level by level for sync and nn. Redrawn with the plan's specialised draws where
-    // it has them (the same variates; the general Sampler's dispatch cost about a third as much
-    // as the initiator-collector protocol itself in Table 3).
-    reset_streams(plan, seed, rep, ws);
-    if (!plan.uniform_draws.empty()) redraw_protocol_controls(plan, plan.uniform_draws.data(), spec, ws, tap);
-    else if (!plan.normal_draws.empty()) redraw_protocol_controls(plan, plan.normal_draws.data(), spec, ws, tap);
-    else redraw_protocol_controls(plan, plan.samplers.data(), spec, ws, tap);
+    // The controls read the protocol's own draws (drawing the streams again cost as much as a
+    // third of the nearest-neighbour protocol itself in Table 4).
+    ws.log.clear();
+    const double makespan = evaluate_protocol(plan, seed, rep, ws, nullptr, &ws.log);
+    if (!plan.uniform_draws.empty()) protocol_controls(plan, plan.uniform_draws.data(), spec, ws, controls, task_times);
+    else if (!plan.normal_draws.empty()) protocol_controls(plan, plan.normal_draws.data(), spec, ws, controls, task_times);
+    else protocol_controls(plan, plan.samplers.data(), spec, ws, controls, task_times);
     return makespan;
   }
   if (!plan.uniform_draws.empty()) return evaluate_regular_controls(plan, plan.uniform_draws.data(), spec, seed, rep, ws, tap);

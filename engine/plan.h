@@ -154,6 +154,12 @@ struct BusyDraw {
   }
 };
 
+// A processor's task times read in order from a row (evaluate_on_task_times) instead of drawn.
+struct ReplayDraw {
+  mutable const double* next;
+  double operator()(ProcessorStream&) const { return *next++; }
+};
+
 // Per-thread buffers sized once for a plan.
 class Workspace {
  public:
@@ -166,6 +172,9 @@ class Workspace {
   std::vector<double> busy;            // evaluate_busy: each processor's total task time
   std::vector<BusyDraw> busy_draws;    // evaluate_busy on regular plans
   std::vector<std::uint64_t> counts;   // evaluate_controls: task times drawn per processor
+  DrawLog log;                         // evaluate_controls: a protocol's draws
+  std::vector<double> level_maxima;    // evaluate_controls: each level's largest task time
+  std::vector<ReplayDraw> replay;      // evaluate_on_task_times: each processor's row
   std::vector<double> durations;       // DAG: this replication's task times (plan order)
   std::vector<double> message_times;   // DAG: this replication's message times
   // One-port: inputs still missing per task, the time of the last input in, the ports' and
@@ -199,10 +208,18 @@ ControlSpec control_spec(const Plan& plan, const std::vector<std::uint64_t>& sha
 
 // The same replication as evaluate() (the same bits of the makespan), also writing spec.size()
 // controls to `controls`: the sums first (processor order), then the level-maximum sum. Computed
-// in the evaluator's own loop for the zero-communication plans; for protocol plans the streams are
-// drawn again after the run (the protocol's code is untouched, and its draws are the same ones).
+// in the evaluator's own loop for the zero-communication plans; for protocol plans from the draws
+// the protocol logged (the protocol's code is untouched). `task_times` (protocol plans only, or
+// null): gets each processor's first plan.levels variates, a row of plan.levels per processor, for
+// evaluate_on_task_times.
 double evaluate_controls(const Plan& plan, const ControlSpec& spec, std::uint64_t seed, std::uint64_t replication,
-                         Workspace& ws, double* controls);
+                         Workspace& ws, double* controls, double* task_times = nullptr);
+
+// The makespan of an asynchronous, synchronous or nearest-neighbour zero-communication plan on
+// given task times (processor i's task of level k at task_times[i * plan.levels + k]), as
+// evaluate() computes it from drawn ones: the same bits on the same values. The multi-fidelity
+// control evaluates its surrogate on the protocol's own draws this way.
+double evaluate_on_task_times(const Plan& plan, const double* task_times, Workspace& ws);
 
 // The makespan of replication `replication` under `seed`.
 double evaluate(const Plan& plan, std::uint64_t seed, std::uint64_t replication, Workspace& ws);
