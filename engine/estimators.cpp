@@ -217,6 +217,7 @@ EstimatorSetup estimator_setup(const structures::Structure& s, const Plan& plan,
     const std::vector<distributions::Law> laws(s.laws.begin(), s.laws.begin() + plan.width);
     setup.control_means = bounds::processor_sum_means(laws, setup.controls.sum_counts);
     if (setup.controls.level_max) setup.control_means.push_back(bounds::level_max_sum_mean(laws, plan.levels));
+    setup.control_means.resize(setup.controls.size(), 0.0);  // the last draws' deviations: mean 0
   }
   // A processor whose tasks are constant gives a constant control: no information, left out by
   // the regression's pivoting. The twin:
@@ -409,8 +410,15 @@ Estimator choose_automatic(const Plan& plan, const EstimatorSetup& setup, const 
   pilot.seed = surrogate_seed(options.seed);
   pilot.reps = std::min(options.reps, regression_min_reps(setup.controls.size()));
   pilot.progress = nullptr;
-  const double factor = run_estimator(plan, setup, Estimator::antithetic_cv, pilot).variance_factor;
-  return factor >= pilot_min_factor ? resolved : Estimator::mc;
+  // Pairs where the slaves bound the makespan, the controls alone (the last draws) where the
+  // master does; each factor is per makespan evaluated, so a pair's two count.
+  auto factor = [&](Estimator e) {
+    const double f = run_estimator(plan, setup, e, pilot).variance_factor;
+    return f >= 0.0 ? f : 0.0;  // NaN (a zero residual or a constant makespan): no gain known
+  };
+  const double pairs = factor(Estimator::antithetic_cv), single = factor(Estimator::cv);
+  if (std::max(pairs, single) < pilot_min_factor) return Estimator::mc;
+  return pairs >= single ? Estimator::antithetic_cv : Estimator::cv;
 }
 
 std::uint64_t surrogate_reps(std::uint64_t reps) { return 4 * std::min<std::uint64_t>(reps, 50000); }

@@ -125,11 +125,12 @@ inline constexpr std::size_t max_controls = 65;
 // below what the regression needs).
 Estimator resolve_estimator(Estimator requested, const EstimatorSetup& setup, std::uint64_t reps);
 
-// What `auto` runs: resolve_estimator's answer, except that antithetic pairs (chosen for
-// master-slave) are first tried on a pilot of regression_min_reps pairs on surrogate_seed(seed):
-// they pay 3-76 times on processor-bound pools but cost 1.33 plain evaluations each where the
-// master bounds the makespan (variance factor about 1), so below pilot_min_factor the run is
-// plain mc. Deterministic: the pilot depends on the seed only.
+// What `auto` runs: resolve_estimator's answer, except for master-slave with a twin, where a pilot
+// of regression_min_reps replications on surrogate_seed(seed) compares the controls on antithetic
+// pairs (3-76 times on processor-bound pools) with the controls alone (the last draws: 2.7-12
+// times where the master bounds the makespan and a pair gains nothing), per makespan evaluated;
+// the better runs, or plain mc when neither reaches pilot_min_factor. Deterministic: the pilot
+// depends on the seed only.
 inline constexpr double pilot_min_factor = 1.5;
 Estimator choose_automatic(const Plan& plan, const EstimatorSetup& setup, const RunOptions& options);
 

@@ -188,7 +188,7 @@ TEST_CASE("dealing policies: quotas and hand-computed makespans", "[ms-protocol]
   }
 }
 
-TEST_CASE("the policy registry: names, approaches, the default first; the parser reads it", "[ms-protocol]") {
+TEST_CASE("the policy registry: names, approaches, the default first, and the parser reads it", "[ms-protocol]") {
   const auto policies = engine::master_slave_policies();
   REQUIRE(policies.size() == 5);
   const std::vector<std::pair<std::string, std::string>> expected = {{"dynamic", "overpartitioning"},

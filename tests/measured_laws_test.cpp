@@ -192,7 +192,7 @@ TEST_CASE("measured laws: cdf and pdf against closed forms", "[law][measured]") 
   }
 }
 
-TEST_CASE("measured laws: support holds all but 1e-18 of the mean; breakpoints", "[law][measured]") {
+TEST_CASE("measured laws: support holds all but 1e-18 of the mean, and breakpoints", "[law][measured]") {
   using P = std::pair<double, double>;
   using V = std::vector<double>;
   // E[X; X > hi] / E[X] is the survival of the size-biased law: gamma(k + 1, theta) for gamma.

@@ -222,7 +222,7 @@ TEST_CASE("bad input writes nothing", "[sweep]") {
   for (std::size_t i = 1; i < rows.size(); ++i) CHECK(rows[i][3] == "4");
 }
 
-TEST_CASE("a TOML config gives the grid; the command line overrides it", "[sweep]") {
+TEST_CASE("a TOML config gives the grid, and the command line overrides it", "[sweep]") {
   const std::string path = temp_path("grid.toml");
   {
     std::ofstream out(path);
