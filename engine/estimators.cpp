@@ -425,7 +425,7 @@ std::uint64_t surrogate_reps(std::uint64_t reps) { return 4 * std::min<std::uint
 
 std::uint64_t surrogate_seed(std::uint64_t seed) { return seed ^ 0x9e3779b97f4a7c15ULL; }  // the golden ratio's bits
 
-Estimate estimate_surrogate(const EstimatorSetup& setup, const RunOptions& options) {
+Estimate estimate_surrogate(const EstimatorSetup& setup, const RunOptions& options, const StopRule& stop) {
   RunOptions own = options;
   own.seed = surrogate_seed(options.seed);
   own.reps = surrogate_reps(options.reps);
@@ -433,7 +433,16 @@ Estimate estimate_surrogate(const EstimatorSetup& setup, const RunOptions& optio
   EstimatorSetup controls;
   controls.controls = setup.surrogate_controls;
   controls.control_means = setup.surrogate_control_means;
-  return run_estimator(*setup.surrogate, controls, resolve_estimator(Estimator::automatic, controls, own.reps), own).estimate;
+  // A standard error sqrt(surrogate_share) times the cell's target (the relative half-width
+  // likewise; target_reps counts variance, so it grows by 1 / surrogate_share).
+  StopRule tight;
+  const double scale = std::sqrt(surrogate_share);
+  tight.target_se = stop.target_se * scale;
+  tight.target_rel = stop.target_rel * scale;
+  tight.target_reps = stop.target_reps == 0 ? 0
+                                            : static_cast<std::uint64_t>(std::ceil(static_cast<double>(stop.target_reps) / surrogate_share));
+  return run_estimator(*setup.surrogate, controls, resolve_estimator(Estimator::automatic, controls, own.reps), own, tight)
+      .estimate;
 }
 
 }  // namespace hetstruct::engine

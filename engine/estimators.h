@@ -93,11 +93,21 @@ struct EstimatorSetup {
 // evaluations cost a twentieth of the protocol's; the study's optimum is 3-60 of them per protocol
 // replication, and a run that stops early on a target has used fewer than its cap).
 std::uint64_t surrogate_reps(std::uint64_t reps);
-// The surrogate's mean: surrogate_reps(options.reps) replications on the seed
+// The surrogate's mean: at most surrogate_reps(options.reps) replications on the seed
 // surrogate_seed(options.seed), independent of the run's own streams, with the surrogate's own
 // control variates (whose means are exact): measured, this brings the surrogate's share of the
-// standard error down as much as 5 times more replications would.
-Estimate estimate_surrogate(const EstimatorSetup& setup, const RunOptions& options);
+// standard error down as much as 5 times more replications would. When the run stops on a target
+// (`stop`), so does the surrogate, on the same target tightened to surrogate_share of its variance
+// (see below).
+Estimate estimate_surrogate(const EstimatorSetup& setup, const RunOptions& options, const StopRule& stop = {});
+// The share of a cell's target variance the surrogate's estimated mean takes when both stop on a
+// target. Its error enters the cell's as beta^2 var(mean_S) with beta about 1, and the six cells
+// of a configuration share it, so the cost is least at f / (1 - f) = sqrt(c_S b / (6 c_Y a)) (c:
+// cost per replication, a and b: residual variance per replication of the cell and of the
+// surrogate). Measured on Table 4, c_S / c_Y = 0.12-0.17 and b / a = 1.1-1.6: f = 0.15. Taking
+// 40,000 surrogate replications whatever the target, as before, cost more than the six cells
+// together at n = 3.
+inline constexpr double surrogate_share = 0.15;
 std::uint64_t surrogate_seed(std::uint64_t seed);
 
 // `closed_form`: the structure's exact expectation when known (bounds::closed_form at C = 0,

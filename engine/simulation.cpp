@@ -31,7 +31,7 @@ void run(Simulation& sim, const RunOptions& options, bool metrics, Estimator est
     const Estimator resolved = estimator == Estimator::automatic ? choose_automatic(sim.plan, sim.estimators, options)
                                                                  : resolve_estimator(estimator, sim.estimators, options.reps);
     if (resolved == Estimator::cv && sim.estimators.surrogate && !sim.estimators.surrogate_mean)
-      sim.estimators.surrogate_mean = estimate_surrogate(sim.estimators, options);
+      sim.estimators.surrogate_mean = estimate_surrogate(sim.estimators, options, stop);
     const auto result = run_estimator(sim.plan, sim.estimators, resolved, options, stop);
     sim.estimate = result.estimate;
     sim.estimator = result.estimator;

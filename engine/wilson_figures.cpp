@@ -40,7 +40,7 @@ std::vector<Record> figure_points(const FigureSpec& spec, const FigureRun& run,
     Simulation sim = prepare(at);
     // The points share one estimate of the nn surrogate's mean.
     if (sim.estimators.surrogate && resolve_estimator(run.estimator, sim.estimators, run.sampling.reps) == Estimator::cv) {
-      if (!surrogate_mean) surrogate_mean = estimate_surrogate(sim.estimators, run.sampling);
+      if (!surrogate_mean) surrogate_mean = estimate_surrogate(sim.estimators, run.sampling, run.stop);
       sim.estimators.surrogate_mean = surrogate_mean;
     }
     engine::run(sim, run.sampling, false, run.estimator, run.stop);

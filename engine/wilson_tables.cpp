@@ -171,7 +171,7 @@ std::vector<CellResult> regenerate(const std::vector<int>& tables, const TableRu
       const Config zero{c.structure, c.law, c.n, c.m, c.m == 0 ? std::string() : c.a, 0.0};
       auto known = surrogates.find(zero);
       if (known == surrogates.end())
-        known = surrogates.emplace(zero, estimate_surrogate(sim.estimators, options)).first;
+        known = surrogates.emplace(zero, estimate_surrogate(sim.estimators, options, run.stop)).first;
       sim.estimators.surrogate_mean = known->second;
     }
     engine::run(sim, options, false, run.estimator, run.stop);

@@ -197,6 +197,21 @@ TEST_CASE("the last-draw controls of a master-slave protocol have mean 0 and exp
   CHECK(cv.variance_factor > 2.5);
 }
 
+TEST_CASE("the surrogate's mean stops on the run's target, tightened to its share of the variance", "[estimators]") {
+  const auto nn = prepared(StructureKind::nearest_neighbor, 4, 1, "uniform", 20, 0.05);
+  REQUIRE(nn.estimators.surrogate);
+  engine::StopRule stop;
+  stop.target_reps = 10000;
+  const auto s = engine::estimate_surrogate(nn.estimators, options(10000, 1), stop);
+  // Its standard error is within that of 10,000 / surrogate_share plain replications of itself,
+  // reached before the cap (4 x 10,000) since its own controls pay about 10 times here.
+  CHECK(s.stderr_ <= s.stddev / std::sqrt(10000 / engine::surrogate_share));
+  CHECK(s.reps < engine::surrogate_reps(10000));
+  CHECK(same_bits(s, engine::estimate_surrogate(nn.estimators, options(10000, 1, 2), stop)));
+  // Without a target it takes the whole cap.
+  CHECK(engine::estimate_surrogate(nn.estimators, options(1000, 1)).reps == engine::surrogate_reps(1000));
+}
+
 TEST_CASE("every estimator and the stopping rule give the same bits on 1 and 2 threads", "[estimators]") {
   const auto nn = prepared(StructureKind::nearest_neighbor, 4, 1, "uniform", 20, 0.1);
   const auto ms = prepared(StructureKind::master_slave, 4, 1, "normal", 20);
