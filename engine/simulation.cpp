@@ -14,7 +14,9 @@ double Simulation::z() const {
 }
 
 Simulation prepare(const Model& model) {
-  Simulation sim{model, model.build(), {}, std::nullopt};
+  Simulation sim;
+  sim.model = model;
+  sim.structure = model.build();
   sim.plan = compile(sim.structure, model.compile_options());
   if (!sim.custom() && sim.zero_comm())
     sim.closed_form = bounds::closed_form(sim.structure, model.is_paper_uniform(), model.scale_value());
