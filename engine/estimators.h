@@ -137,7 +137,7 @@ Estimator resolve_estimator(Estimator requested, const EstimatorSetup& setup, st
 
 // What `auto` runs: resolve_estimator's answer, except for master-slave with a twin, where a pilot
 // of regression_min_reps replications on surrogate_seed(seed) compares the controls on antithetic
-// pairs (3-76 times on processor-bound pools) with the controls alone (the last draws: 2.7-12
+// pairs (3-76 times on processor-bound pools) with the controls alone (the last draws: 1.5-12
 // times where the master bounds the makespan and a pair gains nothing), per makespan evaluated;
 // the better runs, or plain mc when neither reaches pilot_min_factor. Deterministic: the pilot
 // depends on the seed only.

@@ -697,8 +697,9 @@ ControlSpec control_spec(const Plan& plan, const std::vector<std::uint64_t>& sha
       throw std::invalid_argument("control_spec: a task pool needs one share per processor");
     spec.sum_counts = shares;
     if (plan.kind == PlanKind::protocol) {
-      // Four of the last tasks dealt: measured on master-bound cells of Tables 5 and 8 they take
-      // the variance factor from 1 to 2.7-12; eight or more add under 5%.
+      // Four of the last tasks dealt: measured on master-bound cells of Tables 5 and 8 (3,000
+      // replications) they take the variance factor from 1 to 1.5-12; sixteen add 0-10% more, for
+      // four times the co-moments and a larger minimum of replications.
       spec.last_draws = static_cast<std::size_t>(std::min<std::uint64_t>(last_draw_controls, plan.compute_tasks()));
       spec.draw_means = plan.comm.mean_task_time;
     }
@@ -801,8 +802,8 @@ double evaluate_controls(const Plan& plan, const ControlSpec& spec, std::uint64_
     return makespan;
   }
   if (plan.kind == PlanKind::protocol) {
-    // The controls read the protocol's own draws (drawing the streams again cost as much as a
-    // third of the nearest-neighbour protocol itself in Table 4).
+    // The controls read the protocol's own draws: no second pass of draws (a normal variate
+    // costs about as much as the rest of a control's work).
     ws.log.clear();
     const double makespan = evaluate_protocol(plan, seed, rep, ws, nullptr, &ws.log);
     if (!plan.uniform_draws.empty()) protocol_controls(plan, plan.uniform_draws.data(), spec, ws, controls, task_times);
