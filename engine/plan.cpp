@@ -701,7 +701,6 @@ ControlSpec control_spec(const Plan& plan, const std::vector<std::uint64_t>& sha
       // replications) they take the variance factor from 1 to 1.5-12; sixteen add 0-10% more, for
       // four times the co-moments and a larger minimum of replications.
       spec.last_draws = static_cast<std::size_t>(std::min<std::uint64_t>(last_draw_controls, plan.compute_tasks()));
-      spec.draw_means = plan.comm.mean_task_time;
     }
     return spec;
   }
@@ -776,9 +775,10 @@ void protocol_controls(const Plan& plan, const Draw* draws, const ControlSpec& s
   // since whether draw t exists is decided before it is drawn).
   double* last = controls + sums + (spec.level_max ? 1 : 0);
   const std::uint64_t total_draws = plan.compute_tasks();
+  const std::vector<double>& mean = plan.comm.mean_task_time;  // the reflected twin's means are the same
   for (std::size_t j = 0; j < spec.last_draws; ++j) {
     const std::uint64_t t = total_draws - 1 - j;
-    last[j] = t < log.value.size() ? log.value[t] - spec.draw_means[static_cast<std::size_t>(log.processor[t])] : 0.0;
+    last[j] = t < log.value.size() ? log.value[t] - mean[static_cast<std::size_t>(log.processor[t])] : 0.0;
   }
 }
 

@@ -198,13 +198,12 @@ struct ControlSpec {
   // variate is its task of level k): the synchronous zero-communication makespan.
   bool level_max = false;
   // Master-slave protocols: the protocol's last `last_draws` draws, each less its processor's mean
-  // (draw_means). Draw number t (in the order the protocol made them, t = N-1, N-2, ... with N the
+  // (the plan's comm.mean_task_time). Draw number t (in the order the protocol made them, t = N-1, N-2, ... with N the
   // plan's compute_tasks()) goes to a processor chosen before its value is drawn, and its value is
   // a fresh variate of that processor's law, so each control has mean 0 exactly, however the
   // protocol chose (a martingale difference). A master-bound pool's makespan is set by its last
   // tasks dealt, which no sum or level maximum sees.
   std::size_t last_draws = 0;
-  std::vector<double> draw_means;  // per processor
   std::size_t size() const { return sum_counts.size() + (level_max ? 1 : 0) + last_draws; }
 };
 
@@ -219,9 +218,8 @@ ControlSpec control_spec(const Plan& plan, const std::vector<std::uint64_t>& sha
 
 // The same replication as evaluate() (the same bits of the makespan), also writing spec.size()
 // controls to `controls`: the sums first (processor order), then the level-maximum sum, then the
-// last draws (the last one first). Computed
-// in the evaluator's own loop for the zero-communication plans; for protocol plans from the draws
-// the protocol logged (the protocol's code is untouched). `task_times` (protocol plans only, or
+// last draws (the last one first). Computed in the evaluator's own loop for the zero-communication
+// plans; for protocol plans from the draws the protocol logged (the protocol's code is untouched). `task_times` (protocol plans only, or
 // null): gets each processor's first plan.levels variates, a row of plan.levels per processor, for
 // evaluate_on_task_times.
 double evaluate_controls(const Plan& plan, const ControlSpec& spec, std::uint64_t seed, std::uint64_t replication,
