@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 #include "bounds/closed_forms.h"
+#include "distributions/input_error.h"
 
 namespace hetstruct::bounds {
 
@@ -12,6 +14,20 @@ std::vector<double> processor_sum_means(const std::vector<distributions::Law>& l
                                         const std::vector<std::uint64_t>& counts) {
   std::vector<double> means(counts.size());
   for (std::size_t i = 0; i < counts.size(); ++i) means[i] = static_cast<double>(counts[i]) * laws.at(i).mean();
+  return means;
+}
+
+std::vector<double> processor_power_means(const std::vector<distributions::Law>& laws,
+                                          const std::vector<std::uint64_t>& counts, int max_power) {
+  if (max_power > 3) throw InputError("max_power", "central moments are kept up to the third");
+  std::vector<double> means;
+  for (int d = 2; d <= max_power; ++d)
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+      const auto& law = laws.at(i);
+      const auto moment = d == 2 ? std::optional<double>(law.variance()) : law.third_central_moment();
+      if (!moment) throw InputError("law", "no closed form for the third central moment of " + law.to_string());
+      means.push_back(static_cast<double>(counts[i]) * *moment);
+    }
   return means;
 }
 

@@ -13,6 +13,13 @@ namespace hetstruct::bounds {
 std::vector<double> processor_sum_means(const std::vector<distributions::Law>& processor_laws,
                                         const std::vector<std::uint64_t>& counts);
 
+// E[sum over processor i's first counts[i] task times of (X_i - E X_i)^d] = counts[i] times the
+// law's d-th central moment, for d = 2..max_power (max_power <= 3; below 2: none), degree by
+// degree (every processor's square, then every processor's cube). InputError where a third
+// central moment is not known (Law::third_central_moment).
+std::vector<double> processor_power_means(const std::vector<distributions::Law>& processor_laws,
+                                          const std::vector<std::uint64_t>& counts, int max_power);
+
 // E[sum over `levels` levels of the level's largest task time] = levels * E[max_i X_i], by the
 // quadrature of expected_max (the synchronous zero-communication mean).
 double level_max_sum_mean(const std::vector<distributions::Law>& processor_laws, int levels);

@@ -133,6 +133,35 @@ double leaf_variance(const Leaf& l) {
   return 0.0;
 }
 
+// E[(X - E X)^3] of a leaf before scaling; none for the truncated normal (whose closed form no
+// control needs yet).
+std::optional<double> leaf_third_central(const Leaf& l) {
+  switch (l.kind) {
+    case LeafKind::uniform:
+    case LeafKind::normal:
+    case LeafKind::constant: return 0.0;  // symmetric
+    case LeafKind::exponential: return 2.0 * l.first * l.first * l.first;
+    case LeafKind::gamma: return 2.0 * l.first * l.second * l.second * l.second;
+    case LeafKind::lognormal: {
+      // skewness (e^(s^2) + 2) sqrt(e^(s^2) - 1) times sd^3.
+      const double s2 = l.second * l.second, sd = std::sqrt(leaf_variance(l));
+      return (std::exp(s2) + 2.0) * std::sqrt(std::expm1(s2)) * sd * sd * sd;
+    }
+    case LeafKind::weibull: {
+      const double m = leaf_mean(l), v = leaf_variance(l);
+      const double raw3 = l.second * l.second * l.second * std::tgamma(1.0 + 3.0 / l.first);
+      return raw3 - 3.0 * m * v - m * m * m;
+    }
+    case LeafKind::empirical: {
+      double sum = 0.0;
+      for (const double x : l.data->sorted) sum += (x - l.data->mean) * (x - l.data->mean) * (x - l.data->mean);
+      return sum / static_cast<double>(l.data->sorted.size());
+    }
+    case LeafKind::truncated_normal: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 // P(X <= x) for the unscaled leaf (or P(X < x) when `strict`, which differs only for point masses:
 // constants and the empirical law's data).
 double leaf_cdf(const Leaf& l, double x, bool strict) {
@@ -469,6 +498,19 @@ double Law::variance() const {
     v += c.weight * (s * s * leaf_variance(c.leaf) + (mc - mu) * (mc - mu));
   }
   return v;
+}
+
+std::optional<double> Law::third_central_moment() const {
+  // Over the mixture: component c, centred at its own mean m_c = mu + d, gives k3_c + 3 d v_c + d^3.
+  const double mu = mean();
+  double k3 = 0.0;
+  for (const auto& c : components_) {
+    const auto own = leaf_third_central(c.leaf);
+    if (!own) return std::nullopt;
+    const double s = c.leaf.scale, d = s * leaf_mean(c.leaf) - mu;
+    k3 += c.weight * (s * s * s * *own + 3.0 * d * s * s * leaf_variance(c.leaf) + d * d * d);
+  }
+  return k3;
 }
 
 double Law::cdf(double x) const {

@@ -81,6 +81,8 @@ class Law {
 
   double mean() const;
   double variance() const;
+  // E[(X - E X)^3]; none where no closed form is kept (a truncated normal component).
+  std::optional<double> third_central_moment() const;
   double cdf(double x) const;
   // Density; none for a law with a point mass.
   std::optional<double> pdf(double x) const;

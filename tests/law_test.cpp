@@ -216,6 +216,32 @@ TEST_CASE("law moments: mixture follows the law of total variance", "[law]") {
   CHECK_THROWS_AS(Law::mixture({{0.0, Law::constant(1.0)}, {1.0, Law::constant(2.0)}}), InputError);  // weight 0
 }
 
+TEST_CASE("law moments: the third central moment, by leaf, scaled and mixed", "[law]") {
+  // Textbook values: exp(theta) 2 theta^3; gamma(k, theta) 2 k theta^3; Weibull of shape 1 is the
+  // exponential of mean `scale`; symmetric leaves 0; a*X gives a^3 times X's.
+  CHECK_THAT(*Law::exponential(2.0).third_central_moment(), WithinRel(16.0, exact_rel));
+  CHECK_THAT(*Law::gamma(2.0, 0.25).third_central_moment(), WithinRel(0.0625, exact_rel));
+  CHECK_THAT(*Law::weibull(1.0, 3.0).third_central_moment(), WithinRel(54.0, 1e-10));
+  CHECK_THAT(*Law::scaled(2.0, Law::exponential(1.0)).third_central_moment(), WithinRel(16.0, exact_rel));
+  CHECK(*Law::paper_uniform().third_central_moment() == 0.0);
+  CHECK(*Law::paper_normal().third_central_moment() == 0.0);
+  // lognormal(0, 1/2) from its raw moments E X^k = exp(k^2 sigma^2 / 2).
+  const double r1 = std::exp(0.125), r2 = std::exp(0.5), r3 = std::exp(1.125);
+  CHECK_THAT(*Law::lognormal(0.0, 0.5).third_central_moment(), WithinRel(r3 - 3.0 * r1 * r2 + 2.0 * r1 * r1 * r1, 1e-12));
+  // The data 0, 1, 1, 5 (mean 1.75): (-1.75^3 - 2 * 0.75^3 + 3.25^3) / 4 = 7.03125.
+  CHECK_THAT(*Law::empirical({0.0, 1.0, 1.0, 5.0}, "data").third_central_moment(), WithinRel(7.03125, exact_rel));
+  // Point masses 0, 1, 2 with weights 0.2, 0.2, 0.6 (mean 1.4): 0.2 (-1.4)^3 + 0.2 (-0.4)^3 + 0.6 (0.6)^3.
+  const Law nested = Law::mixture({{0.4, Law::mixture({{0.5, Law::constant(0.0)}, {0.5, Law::constant(1.0)}})},
+                                   {0.6, Law::constant(2.0)}});
+  CHECK_THAT(*nested.third_central_moment(), WithinRel(-0.432, 1e-12));
+  // u(0,1) and 2 (mean 1.55): 0.3 (3 (-1.05) / 12 + (-1.05)^3) + 0.7 (0.45)^3 = -0.36225.
+  const Law skewed = Law::mixture({{0.3, Law::paper_uniform()}, {0.7, Law::constant(2.0)}});
+  CHECK_THAT(*skewed.third_central_moment(), WithinRel(-0.36225, 1e-12));
+  // No closed form kept for the truncated normal, alone or in a mixture.
+  CHECK_FALSE(Law::truncated_normal(1.0, 0.25).third_central_moment());
+  CHECK_FALSE(Law::mixture({{0.5, Law::truncated_normal(1.0, 0.25)}, {0.5, Law::paper_uniform()}}).third_central_moment());
+}
+
 TEST_CASE("law constructors reject invalid parameters", "[law]") {
   CHECK_THROWS_AS(Law::uniform(1.0, 1.0), InputError);
   CHECK_THROWS_AS(Law::uniform(1.0, 0.0), InputError);
