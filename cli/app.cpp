@@ -27,6 +27,7 @@
 #include "cli/options.h"
 #include "cli/plot.h"
 #include "cli/parameters.h"
+#include "engine/policies.h"
 #include "engine/resources.h"
 #include "engine/simulation.h"
 #include "engine/dag_model.h"
@@ -405,46 +406,26 @@ struct Table {
 struct Policies {
   ModelOptions options;
   SamplingOptions sampling;
+  EstimatorOptions estimator;
   OutputOptions output;
 
   void add_to(CLI::App& app) {
     // Always the master-slave structure, under every policy: neither is an option here.
     options.add_to(app, {.structure = false, .structure_required = false, .graph = false, .policy = false});
     sampling.add_to(app);
+    estimator.add_to(app);
     output.add_to(app, engine::Format::csv);
   }
 
   int execute() {
     sampling.validate();
-    const engine::Model model = options.resolved();
-    const structures::Structure s = model.build(structures::StructureKind::master_slave);
-    engine::RunOptions run = sampling.run_options();
-    const auto policies = engine::master_slave_policies();  // dynamic first: the others pair against it
-    std::vector<engine::Plan> plans;
-    for (const auto& p : policies) {
-      engine::Model with = model;
-      with.policy = p.name;
-      plans.push_back(engine::compile(s, with.compile_options()));
-    }
-    const auto sb = bounds::comm_bounds(s, false, model.scale_value(), model.comm_value(), 0.0);
-    const double lower = sb ? sb->bounds.lower : std::nan(""), upper = sb ? sb->bounds.upper : std::nan("");
-    std::vector<engine::Record> records;
-    for (std::size_t i = 0; i < plans.size(); ++i) {
-      Progress progress("policy " + policies[i].name);
-      run.progress = [&](std::uint64_t d, std::uint64_t t) { progress.update(d, t); };
-      const auto e = engine::run(plans[i], run);
-      // Paired with dynamic dealing on the same streams (common random numbers).
-      const auto d = i == 0 ? engine::Estimate{} : engine::run_difference(plans[i], plans[0], run);
-      engine::Record r;
-      r.add("structure", "ms").add("law", model.law).add("fast_law", s.fast_count ? s.laws.front().to_string() : "");
-      r.add("n", s.width).add("m", s.fast_count).add("a", model.scale_value()).add("levels", s.levels);
-      r.add("comm", plans[i].comm.comm_cost).add("protocol", plans[i].protocol).add("policy", policies[i].name);
-      r.add("approach", policies[i].approach).add("reps", e.reps).add("seed", sampling.seed).add("mean", e.mean);
-      r.add("stderr", e.stderr_).add("ci_low", e.ci_low).add("ci_high", e.ci_high);
-      r.add("minus_dynamic", i == 0 ? 0.0 : d.mean).add("minus_dynamic_stderr", i == 0 ? 0.0 : d.stderr_);
-      r.add("lower", lower).add("upper", upper);
-      records.push_back(std::move(r));
-    }
+    std::optional<Progress> progress;
+    const auto records = engine::compare_policies(
+        options.resolved(), sampling.run_options(), estimator.value(), estimator.stop(), [&](const std::string& name) {
+          progress.emplace("policy " + name);
+          return [&](std::uint64_t done, std::uint64_t total) { progress->update(done, total); };
+        });
+    progress.reset();
     output.emit(records);
     return 0;
   }
