@@ -35,6 +35,15 @@ double level_max_sum_mean(const std::vector<distributions::Law>& laws, int level
   return synchronous_mean(laws, levels);
 }
 
+std::vector<double> neighbor_max_sum_means(const std::vector<distributions::Law>& laws, int levels) {
+  std::vector<double> means;
+  for (const std::size_t span : {2, 3})
+    for (std::size_t i = 0; i + span <= laws.size(); ++i)
+      means.push_back(levels * expected_max({laws.begin() + static_cast<std::ptrdiff_t>(i),
+                                             laws.begin() + static_cast<std::ptrdiff_t>(i + span)}));
+  return means;
+}
+
 std::vector<std::uint64_t> speed_shares(const std::vector<distributions::Law>& laws, std::uint64_t tasks) {
   const std::size_t n = laws.size();
   std::vector<double> speed(n, 1.0);

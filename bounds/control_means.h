@@ -24,6 +24,10 @@ std::vector<double> processor_power_means(const std::vector<distributions::Law>&
 // quadrature of expected_max (the synchronous zero-communication mean).
 double level_max_sum_mean(const std::vector<distributions::Law>& processor_laws, int levels);
 
+// E[sum over `levels` levels of the largest of neighbours' task times of the level]: for each pair
+// (i, i+1), then each triple (i, i+1, i+2), `levels` times expected_max of their laws.
+std::vector<double> neighbor_max_sum_means(const std::vector<distributions::Law>& processor_laws, int levels);
+
 // `tasks` split in proportion to the processors' speeds 1/E(X_i) (largest remainders, lowest
 // index first on ties): how many tasks each processor of a dynamic pool runs, roughly. Any split
 // gives an exact control; this one makes the sums correlate with the makespan. An equal split

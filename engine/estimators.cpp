@@ -200,11 +200,15 @@ EstimatorSetup estimator_setup(const structures::Structure& s, const Plan& plan,
     shares = bounds::speed_shares(std::vector<distributions::Law>(s.laws.begin(), s.laws.begin() + plan.width),
                                   static_cast<std::uint64_t>(plan.width) * static_cast<std::uint64_t>(plan.levels));
   setup.controls = control_spec(plan, shares);
-  // The powers go first where the regression would take too many controls: cubes, then squares
-  // (a wide machine keeps the sums and the level maxima).
+  // Where the regression would take too many controls, the cubes go first (they add least), then
+  // the neighbours' maxima, then the squares: a wide machine keeps the sums and the level maxima.
+  ControlSpec& spec = setup.controls;
   const std::size_t extra = plan.kind == PlanKind::protocol && plan.structure == "nn" && !custom ? 1 : 0;  // the surrogate
-  while (setup.controls.max_power > 0 && setup.controls.size() + extra > max_controls)
-    setup.controls.max_power = setup.controls.max_power == 2 ? 0 : setup.controls.max_power - 1;
+  while (spec.size() + extra > max_controls && (spec.max_power > 0 || spec.neighbor_max)) {
+    if (spec.max_power == 3) spec.max_power = 2;
+    else if (spec.neighbor_max) spec.neighbor_max = false;
+    else spec.max_power = 0;
+  }
   // The nearest-neighbour protocols draw each processor's tasks from the streams the
   // zero-communication recurrence draws them from: that recurrence is the surrogate.
   if (plan.kind == PlanKind::protocol && plan.structure == "nn" && !custom) {
@@ -224,6 +228,10 @@ EstimatorSetup estimator_setup(const structures::Structure& s, const Plan& plan,
     if (setup.controls.level_max) setup.control_means.push_back(bounds::level_max_sum_mean(laws, plan.levels));
     const auto powers = bounds::processor_power_means(laws, setup.controls.sum_counts, setup.controls.max_power);
     setup.control_means.insert(setup.control_means.end(), powers.begin(), powers.end());
+    if (setup.controls.neighbor_max) {
+      const auto neighbors = bounds::neighbor_max_sum_means(laws, plan.levels);
+      setup.control_means.insert(setup.control_means.end(), neighbors.begin(), neighbors.end());
+    }
     setup.control_means.resize(setup.controls.size(), 0.0);  // the last draws' deviations: mean 0
   }
   // A processor whose tasks are constant gives a constant control: no information, left out by

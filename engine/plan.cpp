@@ -712,6 +712,7 @@ ControlSpec control_spec(const Plan& plan, const std::vector<std::uint64_t>& sha
     const bool cubes = std::all_of(plan.laws.begin(), plan.laws.end(),
                                    [](const distributions::Law& law) { return law.third_central_moment().has_value(); });
     spec.max_power = cubes ? 3 : 2;
+    spec.neighbor_max = plan.structure == "nn";
   }
   return spec;
 }
@@ -751,6 +752,11 @@ template <class Draw>
 void protocol_controls(const Plan& plan, const Draw* draws, const ControlSpec& spec, Workspace& ws, double* controls,
                        double* levels_out) {
   const std::size_t sums = spec.sum_counts.size();
+  const std::size_t pairs = spec.neighbor_maxima() ? sums - 1 : 0;
+  if (pairs && !levels_out) {  // the neighbours' maxima read the task times by level
+    ws.level_rows.resize(sums * static_cast<std::size_t>(plan.levels));
+    levels_out = ws.level_rows.data();
+  }
   const std::uint64_t levels = spec.level_max || levels_out ? static_cast<std::uint64_t>(plan.levels) : 0;
   double* maxima = nullptr;
   if (spec.level_max) {
@@ -790,7 +796,26 @@ void protocol_controls(const Plan& plan, const Draw* draws, const ControlSpec& s
   }
   // Draw N-1-j, less its processor's mean (0 where the protocol made fewer draws: still mean 0,
   // since whether draw t exists is decided before it is drawn).
-  double* last = controls + sums + (spec.level_max ? 1 : 0) + spec.powers();
+  double* neighbors = controls + sums + (spec.level_max ? 1 : 0) + spec.powers();
+  if (pairs) {
+    // Level by level along the rows: pairs (i, i+1), then triples (i, i+1, i+2).
+    double* triples = neighbors + pairs;
+    const std::size_t width = static_cast<std::size_t>(levels);
+    for (std::size_t i = 0; i < pairs; ++i) {
+      const double* a = levels_out + i * width;
+      const double* b = a + width;
+      const double* c = i + 1 < pairs ? b + width : nullptr;
+      double pair = 0.0, triple = 0.0;
+      for (std::size_t k = 0; k < width; ++k) {
+        const double m = std::max(a[k], b[k]);
+        pair += m;
+        if (c) triple += std::max(m, c[k]);
+      }
+      neighbors[i] = pair;
+      if (c) triples[i] = triple;
+    }
+  }
+  double* last = neighbors + spec.neighbor_maxima();
   const std::uint64_t total_draws = plan.compute_tasks();
   for (std::size_t j = 0; j < spec.last_draws; ++j) {
     const std::uint64_t t = total_draws - 1 - j;
@@ -805,8 +830,8 @@ double evaluate_controls(const Plan& plan, const ControlSpec& spec, std::uint64_
   if (task_times && plan.kind != PlanKind::protocol)
     throw std::logic_error("evaluate_controls: task times are kept for protocol plans only");
   if (spec.size() == 0 && !task_times) return evaluate(plan, seed, rep, ws);
-  if (spec.max_power > 3 || (spec.powers() && plan.kind != PlanKind::protocol))
-    throw std::logic_error("evaluate_controls: powers up to 3, read from a protocol's draws only");
+  if (spec.max_power > 3 || ((spec.powers() || spec.neighbor_maxima()) && plan.kind != PlanKind::protocol))
+    throw std::logic_error("evaluate_controls: powers (up to 3) and neighbours' maxima come from a protocol's draws only");
   const std::size_t sums = spec.sum_counts.size();
   std::fill(controls, controls + spec.size(), 0.0);
   ws.counts.assign(plan.width, 0);

@@ -243,6 +243,48 @@ TEST_CASE("the power controls of a levelled protocol have the means bounds state
   CHECK(with.variance_factor > 1.3 * without.variance_factor);
 }
 
+TEST_CASE("the neighbours' level maxima of an nn protocol are what they say, with the means bounds states", "[estimators]") {
+  const auto sim = prepared(StructureKind::nearest_neighbor, 5, 2, "uniform", 30, 0.1);
+  const auto& spec = sim.estimators.controls;
+  REQUIRE(spec.neighbor_max);
+  REQUIRE(spec.neighbor_maxima() == 4 + 3);  // 4 pairs, 3 triples
+  REQUIRE(spec.size() == sim.estimators.control_means.size());
+  const std::size_t first = spec.sum_counts.size() + 1 + spec.powers();
+  const int levels = sim.plan.levels;
+  engine::Workspace ws(sim.plan);
+  std::vector<double> k(spec.size()), rows(static_cast<std::size_t>(5 * levels));
+  std::vector<engine::Accumulator> maxima(spec.neighbor_maxima());
+  for (std::uint64_t r = 0; r < 4000; ++r) {
+    engine::evaluate_controls(sim.plan, spec, 13, r, ws, k.data(), rows.data());
+    if (r < 3) {  // each is the sum over levels of the largest of 2 or 3 neighbours' task times
+      for (int span : {2, 3})
+        for (int i = 0; i + span <= 5; ++i) {
+          double sum = 0.0;
+          for (int l = 0; l < levels; ++l) {
+            double m = rows[static_cast<std::size_t>(i * levels + l)];
+            for (int j = 1; j < span; ++j) m = std::max(m, rows[static_cast<std::size_t>((i + j) * levels + l)]);
+            sum += m;
+          }
+          CHECK(k[first + static_cast<std::size_t>(span == 2 ? i : 4 + i)] == Approx(sum).epsilon(1e-12));
+        }
+    }
+    for (std::size_t j = 0; j < maxima.size(); ++j) maxima[j].add(k[first + j]);
+  }
+  // Over 4,000 replications each mean is within 5 standard errors of levels * E max (7 controls).
+  for (std::size_t j = 0; j < maxima.size(); ++j) {
+    const auto e = engine::summarize(maxima[j]);
+    INFO("neighbour maximum " << j << ": " << e.mean << " +- " << e.stderr_ << ", exact "
+                              << sim.estimators.control_means[first + j]);
+    CHECK(std::abs(e.mean - sim.estimators.control_means[first + j]) < 5 * e.stderr_);
+  }
+  // Where the regression would hold more than max_controls, the cubes go first: nn at n = 16 keeps
+  // 16 sums, the level maxima, 16 squares and 15 + 14 neighbours' maxima: 62, 63 with the surrogate.
+  const auto wide = prepared(StructureKind::nearest_neighbor, 16, 8, "uniform", 10, 0.1);
+  CHECK(wide.estimators.controls.max_power == 2);
+  CHECK(wide.estimators.controls.neighbor_max);
+  CHECK(wide.estimators.controls.size() == 62);
+}
+
 TEST_CASE("the surrogate's mean stops on the run's target, tightened to its share of the variance", "[estimators]") {
   const auto nn = prepared(StructureKind::nearest_neighbor, 4, 1, "uniform", 20, 0.05);
   REQUIRE(nn.estimators.surrogate);
