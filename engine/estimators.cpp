@@ -200,15 +200,6 @@ EstimatorSetup estimator_setup(const structures::Structure& s, const Plan& plan,
     shares = bounds::speed_shares(std::vector<distributions::Law>(s.laws.begin(), s.laws.begin() + plan.width),
                                   static_cast<std::uint64_t>(plan.width) * static_cast<std::uint64_t>(plan.levels));
   setup.controls = control_spec(plan, shares);
-  // Where the regression would take too many controls, the cubes go first (they add least), then
-  // the neighbours' maxima, then the squares: a wide machine keeps the sums and the level maxima.
-  ControlSpec& spec = setup.controls;
-  const std::size_t extra = plan.kind == PlanKind::protocol && plan.structure == "nn" && !custom ? 1 : 0;  // the surrogate
-  while (spec.size() + extra > max_controls && (spec.max_power > 0 || spec.neighbor_max)) {
-    if (spec.max_power == 3) spec.max_power = 2;
-    else if (spec.neighbor_max) spec.neighbor_max = false;
-    else spec.max_power = 0;
-  }
   // The nearest-neighbour protocols draw each processor's tasks from the streams the
   // zero-communication recurrence draws them from: that recurrence is the surrogate.
   if (plan.kind == PlanKind::protocol && plan.structure == "nn" && !custom) {
@@ -234,6 +225,7 @@ EstimatorSetup estimator_setup(const structures::Structure& s, const Plan& plan,
     }
     setup.control_means.resize(setup.controls.size(), 0.0);  // the last draws' deviations: mean 0
   }
+  fit_controls(setup, std::numeric_limits<std::uint64_t>::max());
   // A processor whose tasks are constant gives a constant control: no information, left out by
   // the regression's pivoting. The twin:
   Plan twin = plan;
@@ -253,6 +245,31 @@ EstimatorSetup estimator_setup(const structures::Structure& s, const Plan& plan,
     for (const auto& d : twin.samplers) twin.normal_draws.push_back(d.normal_draw());
   setup.twin = std::move(twin);
   return setup;
+}
+
+void fit_controls(EstimatorSetup& setup, std::uint64_t reps) {
+  ControlSpec& spec = setup.controls;
+  std::vector<double>& means = setup.control_means;
+  const std::size_t sums = spec.sum_counts.size(), powers = sums + (spec.level_max ? 1 : 0);
+  auto drop = [&](std::size_t first, std::size_t count) {
+    means.erase(means.begin() + static_cast<std::ptrdiff_t>(first), means.begin() + static_cast<std::ptrdiff_t>(first + count));
+  };
+  auto fits = [&] {
+    const std::size_t J = spec.size() + (setup.surrogate ? 1 : 0);
+    return J <= max_controls && reps >= regression_min_reps(J);
+  };
+  while (!fits() && (spec.max_power > 0 || spec.neighbor_max)) {
+    if (spec.max_power == 3) {
+      drop(powers + sums, sums);  // the cubes follow the squares
+      spec.max_power = 2;
+    } else if (spec.neighbor_max) {
+      drop(powers + spec.powers(), spec.neighbor_maxima());
+      spec.neighbor_max = false;
+    } else {
+      drop(powers, sums);
+      spec.max_power = 0;
+    }
+  }
 }
 
 Estimator resolve_estimator(Estimator requested, const EstimatorSetup& setup, std::uint64_t reps) {

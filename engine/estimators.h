@@ -130,6 +130,13 @@ struct EstimatorResult {
 // holds 1024 blocks (65 controls: 35 MB).
 inline constexpr std::size_t max_controls = 65;
 
+// Drops the optional controls, the cubes first (they add least), then the neighbours' maxima, then
+// the squares, while the regression would hold more than max_controls or need more than `reps`
+// replications (regression_min_reps), keeping control_means in step: a wide machine keeps the sums
+// and the level maxima, and a run with a small cap the controls that fit it (so that `auto` still
+// takes cv there). estimator_setup fits to max_controls; a run fits to its cap before resolving.
+void fit_controls(EstimatorSetup& setup, std::uint64_t reps);
+
 // Which estimator `requested` means for this setup and replication cap (auto resolved; the others
 // checked: InputError on `estimator` where the model does not offer it, on `reps` where the cap is
 // below what the regression needs).

@@ -794,8 +794,6 @@ void protocol_controls(const Plan& plan, const Draw* draws, const ControlSpec& s
     for (std::uint64_t k = 0; k < levels; ++k) total += maxima[k];
     controls[sums] = total;
   }
-  // Draw N-1-j, less its processor's mean (0 where the protocol made fewer draws: still mean 0,
-  // since whether draw t exists is decided before it is drawn).
   double* neighbors = controls + sums + (spec.level_max ? 1 : 0) + spec.powers();
   if (pairs) {
     // Level by level along the rows: pairs (i, i+1), then triples (i, i+1, i+2).
@@ -815,6 +813,8 @@ void protocol_controls(const Plan& plan, const Draw* draws, const ControlSpec& s
       if (c) triples[i] = triple;
     }
   }
+  // Draw N-1-j, less its processor's mean (0 where the protocol made fewer draws: still mean 0,
+  // since whether draw t exists is decided before it is drawn).
   double* last = neighbors + spec.neighbor_maxima();
   const std::uint64_t total_draws = plan.compute_tasks();
   for (std::size_t j = 0; j < spec.last_draws; ++j) {

@@ -238,8 +238,9 @@ ControlSpec control_spec(const Plan& plan, const std::vector<std::uint64_t>& sha
 // The same replication as evaluate() (the same bits of the makespan), also writing spec.size()
 // controls to `controls`: the sums first (processor order), then the level-maximum sum, then the
 // powers (degree 2 for every processor, then degree 3, ...), then the neighbours' level maxima
-// (pairs from the left, then triples), then the last draws (the last one first). Computed in the evaluator's own loop for the zero-communication
-// plans; for protocol plans from the draws the protocol logged (the protocol's code is untouched). `task_times` (protocol plans only, or
+// (pairs from the left, then triples), then the last draws (the last one first). Computed in the
+// evaluator's own loop for the zero-communication plans; for protocol plans from the draws the
+// protocol logged (the protocol's code is untouched). `task_times` (protocol plans only, or
 // null): gets each processor's first plan.levels variates, a row of plan.levels per processor, for
 // evaluate_on_task_times.
 double evaluate_controls(const Plan& plan, const ControlSpec& spec, std::uint64_t seed, std::uint64_t replication,

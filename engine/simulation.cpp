@@ -30,6 +30,7 @@ Simulation prepare(const Model& model) {
 void run(Simulation& sim, const RunOptions& options, bool metrics, Estimator estimator, const StopRule& stop) {
   const bool keep = sim.distribution_options.any();
   if (!metrics && !keep) {
+    fit_controls(sim.estimators, options.reps);
     const Estimator resolved = estimator == Estimator::automatic ? choose_automatic(sim.plan, sim.estimators, options)
                                                                  : resolve_estimator(estimator, sim.estimators, options.reps);
     if (resolved == Estimator::cv && sim.estimators.surrogate && !sim.estimators.surrogate_mean)

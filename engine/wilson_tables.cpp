@@ -166,6 +166,7 @@ std::vector<CellResult> regenerate(const std::vector<int>& tables, const TableRu
       return done.emplace(key, out).first->second;
     }
     sim.estimators.exact.reset();  // the cell is simulated; its exact value is a column beside
+    fit_controls(sim.estimators, options.reps);
     // The nn cells of a configuration share one estimate of their surrogate's mean (its C = 0 run).
     if (sim.estimators.surrogate && resolve_estimator(run.estimator, sim.estimators, options.reps) == Estimator::cv) {
       const Config zero{c.structure, c.law, c.n, c.m, c.m == 0 ? std::string() : c.a, 0.0};

@@ -2,6 +2,7 @@
 // draws, the regression's algebra, antithetic twins, exactness where it exists, determinism, the
 // stopping rule, and calibration of the intervals over 400 seeds.
 #include <cmath>
+#include <functional>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -31,6 +32,29 @@ engine::RunOptions options(std::uint64_t reps, std::uint64_t seed, int threads =
 engine::EstimatorResult estimate(const engine::Simulation& sim, Estimator e, std::uint64_t reps, std::uint64_t seed,
                                  int threads = 1, engine::StopRule stop = {}) {
   return engine::run_estimator(sim.plan, sim.estimators, e, options(reps, seed, threads), stop);
+}
+
+// Controls [first, first + count) of `sim` over 4,000 replications of evaluate_controls: each
+// sample mean is within 5 standard errors of its exact mean (for 10 controls, a false alarm about
+// once in 10^5 runs). `each`, when given, also sees every replication's controls and task times.
+void check_control_means(const engine::Simulation& sim, std::size_t first, std::size_t count, std::uint64_t seed,
+                         const std::function<void(std::uint64_t, const double*, const double*)>& each = {}) {
+  const auto& spec = sim.estimators.controls;
+  REQUIRE(spec.size() == sim.estimators.control_means.size());
+  engine::Workspace ws(sim.plan);
+  std::vector<double> k(spec.size()), rows(static_cast<std::size_t>(sim.plan.width) * sim.plan.levels);
+  std::vector<engine::Accumulator> sample(count);
+  for (std::uint64_t r = 0; r < 4000; ++r) {
+    engine::evaluate_controls(sim.plan, spec, seed, r, ws, k.data(), rows.data());
+    if (each) each(r, k.data(), rows.data());
+    for (std::size_t j = 0; j < count; ++j) sample[j].add(k[first + j]);
+  }
+  for (std::size_t j = 0; j < count; ++j) {
+    const auto e = engine::summarize(sample[j]);
+    INFO("control " << first + j << ": " << e.mean << " +- " << e.stderr_ << ", exact "
+                    << sim.estimators.control_means[first + j]);
+    CHECK(std::abs(e.mean - sim.estimators.control_means[first + j]) < 5 * e.stderr_);
+  }
 }
 
 bool same_bits(const engine::Estimate& a, const engine::Estimate& b) {
@@ -212,23 +236,7 @@ TEST_CASE("the power controls of a levelled protocol have the means bounds state
     const auto& spec = sim.estimators.controls;
     REQUIRE(spec.max_power == 3);
     REQUIRE(spec.powers() == 10);
-    REQUIRE(spec.size() == sim.estimators.control_means.size());
-    // Over 4,000 replications each power's mean is within 5 standard errors of its exact mean (10
-    // controls: a false alarm about once in 10^5 runs).
-    engine::Workspace ws(sim.plan);
-    std::vector<double> k(spec.size());
-    std::vector<engine::Accumulator> power(spec.powers());
-    const std::size_t first = spec.sum_counts.size() + 1;
-    for (std::uint64_t r = 0; r < 4000; ++r) {
-      engine::evaluate_controls(sim.plan, spec, 11, r, ws, k.data());
-      for (std::size_t j = 0; j < power.size(); ++j) power[j].add(k[first + j]);
-    }
-    for (std::size_t j = 0; j < power.size(); ++j) {
-      const auto e = engine::summarize(power[j]);
-      INFO("power control " << j << ": " << e.mean << " +- " << e.stderr_ << ", exact "
-                            << sim.estimators.control_means[first + j]);
-      CHECK(std::abs(e.mean - sim.estimators.control_means[first + j]) < 5 * e.stderr_);
-    }
+    check_control_means(sim, spec.sum_counts.size() + 1, spec.powers(), 11);
   }
   // On sync (8,3) uniform at C = 0.1 the squares and cubes take the variance factor from about 3.1
   // to about 5.4 (measured at 1000 levels, 3,000 replications); here at 100 levels, 2,000
@@ -251,38 +259,39 @@ TEST_CASE("the neighbours' level maxima of an nn protocol are what they say, wit
   REQUIRE(spec.size() == sim.estimators.control_means.size());
   const std::size_t first = spec.sum_counts.size() + 1 + spec.powers();
   const int levels = sim.plan.levels;
-  engine::Workspace ws(sim.plan);
-  std::vector<double> k(spec.size()), rows(static_cast<std::size_t>(5 * levels));
-  std::vector<engine::Accumulator> maxima(spec.neighbor_maxima());
-  for (std::uint64_t r = 0; r < 4000; ++r) {
-    engine::evaluate_controls(sim.plan, spec, 13, r, ws, k.data(), rows.data());
-    if (r < 3) {  // each is the sum over levels of the largest of 2 or 3 neighbours' task times
-      for (int span : {2, 3})
-        for (int i = 0; i + span <= 5; ++i) {
-          double sum = 0.0;
-          for (int l = 0; l < levels; ++l) {
-            double m = rows[static_cast<std::size_t>(i * levels + l)];
-            for (int j = 1; j < span; ++j) m = std::max(m, rows[static_cast<std::size_t>((i + j) * levels + l)]);
-            sum += m;
-          }
-          CHECK(k[first + static_cast<std::size_t>(span == 2 ? i : 4 + i)] == Approx(sum).epsilon(1e-12));
+  // Each is the sum over levels of the largest of 2 or 3 neighbours' task times (checked on the
+  // first replications), and its mean is levels * E max.
+  check_control_means(sim, first, spec.neighbor_maxima(), 13, [&](std::uint64_t r, const double* k, const double* rows) {
+    if (r >= 3) return;
+    for (int span : {2, 3})
+      for (int i = 0; i + span <= 5; ++i) {
+        double sum = 0.0;
+        for (int l = 0; l < levels; ++l) {
+          double m = rows[i * levels + l];
+          for (int j = 1; j < span; ++j) m = std::max(m, rows[(i + j) * levels + l]);
+          sum += m;
         }
-    }
-    for (std::size_t j = 0; j < maxima.size(); ++j) maxima[j].add(k[first + j]);
-  }
-  // Over 4,000 replications each mean is within 5 standard errors of levels * E max (7 controls).
-  for (std::size_t j = 0; j < maxima.size(); ++j) {
-    const auto e = engine::summarize(maxima[j]);
-    INFO("neighbour maximum " << j << ": " << e.mean << " +- " << e.stderr_ << ", exact "
-                              << sim.estimators.control_means[first + j]);
-    CHECK(std::abs(e.mean - sim.estimators.control_means[first + j]) < 5 * e.stderr_);
-  }
+        CHECK(k[first + static_cast<std::size_t>(span == 2 ? i : 4 + i)] == Approx(sum).epsilon(1e-12));
+      }
+  });
   // Where the regression would hold more than max_controls, the cubes go first: nn at n = 16 keeps
   // 16 sums, the level maxima, 16 squares and 15 + 14 neighbours' maxima: 62, 63 with the surrogate.
   const auto wide = prepared(StructureKind::nearest_neighbor, 16, 8, "uniform", 10, 0.1);
   CHECK(wide.estimators.controls.max_power == 2);
   CHECK(wide.estimators.controls.neighbor_max);
   CHECK(wide.estimators.controls.size() == 62);
+  // A run capped at 200 replications fits its controls to the cap (4 (J + 1) <= 200): the
+  // neighbours' maxima go too, the squares stay (16 + 1 + 16 and the surrogate), the means in step,
+  // and auto still takes cv.
+  auto capped = wide.estimators;
+  engine::fit_controls(capped, 200);
+  CHECK(capped.controls.max_power == 2);
+  CHECK_FALSE(capped.controls.neighbor_max);
+  REQUIRE(capped.controls.size() == 33);
+  REQUIRE(capped.control_means.size() == 33);
+  for (std::size_t j = 0; j < 33; ++j) CHECK(capped.control_means[j] == wide.estimators.control_means[j]);
+  CHECK(engine::resolve_estimator(Estimator::automatic, capped, 200) == Estimator::cv);
+  CHECK(engine::resolve_estimator(Estimator::automatic, wide.estimators, 200) == Estimator::mc);
 }
 
 TEST_CASE("the surrogate's mean stops on the run's target, tightened to its share of the variance", "[estimators]") {
