@@ -250,7 +250,7 @@ EstimatorSetup estimator_setup(const structures::Structure& s, const Plan& plan,
 void fit_controls(EstimatorSetup& setup, std::uint64_t reps) {
   ControlSpec& spec = setup.controls;
   std::vector<double>& means = setup.control_means;
-  const std::size_t sums = spec.sum_counts.size(), powers = sums + (spec.level_max ? 1 : 0);
+  const std::size_t sums = spec.sum_counts.size();
   auto drop = [&](std::size_t first, std::size_t count) {
     means.erase(means.begin() + static_cast<std::ptrdiff_t>(first), means.begin() + static_cast<std::ptrdiff_t>(first + count));
   };
@@ -260,13 +260,13 @@ void fit_controls(EstimatorSetup& setup, std::uint64_t reps) {
   };
   while (!fits() && (spec.max_power > 0 || spec.neighbor_max)) {
     if (spec.max_power == 3) {
-      drop(powers + sums, sums);  // the cubes follow the squares
+      drop(spec.powers_at() + sums, sums);  // the cubes follow the squares
       spec.max_power = 2;
     } else if (spec.neighbor_max) {
-      drop(powers + spec.powers(), spec.neighbor_maxima());
+      drop(spec.neighbors_at(), spec.neighbor_maxima());
       spec.neighbor_max = false;
     } else {
-      drop(powers, sums);
+      drop(spec.powers_at(), sums);
       spec.max_power = 0;
     }
   }

@@ -766,7 +766,7 @@ void protocol_controls(const Plan& plan, const Draw* draws, const ControlSpec& s
   std::uint64_t* drawn = ws.counts.data();
   const std::uint64_t* limit = spec.sum_counts.data();
   const double* centre = plan.comm.mean_task_time.data();  // the reflected twin's means are the same
-  double* squares = spec.powers() ? controls + sums + (spec.level_max ? 1 : 0) : nullptr;
+  double* squares = spec.powers() ? controls + spec.powers_at() : nullptr;
   double* cubes = spec.max_power >= 3 ? squares + sums : nullptr;
   auto take = [&](int i, double x) {
     const std::uint64_t j = drawn[i]++;
@@ -794,9 +794,9 @@ void protocol_controls(const Plan& plan, const Draw* draws, const ControlSpec& s
     for (std::uint64_t k = 0; k < levels; ++k) total += maxima[k];
     controls[sums] = total;
   }
-  double* neighbors = controls + sums + (spec.level_max ? 1 : 0) + spec.powers();
   if (pairs) {
     // Level by level along the rows: pairs (i, i+1), then triples (i, i+1, i+2).
+    double* neighbors = controls + spec.neighbors_at();
     double* triples = neighbors + pairs;
     const std::size_t width = static_cast<std::size_t>(levels);
     for (std::size_t i = 0; i < pairs; ++i) {
@@ -815,7 +815,7 @@ void protocol_controls(const Plan& plan, const Draw* draws, const ControlSpec& s
   }
   // Draw N-1-j, less its processor's mean (0 where the protocol made fewer draws: still mean 0,
   // since whether draw t exists is decided before it is drawn).
-  double* last = neighbors + spec.neighbor_maxima();
+  double* last = controls + spec.last_draws_at();
   const std::uint64_t total_draws = plan.compute_tasks();
   for (std::size_t j = 0; j < spec.last_draws; ++j) {
     const std::uint64_t t = total_draws - 1 - j;

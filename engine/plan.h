@@ -199,10 +199,10 @@ struct ControlSpec {
   // variate is its task of level k): the synchronous zero-communication makespan.
   bool level_max = false;
   // Master-slave protocols: the protocol's last `last_draws` draws, each less its processor's mean
-  // (the plan's comm.mean_task_time). Draw number t (in the order the protocol made them, t = N-1, N-2, ... with N the
-  // plan's compute_tasks()) goes to a processor chosen before its value is drawn, and its value is
-  // a fresh variate of that processor's law, so each control has mean 0 exactly, however the
-  // protocol chose (a martingale difference). A master-bound pool's makespan is set by its last
+  // (the plan's comm.mean_task_time). Draw number t (in the order the protocol made them,
+  // t = N-1, N-2, ... with N the plan's compute_tasks()) goes to a processor chosen before its
+  // value is drawn, and its value is a fresh variate of that processor's law, so each control has
+  // mean 0 exactly, however the protocol chose (a martingale difference). A master-bound pool's makespan is set by its last
   // tasks dealt, which no sum or level maximum sees.
   std::size_t last_draws = 0;
   // Protocol plans: processor i's sums of (x - mean_i)^d over the same variates as its sum, for
@@ -221,9 +221,11 @@ struct ControlSpec {
     const std::size_t n = sum_counts.size();
     return neighbor_max && n >= 2 ? (n - 1) + (n - 2) : 0;
   }
-  std::size_t size() const {
-    return sum_counts.size() + (level_max ? 1 : 0) + powers() + neighbor_maxima() + last_draws;
-  }
+  // Where each family starts among the controls (evaluate_controls' order), and how many there are.
+  std::size_t powers_at() const { return sum_counts.size() + (level_max ? 1 : 0); }
+  std::size_t neighbors_at() const { return powers_at() + powers(); }
+  std::size_t last_draws_at() const { return neighbors_at() + neighbor_maxima(); }
+  std::size_t size() const { return last_draws_at() + last_draws; }
 };
 
 // The last draws a master-slave protocol's controls take (ControlSpec::last_draws).

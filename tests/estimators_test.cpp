@@ -196,7 +196,7 @@ TEST_CASE("the last-draw controls of a master-slave protocol have mean 0 and exp
   const auto master = prepared(StructureKind::master_slave, 16, 8, "uniform", 20, 0.15);
   const auto& spec = master.estimators.controls;
   REQUIRE(spec.last_draws == engine::last_draw_controls);
-  const std::size_t first = spec.size() - spec.last_draws;
+  const std::size_t first = spec.last_draws_at();
   for (std::size_t j = first; j < spec.size(); ++j) CHECK(master.estimators.control_means[j] == 0.0);
   // Each control is a deviation of a u(0,1) or u(0,1/2) draw from its mean: over
   // 20,000 replications its mean is within 4 standard errors of 0 (the draw's processor is chosen
@@ -236,7 +236,7 @@ TEST_CASE("the power controls of a levelled protocol have the means bounds state
     const auto& spec = sim.estimators.controls;
     REQUIRE(spec.max_power == 3);
     REQUIRE(spec.powers() == 10);
-    check_control_means(sim, spec.sum_counts.size() + 1, spec.powers(), 11);
+    check_control_means(sim, spec.powers_at(), spec.powers(), 11);
   }
   // On sync (8,3) uniform at C = 0.1 the squares and cubes take the variance factor from about 3.1
   // to about 5.4 (measured at 1000 levels, 3,000 replications); here at 100 levels, 2,000
@@ -257,7 +257,7 @@ TEST_CASE("the neighbours' level maxima of an nn protocol are what they say, wit
   REQUIRE(spec.neighbor_max);
   REQUIRE(spec.neighbor_maxima() == 4 + 3);  // 4 pairs, 3 triples
   REQUIRE(spec.size() == sim.estimators.control_means.size());
-  const std::size_t first = spec.sum_counts.size() + 1 + spec.powers();
+  const std::size_t first = spec.neighbors_at();
   const int levels = sim.plan.levels;
   // Each is the sum over levels of the largest of 2 or 3 neighbours' task times (checked on the
   // first replications), and its mean is levels * E max.
