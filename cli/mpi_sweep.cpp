@@ -18,8 +18,9 @@ bool launched_by_mpirun() {
 
 // One rank's pieces as one buffer of 64-bit words: the piece count, then per piece (run, first,
 // last, block count) and per block (count, mean, m2, min, max), then the paired moments' count and
-// each (count, mean_a, mean_b, m2_a, m2_b, c_ab), then the makespans' count and each makespan, the
-// doubles bit for bit.
+// each (count, mean_a, mean_b, m2_a, m2_b, c_ab), then the makespans' count and each makespan,
+// then 1 and a run estimated whole's result (reps, mean, stddev, stderr, ci_low, ci_high, min, max,
+// estimator, variance factor, controls), or 0; the doubles bit for bit.
 std::vector<char> pack(const std::vector<engine::BlockPiece>& pieces) {
   std::vector<char> buffer;
   auto put = [&](const auto& v) {
@@ -50,6 +51,14 @@ std::vector<char> pack(const std::vector<engine::BlockPiece>& pieces) {
     }
     put(static_cast<std::uint64_t>(piece.makespans.size()));
     for (const double x : piece.makespans) put(x);
+    put(static_cast<std::uint64_t>(piece.estimated.has_value()));
+    if (const auto& r = piece.estimated) {
+      const engine::Estimate& e = r->estimate;
+      for (const double x : {e.mean, e.stddev, e.stderr_, e.ci_low, e.ci_high, e.min, e.max, r->variance_factor}) put(x);
+      put(e.reps);
+      put(static_cast<std::uint64_t>(r->estimator));
+      put(static_cast<std::uint64_t>(r->controls));
+    }
   }
   return buffer;
 }
@@ -95,6 +104,19 @@ void unpack(const std::vector<char>& all, std::size_t pos, std::vector<engine::B
     if (makespans > (all.size() - pos) / 8) throw std::runtime_error("MPI: a rank's blocks are cut short");
     piece.makespans.resize(makespans);
     for (auto& x : piece.makespans) get(x);
+    std::uint64_t estimated = 0;
+    get(estimated);
+    if (estimated) {
+      engine::EstimatorResult& r = piece.estimated.emplace();
+      engine::Estimate& e = r.estimate;
+      for (double* x : {&e.mean, &e.stddev, &e.stderr_, &e.ci_low, &e.ci_high, &e.min, &e.max, &r.variance_factor}) get(*x);
+      std::uint64_t estimator = 0, controls = 0;
+      get(e.reps);
+      get(estimator);
+      get(controls);
+      r.estimator = static_cast<engine::Estimator>(estimator);
+      r.controls = static_cast<std::size_t>(controls);
+    }
     pieces.push_back(std::move(piece));
   }
 }

@@ -40,11 +40,12 @@ engine::RunOptions SamplingOptions::run_options() const {
   return run;
 }
 
-void EstimatorOptions::add_to(CLI::App& app) {
+void EstimatorOptions::add_to(CLI::App& app, const char* estimator_help) {
   app.add_option("--estimator", estimator,
-                 "auto | exact | cv | antithetic | antithetic-cv | mc: auto takes the exact expectation where one "
-                 "exists (sync at C = 0, async with normal or uniform laws), else control variates (with antithetic pairs for "
-                 "ms), else plain Monte Carlo (mc)")
+                 estimator_help ? estimator_help
+                                : "auto | exact | cv | antithetic | antithetic-cv | mc: auto takes the exact expectation where one "
+                                  "exists (sync at C = 0, async with normal or uniform laws), else control variates (with "
+                                  "antithetic pairs for ms), else plain Monte Carlo (mc)")
       ->capture_default_str()->group("Sampling");
   app.add_option("--target-se", target_se,
                  "Stop once the standard error is at most this (checked after whole waves of blocks; --reps is the cap)")

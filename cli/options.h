@@ -40,7 +40,8 @@ struct EstimatorOptions {
   double target_rel = 0.0;
   std::string target_reps_text = "";  // empty: none
 
-  void add_to(CLI::App& app);
+  // `estimator_help`: --estimator's help where the command reads it otherwise (none: simulate's).
+  void add_to(CLI::App& app, const char* estimator_help = nullptr);
   engine::Estimator value() const { return engine::parse_estimator(estimator); }
   // InputError on a negative or non-finite target.
   engine::StopRule stop() const;

@@ -71,6 +71,8 @@ class Reporter {
 
 struct Settings {
   std::uint64_t reps = 0, seed = 0, max_configs = 0;
+  engine::DistributionOptions distribution;   // --estimators: rows beyond the mean
+  std::optional<engine::MeanEstimator> mean;  // --estimator and the targets; none: plain blocks
 };
 
 // The configurations (all of them, in grid order), those left to simulate and their runs, and the
@@ -313,6 +315,11 @@ void SweepCommand::add_to(CLI::App& app) {
       ->group("Output");
   app_->add_flag("--quiet,-q", quiet, "No progress and no summary on stderr")->group("Output");
   add_sweep_distribution_options(*app_, estimators, quantiles, deadlines);
+  estimator.add_to(*app_,
+                   "The mean rows' estimator, mc | auto | cv | antithetic | antithetic-cv: auto takes control variates "
+                   "(with antithetic pairs for ms) where they pay, else mc; the exact expectation is the closed_form "
+                   "row. Any but mc, or a target, estimates each configuration's mean whole on one rank (the "
+                   "differences stay plain Monte Carlo at --reps); not with --estimators (plain replications)");
 }
 
 bool SweepCommand::parsed() const { return app_ != nullptr && app_->parsed(); }
@@ -386,6 +393,8 @@ Settings read_settings(const SweepCommand& c) {
   if (c.structure.empty() && c.graph.empty())
     throw InputError("--structure", "missing", "give --structure sync or a list such as sync,nn,ms, or --graph");
   if (c.n.empty() && !c.structure.empty()) throw InputError("--n", "missing", "give --n 8, a list 8,16 or a range 2:16:2");
+  s.distribution = sweep_distribution(c.estimators, c.quantiles, c.deadlines);
+  s.mean = engine::mean_estimator(c.estimator.value(), c.estimator.stop(), s.distribution.any());
   return s;
 }
 
@@ -453,21 +462,19 @@ Sweep prepare(const SweepCommand& c, const Settings& s) {
   if (!c.out_path.empty()) check_writable_folder(c.out_path);  // fail now, not after the simulation
   sweep.rows.resize(sweep.valid.entries.size());
   if (c.resume)
-    sweep.rows = engine::resumed_rows(sweep.valid.entries, read_resume_file(c.out_path), c.out_path, s.reps, s.seed);
+    sweep.rows = engine::resumed_rows(sweep.valid.entries, read_resume_file(c.out_path), c.out_path, s.reps, s.seed, s.mean);
   for (const auto& e : sweep.valid.entries) {
     if (sweep.rows[e.row].empty()) sweep.todo.push_back(e);
     else ++sweep.resumed;
   }
-  sweep.runs = engine::plan_runs(sweep.todo);
+  sweep.runs = engine::plan_runs(sweep.todo, s.mean);
   return sweep;
 }
 
 // This rank's stretch of the runs' blocks (one process: every run whole).
 engine::SweepShare share_of(const Sweep& sweep, const Settings& s, int rank, int ranks) {
   engine::SweepShare share;
-  std::vector<std::pair<std::uint64_t, double>> work;
-  for (const auto& r : sweep.runs) work.emplace_back(engine::block_count(s.reps), r.work);
-  share.pieces = engine::deal_blocks(work, ranks)[static_cast<std::size_t>(rank)];
+  share.pieces = engine::deal_blocks(engine::run_work(sweep.runs, s.reps), ranks)[static_cast<std::size_t>(rank)];
   share.keep_pieces = ranks > 1;
   return share;
 }
@@ -492,14 +499,20 @@ void follow(engine::SweepShare& share, SweepCommand& c, Sweep& sweep, const Sett
   };
 }
 
-void print_summary(const SweepCommand& c, const Settings& s, const Sweep& sweep, double seconds) {
+void print_summary(const SweepCommand& c, const Settings& s, const Sweep& sweep, double seconds, std::uint64_t mean_reps) {
   std::ostringstream summary;
   summary << "hetstruct sweep: " << sweep.valid.entries.size() << " configurations (" << c.computed_configs
           << " simulated, " << c.resumed_configs << " resumed";
   if (sweep.valid.invalid) summary << ", " << sweep.valid.invalid << " invalid left out";
   if (const auto n = sweep.valid.comparisons_left_out)
     summary << ", " << n << (n == 1 ? " difference" : " differences") << " left out (target invalid)";
-  summary << "), " << s.reps << " replications each, seed " << s.seed << ", " << fixed(seconds, 1) << " s";
+  summary << "), " << s.reps << " replications each";
+  if (s.mean) {
+    summary << " (" << (s.mean->stop.active() ? "at most, " : "") << "the means by " << engine::to_string(s.mean->estimator);
+    if (c.computed_configs > 0) summary << ": " << mean_reps << " replications in all";
+    summary << ")";
+  }
+  summary << ", seed " << s.seed << ", " << fixed(seconds, 1) << " s";
   if (!c.out_path.empty()) summary << ", wrote " << c.out_path;
   std::cerr << summary.str() << "\n";
 }
@@ -533,7 +546,7 @@ int SweepCommand::execute() {
 #endif
   const auto t0 = std::chrono::steady_clock::now();
   engine::SweepShare share = share_of(sweep, s, rank, ranks);
-  share.distribution = sweep_distribution(estimators, quantiles, deadlines);
+  share.distribution = s.distribution;
   if (share.distribution.any()) check_kept_makespans(sweep, s, ranks, memory_check);
   Reporter reporter(quiet || rank != 0, progress_interval, share.work(sweep.runs));
   std::uint64_t configs_done = sweep.resumed;
@@ -560,16 +573,24 @@ int SweepCommand::execute() {
     stop_all(std::string("internal error: ") + e.what(), 1);
     throw;
   }
+  // The replications the mean rows took (each its own under a stop rule): for the summary.
+  const auto mean_reps = [&](const std::vector<engine::Estimate>& estimates) {
+    std::uint64_t total = 0;
+    for (const auto& entry : sweep.todo) total += estimates[entry.mc_run].reps;
+    return total;
+  };
+  std::uint64_t reps_of_means = mean_reps(share.estimates);
 #ifdef HETSTRUCT_MPI
   if (ranks > 1) {
     if (!world.gather(share.computed)) return 0;  // ranks other than 0 are done
     // Rank 0: every run folded in block order, then every configuration's rows.
     std::vector<engine::RunExtras> extras;
     const auto estimates =
-        engine::fold_pieces(share.computed, sweep.runs.size(), engine::block_count(s.reps), &extras, share.distribution);
+        engine::fold_pieces(share.computed, sweep.runs, s.reps, &extras, share.distribution);
     for (const auto& entry : sweep.todo)
       sweep.rows[entry.row] = sweep.rows_of(entry, engine::Job(entry.c, sweep.comparisons.size()), estimates, s.seed, extras);
     computed_configs = sweep.todo.size();
+    reps_of_means = mean_reps(estimates);
   }
 #endif
   resumed_configs = sweep.resumed;
@@ -578,7 +599,7 @@ int SweepCommand::execute() {
                                            : engine::render(engine::records_of_csv(sweep.csv()), engine::parse_format(format));
   if (out_path.empty()) std::cout << text;
   else write_file_atomically(out_path, text);
-  if (!quiet && rank == 0) print_summary(*this, s, sweep, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  if (!quiet && rank == 0) print_summary(*this, s, sweep, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), reps_of_means);
   return 0;
 }
 

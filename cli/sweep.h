@@ -6,7 +6,8 @@
 //                   [--policy NAME,...] [--exchange RULE,...] [--config FILE.toml]
 //                   [--compare-to OPTION=VALUE[,OPTION=VALUE...] ...] [--skip-invalid] [--max-configs N]
 //                   [--estimators quantile,sd,p_deadline] [--quantiles LEVELS] [--deadline T,...]
-//                   [--reps R] [--seed S] [--threads T] [--out FILE [--resume]] [--quiet]
+//                   [--estimator mc|auto|cv|antithetic|antithetic-cv] [--target-se X] [--target-rel R]
+//                   [--target-reps N] [--reps R] [--seed S] [--threads T] [--out FILE [--resume]] [--quiet]
 //
 // The grid, the runs, the rows and their CSV columns are the library's (engine/sweep_grid.h,
 // engine/sweep.h: lists and ranges, comparisons, the order of the rows): this command reads the
@@ -27,6 +28,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/options.h"
 #include "engine/sweep_grid.h"
 
 namespace hetstruct::cli {
@@ -45,6 +47,7 @@ class SweepCommand {
   std::vector<std::string> graph, port;  // graphs (structure values) and their port models (protocol values)
   std::vector<std::string> compare_to;
   std::vector<std::string> estimators, quantiles, deadlines;  // the distribution (cli/distribution.h)
+  EstimatorOptions estimator{"mc"};  // the mean rows' estimator and target precision (engine/sweep.h)
   std::string config_path;
   std::string reps_text = "10000";
   std::string seed_text = "1";

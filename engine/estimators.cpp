@@ -435,6 +435,16 @@ EstimatorResult run_estimator(const Plan& plan, const EstimatorSetup& setup, Est
       regression_min_reps(dim - 1));
 }
 
+EstimatorResult estimate_mean(const Plan& plan, EstimatorSetup& setup, Estimator requested, const RunOptions& options,
+                              const StopRule& stop) {
+  fit_controls(setup, options.reps);
+  const Estimator resolved = requested == Estimator::automatic ? choose_automatic(plan, setup, options)
+                                                               : resolve_estimator(requested, setup, options.reps);
+  if (resolved == Estimator::cv && setup.surrogate && !setup.surrogate_mean)
+    setup.surrogate_mean = estimate_surrogate(setup, options, stop);
+  return run_estimator(plan, setup, resolved, options, stop);
+}
+
 Estimator choose_automatic(const Plan& plan, const EstimatorSetup& setup, const RunOptions& options) {
   const Estimator resolved = resolve_estimator(Estimator::automatic, setup, options.reps);
   if (resolved != Estimator::antithetic_cv) return resolved;

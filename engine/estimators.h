@@ -151,6 +151,13 @@ Estimator resolve_estimator(Estimator requested, const EstimatorSetup& setup, st
 inline constexpr double pilot_min_factor = 1.5;
 Estimator choose_automatic(const Plan& plan, const EstimatorSetup& setup, const RunOptions& options);
 
+// The mean of `plan` by `requested`, as simulate, policies and the sweep run it: the optional
+// controls fitted to the cap (fit_controls), `auto` resolved (choose_automatic, the others
+// checked by resolve_estimator), the surrogate's mean estimated where cv takes it and `setup` has
+// none yet (it stays in `setup`), then run_estimator.
+EstimatorResult estimate_mean(const Plan& plan, EstimatorSetup& setup, Estimator requested, const RunOptions& options,
+                              const StopRule& stop = {});
+
 // Runs `estimator` (resolve_estimator's answer). Plain mc without a stop rule is engine::run,
 // bit for bit.
 EstimatorResult run_estimator(const Plan& plan, const EstimatorSetup& setup, Estimator estimator,

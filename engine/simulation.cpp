@@ -30,12 +30,7 @@ Simulation prepare(const Model& model) {
 void run(Simulation& sim, const RunOptions& options, bool metrics, Estimator estimator, const StopRule& stop) {
   const bool keep = sim.distribution_options.any();
   if (!metrics && !keep) {
-    fit_controls(sim.estimators, options.reps);
-    const Estimator resolved = estimator == Estimator::automatic ? choose_automatic(sim.plan, sim.estimators, options)
-                                                                 : resolve_estimator(estimator, sim.estimators, options.reps);
-    if (resolved == Estimator::cv && sim.estimators.surrogate && !sim.estimators.surrogate_mean)
-      sim.estimators.surrogate_mean = estimate_surrogate(sim.estimators, options, stop);
-    const auto result = run_estimator(sim.plan, sim.estimators, resolved, options, stop);
+    const auto result = estimate_mean(sim.plan, sim.estimators, estimator, options, stop);
     sim.estimate = result.estimate;
     sim.estimator = result.estimator;
     sim.variance_factor = result.variance_factor;

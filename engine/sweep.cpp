@@ -1,6 +1,7 @@
 #include "engine/sweep.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <map>
 #include <set>
@@ -102,9 +103,24 @@ SweepEntries build_entries(const std::vector<SweepGrid>& grids, const std::vecto
   return out;
 }
 
+std::optional<MeanEstimator> mean_estimator(Estimator requested, const StopRule& stop, bool distribution) {
+  if (requested == Estimator::exact)
+    throw InputError("estimator", "a sweep simulates every configuration's mean; the exact expectation is its closed_form row",
+                     "choose auto, cv, antithetic, antithetic-cv or mc");
+  if (distribution) {
+    if (requested != Estimator::mc && requested != Estimator::automatic)
+      throw InputError("estimator", "the distribution's rows (quantile, sd, p_deadline) read plain replications: mc only");
+    if (stop.active())
+      throw InputError("target_se", "the distribution's rows (quantile, sd, p_deadline) run a fixed number of replications (no target precision)");
+    return std::nullopt;
+  }
+  if (requested == Estimator::mc && !stop.active()) return std::nullopt;
+  return MeanEstimator{requested, stop};
+}
+
 // Lays out the runs of the entries, in order: per configuration, its shape's C = 0 run if it is
 // the first of the shape, then one difference per comparison, then mc.
-std::vector<RunSpec> plan_runs(std::vector<Entry>& entries) {
+std::vector<RunSpec> plan_runs(std::vector<Entry>& entries, const std::optional<MeanEstimator>& mean) {
   std::vector<RunSpec> runs;
   std::map<std::string, std::size_t> nn_zero_of_shape;
   for (std::size_t k = 0; k < entries.size(); ++k) {
@@ -114,19 +130,31 @@ std::vector<RunSpec> plan_runs(std::vector<Entry>& entries) {
       SweepConfig shape = e.c;
       shape[SweepDim::comm] = shape[SweepDim::protocol] = shape[SweepDim::policy] = "";
       const auto [it, added] = nn_zero_of_shape.emplace(config_key(shape), runs.size());
-      if (added) runs.push_back({RunKind::nn_zero, k, 0, tasks(e.c)});
+      if (added) runs.push_back({RunKind::nn_zero, k, 0, tasks(e.c), std::nullopt});
       e.nn_zero_run = it->second;
     }
     e.difference_runs.assign(e.targets.size(), no_run);
     for (std::size_t i = 0; i < e.targets.size(); ++i) {
       if (!e.targets[i]) continue;
       e.difference_runs[i] = runs.size();
-      runs.push_back({RunKind::difference, k, i, tasks(e.c) + tasks(*e.targets[i])});
+      runs.push_back({RunKind::difference, k, i, tasks(e.c) + tasks(*e.targets[i]), std::nullopt});
     }
     e.mc_run = runs.size();
-    runs.push_back({RunKind::mc, k, 0, tasks(e.c)});
+    runs.push_back({RunKind::mc, k, 0, tasks(e.c), mean});
   }
   return runs;
+}
+
+std::uint64_t blocks_of(const RunSpec& run, std::uint64_t reps) { return run.whole ? 1 : block_count(reps); }
+
+std::vector<std::pair<std::uint64_t, double>> run_work(const std::vector<RunSpec>& runs, std::uint64_t reps) {
+  std::vector<std::pair<std::uint64_t, double>> work;
+  for (const auto& r : runs) {
+    const std::uint64_t blocks = blocks_of(r, reps);
+    // A whole run's one block holds the cap's work (what it costs when it does not stop early).
+    work.emplace_back(blocks, r.work * static_cast<double>(block_count(reps) / blocks));
+  }
+  return work;
 }
 
 std::vector<std::vector<SweepPiece>> deal_blocks(const std::vector<std::pair<std::uint64_t, double>>& runs, int ranks) {
@@ -165,7 +193,7 @@ std::vector<std::vector<SweepPiece>> deal_blocks(const std::vector<std::pair<std
 // blocks); any other keeps its blocks, to be folded after the pieces before it.
 BlockPiece compute_piece(const SweepPiece& piece, const RunSpec& spec, const Entry& entry, Job& job,
                          const RunOptions& options, bool keep_makespans) {
-  BlockPiece out{piece.run, piece.first, piece.last, {}, {}, {}};
+  BlockPiece out{piece.run, piece.first, piece.last, {}, {}, {}, std::nullopt};
   const bool folded = piece.first == 0;
   Accumulator total;
   PairedMoments paired_total;
@@ -193,6 +221,11 @@ BlockPiece compute_piece(const SweepPiece& piece, const RunSpec& spec, const Ent
       if (folded) out.paired = {paired_total};
       break;
     case RunKind::mc:
+      if (spec.whole) {
+        if (piece.first != 0 || piece.last != 1) throw std::logic_error("compute_piece: a run estimated whole is one piece");
+        out.estimated = estimate_mean(job.plan, job.setup(), spec.whole->estimator, options, spec.whole->stop);
+        return out;
+      }
       if (keep_makespans)
         run_sample_blocks(job.plan, options, range, [&](std::span<const SampleBlock> blocks) {
           for (const auto& b : blocks) {
@@ -239,7 +272,10 @@ void SweepShare::compute(const std::vector<Entry>& entries, const std::vector<Ru
     };
     BlockPiece result = compute_piece(piece, spec, entry, *job, options, keep_makespans);
     done += w;
-    if (piece.first == 0 && piece.last == block_count(options.reps)) {
+    if (result.estimated) {
+      estimates[piece.run] = result.estimated->estimate;
+      extras[piece.run].estimator = result.estimated;
+    } else if (piece.first == 0 && piece.last == block_count(options.reps)) {
       estimates[piece.run] = summarize(result.blocks.front());
       if (!result.paired.empty()) extras[piece.run].ratio = ratio_of_means(result.paired.front());
       if (!keep_pieces && spec.kind == RunKind::mc && keep_makespans)
@@ -256,19 +292,22 @@ void SweepShare::compute(const std::vector<Entry>& entries, const std::vector<Ru
 
 // Every run's estimate from its pieces (any order, from any ranks): each run's pieces folded in
 // block order into an empty total, fold_blocks, so the estimate is one process's bit for bit.
-std::vector<Estimate> fold_pieces(std::vector<BlockPiece>& pieces, std::size_t runs, std::uint64_t blocks,
+std::vector<Estimate> fold_pieces(std::vector<BlockPiece>& pieces, const std::vector<RunSpec>& specs, std::uint64_t reps,
                                   std::vector<RunExtras>* extras, const DistributionOptions& distribution) {
+  const std::size_t runs = specs.size();
   std::sort(pieces.begin(), pieces.end(),
             [](const BlockPiece& x, const BlockPiece& y) { return std::tie(x.run, x.first) < std::tie(y.run, y.first); });
   std::vector<Accumulator> totals(runs);
   std::vector<PairedMoments> paired(runs);
   std::vector<std::vector<double>> makespans(runs);
   std::vector<std::uint64_t> next(runs, 0);
+  std::vector<std::optional<EstimatorResult>> estimated(runs);
   for (auto& p : pieces) {
-    const std::uint64_t expected = p.first == 0 ? 1 : p.last - p.first;
+    const std::uint64_t expected = p.estimated ? 0 : p.first == 0 ? 1 : p.last - p.first;
     if (p.run >= runs || p.first != next[p.run] || p.last <= p.first || p.blocks.size() != expected ||
-        (!p.paired.empty() && p.paired.size() != expected))
+        (!p.paired.empty() && p.paired.size() != expected) || p.estimated.has_value() != specs[p.run].whole.has_value())
       throw std::runtime_error("sweep: the gathered blocks of run " + std::to_string(p.run) + " do not follow on");
+    estimated[p.run] = p.estimated;
     fold_blocks(totals[p.run], std::span<const Accumulator>(p.blocks));
     fold_blocks(paired[p.run], std::span<const PairedMoments>(p.paired));
     auto& sample = makespans[p.run];
@@ -279,9 +318,10 @@ std::vector<Estimate> fold_pieces(std::vector<BlockPiece>& pieces, std::size_t r
   std::vector<Estimate> estimates(runs);
   if (extras) extras->assign(runs, RunExtras{});
   for (std::size_t i = 0; i < runs; ++i) {
-    if (next[i] != blocks) throw std::runtime_error("sweep: blocks of run " + std::to_string(i) + " are missing");
-    estimates[i] = summarize(totals[i]);
+    if (next[i] != blocks_of(specs[i], reps)) throw std::runtime_error("sweep: blocks of run " + std::to_string(i) + " are missing");
+    estimates[i] = estimated[i] ? estimated[i]->estimate : summarize(totals[i]);
     if (!extras) continue;
+    (*extras)[i].estimator = estimated[i];
     if (paired[i].count > 0) (*extras)[i].ratio = ratio_of_means(paired[i]);
     if (!makespans[i].empty()) {
       if (makespans[i].size() != totals[i].count)
@@ -309,17 +349,25 @@ const Plan& Job::nn_zero() {
   return *nn_zero_plan;
 }
 
+EstimatorSetup& Job::setup() {
+  if (!estimators) estimators.emplace(estimator_setup(s, plan, std::nullopt, ""));
+  return *estimators;
+}
+
 namespace {
 
 // One row: the configuration's columns, then the estimator's; `e` gives the statistics of a
 // simulated value (none for closed forms and bounds).
+// `variance_factor`: the mean row's; NaN on the others (left empty).
 Record sweep_record(const SweepConfig& c, const std::string& estimator, const std::string& method,
-                    const std::string& compare_to, double value, const Estimate* e, std::uint64_t seed) {
+                    const std::string& compare_to, double value, const Estimate* e, std::uint64_t seed,
+                    double variance_factor = std::nan("")) {
   Record r;
   for (std::size_t d = 0; d < SweepDim::count; ++d) r.add(sweep_dimensions[d], c[d]);
   r.add("estimator", estimator).add("method", method).add("compare_to", compare_to).add("value", value);
-  if (!e) return r.add_none("stderr").add_none("ci_low").add_none("ci_high").add_none("reps").add_none("seed");
-  return r.add("stderr", e->stderr_).add("ci_low", e->ci_low).add("ci_high", e->ci_high).add("reps", e->reps).add("seed", seed);
+  if (!e) r.add_none("stderr").add_none("ci_low").add_none("ci_high").add_none("reps").add_none("seed");
+  else r.add("stderr", e->stderr_).add("ci_low", e->ci_low).add("ci_high", e->ci_high).add("reps", e->reps).add("seed", seed);
+  return std::isnan(variance_factor) ? r.add_none("variance_factor") : r.add("variance_factor", variance_factor);
 }
 
 // The statistics of a row that is not a mean: its value, standard error and interval.
@@ -387,13 +435,46 @@ std::vector<Record> config_records(const Entry& entry, const Job& job, const std
       }
     }
   }
+  // The mean, last; its variance factor is measured on the run (NaN there: a zero residual, left empty).
   const Estimate& e = estimates[entry.mc_run];
-  row("mc", zero_comm ? to_string(job.plan.kind) : job.plan.protocol, "", e.mean, &e);
+  const EstimatorResult* by = entry.mc_run < extras.size() && extras[entry.mc_run].estimator ? &*extras[entry.mc_run].estimator : nullptr;
+  rows.push_back(sweep_record(entry.ran, by ? to_string(by->estimator) : "mc", zero_comm ? to_string(job.plan.kind) : job.plan.protocol,
+                              "", e.mean, &e, seed, by ? by->variance_factor : 1.0));
   return rows;
 }
 
+namespace {
+
+// A mean row's estimator column: an estimator that samples (the other rows name what they are).
+bool is_mean_row(const std::string& estimator) {
+  return estimator == "mc" || estimator == "cv" || estimator == "antithetic" || estimator == "antithetic-cv";
+}
+
+bool parse_uint(const std::string& text, std::uint64_t& value) {
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+}  // namespace
+
+bool resumable(const std::string& written, std::uint64_t written_reps, std::uint64_t reps,
+               const std::optional<MeanEstimator>& mean) {
+  if (!mean) return written == "mc" && written_reps == reps;
+  Estimator e;
+  try {
+    e = parse_estimator(written);
+  } catch (const InputError&) {
+    return false;
+  }
+  if (e == Estimator::automatic || e == Estimator::exact) return false;
+  if (mean->estimator != Estimator::automatic && e != mean->estimator) return false;
+  const std::uint64_t evaluations = e == Estimator::antithetic || e == Estimator::antithetic_cv ? 2 * reps : reps;
+  return mean->stop.active() ? written_reps <= evaluations : written_reps == evaluations;
+}
+
 std::vector<std::string> resumed_rows(const std::vector<Entry>& entries, const std::string& text,
-                                      const std::string& path, std::uint64_t reps, std::uint64_t seed) {
+                                      const std::string& path, std::uint64_t reps, std::uint64_t seed,
+                                      const std::optional<MeanEstimator>& mean) {
   const auto& columns = sweep_columns();
   const auto column = [&](const char* name) {
     return static_cast<std::size_t>(std::find(columns.begin(), columns.end(), name) - columns.begin());
@@ -425,9 +506,11 @@ std::vector<std::string> resumed_rows(const std::vector<Entry>& entries, const s
     if (key != pending_key) pending_rows.clear();
     pending_key = key;
     pending_rows += line + '\n';
-    if (fields[estimator] != "mc") continue;
+    if (!is_mean_row(fields[estimator])) continue;
     const auto it = in_file.find(key);
-    const bool same_run = fields[reps_at] == std::to_string(reps) && fields[seed_at] == std::to_string(seed);
+    std::uint64_t written_reps = 0;
+    const bool same_run = fields[seed_at] == std::to_string(seed) && parse_uint(fields[reps_at], written_reps) &&
+                          resumable(fields[estimator], written_reps, reps, mean);
     if (it == in_file.end()) outside.insert(describe(c));
     else it->second.push_back(same_run ? pending_rows : "");  // empty: simulate it again
     pending_rows.clear();

@@ -12,8 +12,12 @@
 //
 // Records: per configuration, in grid order, its columns saying what ran (Entry::ran), then the
 // rows closed_form, lower_bound, upper_bound (where they exist), difference and ratio (per
-// comparison), sd, quantile (per level), p_deadline (per deadline) when asked for, and mc, always
-// last: a configuration is complete in a file when its mc row is there (what resuming relies on).
+// comparison), sd, quantile (per level), p_deadline (per deadline) when asked for, and the mean,
+// always last: a configuration is complete in a file when its mean row is there (what resuming
+// relies on). The mean row's estimator is the one that ran (mc, cv, antithetic, antithetic-cv):
+// plain blocks by default; another estimator, or a target precision, estimates each configuration's
+// mean whole (engine/estimators.h estimate_mean), as one indivisible piece of work, so that it is
+// the same on any thread or rank count.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +30,7 @@
 
 #include "distributions/input_error.h"
 #include "engine/distribution.h"
+#include "engine/estimators.h"
 #include "engine/monte_carlo.h"
 #include "engine/paired.h"
 #include "engine/record.h"
@@ -80,16 +85,36 @@ SweepEntries build_entries(const std::vector<SweepGrid>& grids, const std::vecto
 
 enum class RunKind { nn_zero, difference, mc };
 
+// How the mean rows are estimated when not by plain blocks: `estimator` (auto: the best the
+// configuration offers but the exact value, which is its closed_form row), stopping on `stop`.
+struct MeanEstimator {
+  Estimator estimator = Estimator::automatic;
+  StopRule stop;
+};
+
+// The sweep's MeanEstimator for --estimator `requested` and `stop`; none where the plain blocks
+// serve (mc without a stop rule). `distribution`: the distribution's rows are asked for; they read
+// plain replications, so auto then means mc, and any other estimator or a stop rule is an
+// InputError, as exact always is.
+std::optional<MeanEstimator> mean_estimator(Estimator requested, const StopRule& stop, bool distribution);
+
 struct RunSpec {
   RunKind kind;
   std::size_t entry;           // the configuration (position in the entries) whose plans it runs
   std::size_t comparison = 0;  // a difference's comparison
   double work = 0.0;           // seconds per replication (estimated): for the deal and for progress
+  std::optional<MeanEstimator> whole;  // an mc run estimated whole: one piece of one block
 };
 
 // Lays out the runs of the entries, in order: per configuration, its shape's C = 0 run if it is
-// the first of the shape, then one difference per comparison, then mc; sets the entries' run indices.
-std::vector<RunSpec> plan_runs(std::vector<Entry>& entries);
+// the first of the shape, then one difference per comparison, then mc (estimated whole by `mean`
+// when given); sets the entries' run indices.
+std::vector<RunSpec> plan_runs(std::vector<Entry>& entries, const std::optional<MeanEstimator>& mean = std::nullopt);
+
+// A run's blocks for a cap of `reps` replications: block_count(reps), or 1 for a run estimated whole.
+std::uint64_t blocks_of(const RunSpec& run, std::uint64_t reps);
+// What deal_blocks deals: per run, its blocks and the estimated work of one.
+std::vector<std::pair<std::uint64_t, double>> run_work(const std::vector<RunSpec>& runs, std::uint64_t reps);
 
 // A piece of work: blocks [first, last) of run `run`.
 struct SweepPiece {
@@ -107,19 +132,22 @@ std::vector<std::vector<SweepPiece>> deal_blocks(const std::vector<std::pair<std
 // exactly as the blocks would.
 // Beside them, a difference run's PairedMoments the same way (one folded from block 0, else one a
 // block), and an mc run that keeps its makespans (keep_makespans) the piece's makespans in
-// replication order.
+// replication order. A run estimated whole is one piece [0, 1) that holds its result alone.
 struct BlockPiece {
   std::uint64_t run = 0, first = 0, last = 0;
   std::vector<Accumulator> blocks;
   std::vector<PairedMoments> paired;  // difference runs
   std::vector<double> makespans;      // mc runs with keep_makespans
+  std::optional<EstimatorResult> estimated;  // a run estimated whole
 };
 
 // What a run gives beyond its Estimate: a difference run's ratio of the means, an mc run's
-// distribution (when asked for).
+// distribution (when asked for), and the estimator that made an mc run's mean where it was
+// estimated whole (none: plain blocks).
 struct RunExtras {
   std::optional<RatioEstimate> ratio;
   std::optional<Distribution> distribution;
+  std::optional<EstimatorResult> estimator;
 };
 
 // A configuration's structure and plans, compiled when first needed.
@@ -129,10 +157,13 @@ struct Job {
   Plan plan;
   std::vector<std::optional<Plan>> bases;
   std::optional<Plan> nn_zero_plan;
+  std::optional<EstimatorSetup> estimators;
 
   Job(const SweepConfig& c, std::size_t comparisons);
   const Plan& base(std::size_t i, const SweepConfig& target);
   const Plan& nn_zero();
+  // The controls and twin the configuration offers (no exact value: the sweep simulates its mean).
+  EstimatorSetup& setup();
 };
 
 // Computes a piece of a run of `entry` (whose Job is `job`).
@@ -160,11 +191,12 @@ struct SweepShare {
 };
 
 // Every run's estimate from its pieces (in any order, from any workers): each run's pieces folded
-// in block order into an empty total, so the estimate is one process's bit for bit. Throws
+// in block order into an empty total, so the estimate is one process's bit for bit (a run estimated
+// whole: its one piece's result). `reps`: the cap of the run (blocks_of). Throws
 // std::runtime_error when a run's blocks are missing or do not follow on.
 // With `extras`, every run's extras too (the distribution with `distribution`'s estimates, from the
 // pieces' makespans, which it releases).
-std::vector<Estimate> fold_pieces(std::vector<BlockPiece>& pieces, std::size_t runs, std::uint64_t blocks,
+std::vector<Estimate> fold_pieces(std::vector<BlockPiece>& pieces, const std::vector<RunSpec>& runs, std::uint64_t reps,
                                   std::vector<RunExtras>* extras = nullptr, const DistributionOptions& distribution = {});
 
 // A configuration's records, from its runs' estimates (indexed as plan_runs laid them out).
@@ -174,16 +206,26 @@ std::vector<Record> config_records(const Entry& entry, const Job& job, const std
                                    const std::vector<RunExtras>& extras = {});
 
 // The columns of a sweep's records: the dimensions, then estimator, method, compare_to, value,
-// stderr, ci_low, ci_high, reps, seed.
+// stderr, ci_low, ci_high, reps, seed, variance_factor (the mean row's, against plain sampling on
+// the same run: 1 for mc; empty on the other rows).
 const std::vector<std::string>& sweep_columns();
 
 // The rows of a previous sweep's CSV `text` (read from `path`, which errors name) that `entries`
-// keep: per entry, its configuration's rows as written where they are complete (down to the mc row)
-// with these reps and seed; empty where it must be simulated. A configuration is known by its
+// keep: per entry, its configuration's rows as written where they are complete (down to the mean
+// row) with this seed and a run like this one (`reps` the cap, `mean` the mean's estimator:
+// resumable); empty where it must be simulated. A configuration is known by its
 // columns (Entry::ran): entries that share them (they differ only in an option that did not run,
 // such as nn's exchange at C > 0) take the file's configurations of those columns in order. Throws
 // InputError on another header, a line that is not a sweep row, or a configuration of no entry.
 std::vector<std::string> resumed_rows(const std::vector<Entry>& entries, const std::string& text,
-                                      const std::string& path, std::uint64_t reps, std::uint64_t seed);
+                                      const std::string& path, std::uint64_t reps, std::uint64_t seed,
+                                      const std::optional<MeanEstimator>& mean = std::nullopt);
+
+// Whether a mean row written with estimator `written` (its name) and `written_reps` replications
+// comes from a run like this one: plain blocks (`mean` none) wrote mc and exactly `reps`; an
+// estimator wrote itself (auto: any but exact) and, both twins counted, twice `reps` for pairs, at
+// most that under a stop rule (the target itself is not in the file: resuming trusts it is the same).
+bool resumable(const std::string& written, std::uint64_t written_reps, std::uint64_t reps,
+               const std::optional<MeanEstimator>& mean);
 
 }  // namespace hetstruct::engine

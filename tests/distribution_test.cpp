@@ -300,9 +300,7 @@ std::string sweep_rows(int workers, const DistributionOptions& distribution) {
   std::string text;
   if (workers == 0) {
     SweepShare share;
-    std::vector<std::pair<std::uint64_t, double>> work;
-    for (const auto& r : runs) work.emplace_back(block_count(options.reps), r.work);
-    share.pieces = deal_blocks(work, 1)[0];
+    share.pieces = deal_blocks(run_work(runs, options.reps), 1)[0];
     share.distribution = distribution;
     share.entry_done = [&](const Entry& entry, const Job& job) {
       for (const auto& r : config_records(entry, job, comparisons, share.estimates, options.seed, share.extras))
@@ -311,17 +309,15 @@ std::string sweep_rows(int workers, const DistributionOptions& distribution) {
     share.compute(valid.entries, runs, comparisons.size(), options);
     return text;
   }
-  std::vector<std::pair<std::uint64_t, double>> work;
-  for (const auto& r : runs) work.emplace_back(block_count(options.reps), r.work);
   std::vector<BlockPiece> pieces;
-  for (const auto& share : deal_blocks(work, workers))
+  for (const auto& share : deal_blocks(run_work(runs, options.reps), workers))
     for (const auto& piece : share) {
       const Entry& entry = valid.entries[runs[piece.run].entry];
       Job job(entry.c, comparisons.size());
       pieces.push_back(compute_piece(piece, runs[piece.run], entry, job, options, distribution.any()));
     }
   std::vector<RunExtras> extras;
-  const auto estimates = fold_pieces(pieces, runs.size(), block_count(options.reps), &extras, distribution);
+  const auto estimates = fold_pieces(pieces, runs, options.reps, &extras, distribution);
   for (const auto& entry : valid.entries)
     for (const auto& r : config_records(entry, Job(entry.c, comparisons.size()), comparisons, estimates, options.seed, extras))
       text += csv_line(r);

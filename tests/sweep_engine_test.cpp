@@ -11,6 +11,7 @@
 
 #include "distributions/input_error.h"
 #include "distributions/law.h"
+#include "engine/simulation.h"
 #include "engine/sweep.h"
 #include "engine/wilson_figures.h"
 #include "support.h"
@@ -247,21 +248,30 @@ struct LibrarySweep {
   std::vector<RunSpec> runs;
   std::vector<Estimate> estimates;
 
+  std::vector<RunExtras> extras;
+
   LibrarySweep(const std::array<std::vector<std::string>, SweepDim::count>& texts, std::vector<Comparison> cmp,
-               const RunOptions& options)
+               const RunOptions& options, const std::optional<MeanEstimator>& mean = std::nullopt, int workers = 2)
       : comparisons(std::move(cmp)), valid(build_entries(make_grid(texts, 100), comparisons, true)),
-        runs(plan_runs(valid.entries)) {
-    std::vector<std::pair<std::uint64_t, double>> work;
-    for (const auto& r : runs) work.emplace_back(block_count(options.reps), r.work);
+        runs(plan_runs(valid.entries, mean)) {
     std::vector<BlockPiece> pieces;
-    for (const auto& share : deal_blocks(work, 2)) {  // as two workers would; folded together below
+    for (const auto& share : deal_blocks(run_work(runs, options.reps), workers)) {  // folded together below
       for (const auto& piece : share) {
         const Entry& entry = valid.entries[runs[piece.run].entry];
         Job job(entry.c, comparisons.size());
         pieces.push_back(compute_piece(piece, runs[piece.run], entry, job, options));
       }
     }
-    estimates = fold_pieces(pieces, runs.size(), block_count(options.reps));
+    estimates = fold_pieces(pieces, runs, options.reps, &extras);
+  }
+
+  // Every configuration's rows as CSV.
+  std::string csv(std::uint64_t seed) const {
+    std::string text;
+    for (const auto& entry : valid.entries)
+      for (const auto& r : config_records(entry, Job(entry.c, comparisons.size()), comparisons, estimates, seed, extras))
+        text += csv_line(r);
+    return text;
   }
 };
 
@@ -270,7 +280,7 @@ struct LibrarySweep {
 TEST_CASE("the sweep's columns are its records' names", "[sweep]") {
   CHECK(csv_header(sweep_columns()) ==
         "structure,law,fast_law,n,m,a,levels,comm,protocol,policy,exchange,estimator,method,compare_to,value,stderr,"
-        "ci_low,ci_high,reps,seed\n");
+        "ci_low,ci_high,reps,seed,variance_factor\n");
 }
 
 TEST_CASE("build_entries names a configuration that cannot be built, or leaves it out", "[sweep]") {
@@ -338,9 +348,9 @@ TEST_CASE("a sweep's records from pieces computed apart are run()'s estimates", 
 
 TEST_CASE("resumed_rows keeps the configurations whose mc row is there, in order", "[sweep]") {
   const std::string header = csv_header(sweep_columns());
-  const std::string done = "sync,uniform,,4,0,0.5,5,0,,,,closed_form,eq6,,1,,,,,\n"
-                           "sync,uniform,,4,0,0.5,5,0,,,,mc,synchronous,,1,0.1,0.9,1.1,20,3\n";
-  const std::string cut = "sync,uniform,,4,1,0.5,5,0,,,,closed_form,eq6,,1,,,,,\n";
+  const std::string done = "sync,uniform,,4,0,0.5,5,0,,,,closed_form,eq6,,1,,,,,,\n"
+                           "sync,uniform,,4,0,0.5,5,0,,,,mc,synchronous,,1,0.1,0.9,1.1,20,3,1\n";
+  const std::string cut = "sync,uniform,,4,1,0.5,5,0,,,,closed_form,eq6,,1,,,,,,\n";
   std::vector<Entry> entries(2);
   entries[0].ran = {"sync", "uniform", "", "4", "0", "0.5", "5", "0", "", "", ""};
   entries[1].ran = entries[0].ran;
@@ -352,13 +362,83 @@ TEST_CASE("resumed_rows keeps the configurations whose mc row is there, in order
   CHECK_THROWS_WITH(resumed_rows({entries[1]}, header + done, "f.csv", 20, 3),
                     Catch::Contains("outside this grid (first: structure=sync law=uniform n=4 m=0"));
   CHECK_THROWS_WITH(resumed_rows(entries, header + "x,y\n", "f.csv", 20, 3),
-                    Catch::Contains("f.csv:2: not a row of a sweep CSV (2 fields, expected 20)"));
+                    Catch::Contains("f.csv:2: not a row of a sweep CSV (2 fields, expected 21)"));
   // Two entries whose columns are the same (nn at C > 0 with two exchanges: their bounds differ)
   // take the file's configurations in order; the first one ran with other reps: simulated again.
   entries[1].ran = entries[0].ran;
   std::string other = done;
   other.replace(other.find(",20,3"), 5, ",10,3");
-  const std::string second = "sync,uniform,,4,0,0.5,5,0,,,,mc,synchronous,,2,0.1,1.9,2.1,20,3\n";
+  const std::string second = "sync,uniform,,4,0,0.5,5,0,,,,mc,synchronous,,2,0.1,1.9,2.1,20,3,1\n";
   CHECK(resumed_rows(entries, header + done + second, "f.csv", 20, 3) == std::vector<std::string>{done, second});
   CHECK(resumed_rows(entries, header + other + second, "f.csv", 20, 3) == std::vector<std::string>{"", second});
+}
+
+TEST_CASE("the sweep's mean estimator: what it refuses, and when the plain blocks serve", "[sweep][estimators]") {
+  const StopRule none, target{0.1, 0.0, 0};
+  CHECK_FALSE(mean_estimator(Estimator::mc, none, false));
+  CHECK_FALSE(mean_estimator(Estimator::mc, none, true));
+  CHECK_FALSE(mean_estimator(Estimator::automatic, none, true));  // the distribution's rows: auto means mc
+  const auto mc_target = mean_estimator(Estimator::mc, target, false);
+  REQUIRE(mc_target);
+  CHECK(mc_target->estimator == Estimator::mc);
+  CHECK(mc_target->stop.target_se == 0.1);
+  REQUIRE(mean_estimator(Estimator::automatic, none, false));
+  CHECK_THROWS_WITH(mean_estimator(Estimator::exact, none, false), Catch::Contains("closed_form row"));
+  CHECK_THROWS_WITH(mean_estimator(Estimator::cv, none, true), Catch::Contains("plain replications"));
+  CHECK_THROWS_WITH(mean_estimator(Estimator::automatic, target, true), Catch::Contains("no target precision"));
+}
+
+TEST_CASE("resuming keeps a mean row only from a run like this one", "[sweep][estimators]") {
+  const MeanEstimator cv{Estimator::cv, {}}, auto_target{Estimator::automatic, {0.0, 0.0, 10000}};
+  CHECK(resumable("mc", 200, 200, std::nullopt));
+  CHECK_FALSE(resumable("mc", 199, 200, std::nullopt));
+  CHECK_FALSE(resumable("cv", 200, 200, std::nullopt));  // plain blocks wrote mc
+  CHECK(resumable("cv", 200, 200, cv));
+  CHECK_FALSE(resumable("mc", 200, 200, cv));
+  CHECK_FALSE(resumable("cv", 150, 200, cv));  // no stop rule: the whole cap
+  CHECK(resumable("cv", 150, 200, auto_target));
+  CHECK(resumable("mc", 150, 200, auto_target));  // auto fell back to mc
+  CHECK(resumable("antithetic-cv", 400, 200, auto_target));  // pairs: both twins counted
+  CHECK_FALSE(resumable("antithetic-cv", 402, 200, auto_target));
+  CHECK_FALSE(resumable("cv", 201, 200, auto_target));
+  CHECK_FALSE(resumable("difference", 200, 200, auto_target));
+  CHECK_FALSE(resumable("exact", 0, 200, auto_target));
+}
+
+TEST_CASE("a sweep estimates each mean whole: simulate's estimate, on any deal", "[sweep][estimators][mpi]") {
+  RunOptions options;
+  options.seed = 11;
+  options.reps = 1500;
+  options.threads = 2;
+  // nn and sync with communication (cv, nn with its surrogate), ms (antithetic pairs or cv by the pilot).
+  const std::array<std::vector<std::string>, SweepDim::count> grid = {
+      {{"sync", "nn", "ms"}, {}, {}, {"4"}, {"1"}, {}, {"20"}, {"0.1"}, {}, {}, {}}};
+  const std::vector<Comparison> comparisons = {Comparison("m=0")};
+  const LibrarySweep plain(grid, comparisons, options);
+  for (const StopRule stop : {StopRule{}, StopRule{0.0, 0.0, 10000}}) {
+    const MeanEstimator mean{Estimator::automatic, stop};
+    const LibrarySweep one(grid, comparisons, options, mean, 1);
+    REQUIRE(one.valid.entries.size() == 3);
+    for (const int workers : {2, 3}) CHECK(LibrarySweep(grid, comparisons, options, mean, workers).csv(11) == one.csv(11));
+    for (const auto& entry : one.valid.entries) {
+      INFO(describe(entry.c) << (stop.active() ? ", target_reps 10000" : ""));
+      const auto rows = config_records(entry, Job(entry.c, 1), comparisons, one.estimates, 11, one.extras);
+      const auto plain_rows = config_records(entry, Job(entry.c, 1), comparisons, plain.estimates, 11, plain.extras);
+      REQUIRE(rows.size() == plain_rows.size());
+      // The difference stays plain Monte Carlo at the cap, bit for bit; the mean is simulate's.
+      for (std::size_t i = 0; i + 1 < rows.size(); ++i) CHECK(csv_line(rows[i]) == csv_line(plain_rows[i]));
+      Simulation sim = prepare(to_model(entry.c));
+      run(sim, options, false, Estimator::automatic, stop);
+      const Record& row = rows.back();
+      CHECK(sim.estimator != Estimator::mc);
+      CHECK(row.text("estimator") == to_string(sim.estimator));
+      CHECK(row.text("value") == Record().add("v", sim.estimate.mean).text("v"));
+      CHECK(row.text("stderr") == Record().add("v", sim.estimate.stderr_).text("v"));
+      CHECK(row.text("reps") == std::to_string(sim.estimate.reps));
+      CHECK(row.text("variance_factor") == Record().add("v", sim.variance_factor).text("v"));
+      CHECK(sim.variance_factor > 1.5);
+      if (stop.active()) CHECK(sim.estimate.reps < options.reps * (sim.estimator == Estimator::cv ? 1 : 2));
+      CHECK(plain_rows.back().text("variance_factor") == "1");
+    }
+  }
 }

@@ -71,7 +71,7 @@ const std::vector<std::string> small_grid = {"-s", "sync,nn,ms", "--n", "3,4", "
 TEST_CASE("the grid is the product of the dimensions, last dimension fastest", "[sweep]") {
   const auto rows = records(run_sweep({"-s", "sync,async", "--n", "2:3", "--m", "0,1", "--comm", "0", "--levels", "2",
                                        "--reps", "10"}));
-  REQUIRE(rows.front().size() == 20);
+  REQUIRE(rows.front().size() == 21);
   std::vector<std::string> order;
   for (std::size_t i = 1; i < rows.size(); ++i)
     if (rows[i][11] == "mc") order.push_back(rows[i][0] + rows[i][3] + rows[i][4]);
@@ -478,4 +478,53 @@ TEST_CASE("the paired standard error of (n,m) - (n-m,0) is smaller than the unpa
   INFO("paired " << diff_se << ", unpaired " << std::hypot(se83, se50));
   CHECK(diff == Approx(mean83 - mean50).epsilon(1e-9));
   CHECK(diff_se < 0.95 * std::hypot(se83, se50));
+}
+
+TEST_CASE("sweep --estimator and a target: each mean row names its estimator, and resumes", "[sweep][estimators]") {
+  const std::string path = temp_path("estimator.csv");
+  std::vector<std::string> args = {"-s", "nn,ms", "--n", "4", "--m", "1", "--comm", "0.05,0.1", "--levels", "20",
+                                   "--reps", "2000", "--seed", "3", "--estimator", "auto", "--target-reps", "10000",
+                                   "--threads", "2", "--out", path};
+  SweepCommand first;
+  run_sweep(args, &first);
+  const std::string whole = slurp(path);
+  const auto rows = records(whole);
+  REQUIRE(rows.size() > 4);
+  std::size_t means = 0;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    if (r[11] == "lower_bound" || r[11] == "upper_bound") {
+      CHECK(r[20].empty());  // no variance factor but the mean's
+      continue;
+    }
+    ++means;
+    INFO(r[0] << " C = " << r[7]);
+    CHECK((r[11] == "cv" || r[11] == "antithetic-cv"));
+    CHECK(std::stod(r[20]) > 1.5);  // measured on the run: 2.5-20 here
+    CHECK(std::stoull(r[18]) < (r[11] == "cv" ? 2000u : 4000u));  // stopped before the cap
+  }
+  CHECK(means == 4);
+  // Resuming from a cut file gives the same bytes; a plain (mc) resume simulates everything again.
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << whole.substr(0, whole.size() * 2 / 3);
+  }
+  std::vector<std::string> again = args;
+  again.push_back("--resume");
+  SweepCommand resumed;
+  run_sweep(again, &resumed);
+  CHECK(slurp(path) == whole);
+  CHECK(resumed.resumed_configs > 0);
+  std::vector<std::string> plain(args.begin(), args.end() - 6);
+  plain.insert(plain.end(), {"--out", path, "--resume"});
+  SweepCommand mc;
+  run_sweep(plain, &mc);
+  CHECK(mc.resumed_configs == 0);
+  std::remove(path.c_str());
+
+  CHECK_THROWS_WITH(run_sweep({"-s", "sync", "--n", "4", "--estimator", "exact"}), Catch::Contains("closed_form row"));
+  CHECK_THROWS_WITH(run_sweep({"-s", "sync", "--n", "4", "--estimator", "cv", "--estimators", "sd"}),
+                    Catch::Contains("estimator: the distribution's rows"));
+  CHECK_THROWS_WITH(run_sweep({"-s", "sync", "--n", "4", "--target-se", "0.1", "--estimators", "sd"}),
+                    Catch::Contains("target_se: the distribution's rows"));
 }
