@@ -49,7 +49,7 @@ void link(PrecedenceGraph& g, Vertex from, Vertex to) {
 // (the others follow consecutively).
 Vertex add_level(const Structure& s, PrecedenceGraph& g, int level) {
   Vertex first = boost::num_vertices(g);
-  for (int i = 0; i < s.width; ++i) boost::add_vertex(Task{TaskKind::compute, i, level, i}, g);
+  for (int i = 0; i < s.width; ++i) boost::add_vertex(Task{TaskKind::compute, i, level, i, {}}, g);
   return first;
 }
 
@@ -73,7 +73,7 @@ void synchronous_graph(const Structure& s, PrecedenceGraph& g) {
       for (int i = 0; i < s.width; ++i) link(g, barrier, cur + i);
     }
     if (k + 1 < s.levels) {
-      const Vertex barrier = boost::add_vertex(Task{TaskKind::barrier, -1, k, -1}, g);
+      const Vertex barrier = boost::add_vertex(Task{TaskKind::barrier, -1, k, -1, {}}, g);
       for (int i = 0; i < s.width; ++i) link(g, cur + i, barrier);
     }
   }
@@ -94,7 +94,7 @@ void nearest_neighbor_graph(const Structure& s, PrecedenceGraph& g) {
     // processor i+1; processor i < n-1 resumes after e(i,i+1), processor n-1 after e(n-2,n-1).
     std::vector<Vertex> ex(n - 1);
     for (int i = 0; i + 1 < n; ++i) {
-      ex[i] = boost::add_vertex(Task{TaskKind::exchange, i, k - 1, -1}, g);
+      ex[i] = boost::add_vertex(Task{TaskKind::exchange, i, k - 1, -1, {}}, g);
       link(g, i == 0 ? prev : ex[i - 1], ex[i]);
       link(g, prev + i + 1, ex[i]);
     }
@@ -106,11 +106,11 @@ void nearest_neighbor_graph(const Structure& s, PrecedenceGraph& g) {
 
 void master_slave_graph(const Structure& s, PrecedenceGraph& g) {
   // Figure 1d: the master (processor 0) deals every task of the pool and collects every result.
-  const Vertex deal = boost::add_vertex(Task{TaskKind::barrier, 0, 0, -1}, g);
+  const Vertex deal = boost::add_vertex(Task{TaskKind::barrier, 0, 0, -1, {}}, g);
   std::vector<Vertex> pool;
   for (long long t = 0; t < static_cast<long long>(s.width) * s.levels; ++t)
-    pool.push_back(boost::add_vertex(Task{TaskKind::pooled, -1, static_cast<int>(t / s.width), -1}, g));
-  const Vertex collect = boost::add_vertex(Task{TaskKind::barrier, 0, s.levels - 1, -1}, g);
+    pool.push_back(boost::add_vertex(Task{TaskKind::pooled, -1, static_cast<int>(t / s.width), -1, {}}, g));
+  const Vertex collect = boost::add_vertex(Task{TaskKind::barrier, 0, s.levels - 1, -1, {}}, g);
   for (const Vertex t : pool) {
     boost::add_edge(deal, t, Precedence{true}, g);
     boost::add_edge(t, collect, Precedence{true}, g);
