@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -158,14 +160,18 @@ struct LawRun {
 // The sum of `levels` draws of one processor's law, for asynchronous_mean: a law where the sum
 // has one (normal, constant), else a sum of uniforms through uniform_sum_cdf.
 struct SumRun {
-  std::optional<distributions::Law> law;  // the sum's own law (normal or constant)
+  std::optional<distributions::Law> law;  // the sum's own law (normal, gamma or constant)
   std::shared_ptr<const UniformSumCdf> sum;  // else terms draws of u(centre - half_width, centre + half_width)
+  std::shared_ptr<const LawSumCdf> mixture;  // else terms draws of a mixture
   double centre = 0.0, half_width = 0.0;
+  double mean = 0.0, sd = 0.0;  // a uniform's or a mixture's sum: its normal approximation, for the cuts
   int terms = 0;
   std::size_t count = 1;
   double lo = 0.0, hi = 0.0;
   std::vector<double> cuts;
-  double cdf(double x) const { return law ? law->cdf(x) : (*sum)((x - terms * centre) / half_width); }
+  double cdf(double x) const {
+    return law ? law->cdf(x) : mixture ? (*mixture)(x) : (*sum)((x - terms * centre) / half_width);
+  }
 };
 
 // The max of k draws lives where F^k rises from 0 to 1, a layer of width ~1/k that a first
@@ -251,6 +257,97 @@ double UniformSumCdf::operator()(double u) const {
   return std::clamp(0.5 + integral, 0.0, 1.0);
 }
 
+namespace {
+
+// E e^{itX} for a leaf X (its scale applied), or nothing for a leaf without a closed form here.
+std::optional<std::complex<double>> leaf_characteristic(const distributions::Leaf& l, double t) {
+  using distributions::LeafKind;
+  using C = std::complex<double>;
+  const double u = t * l.scale;  // X = scale Y: phi_X(t) = phi_Y(scale t)
+  switch (l.kind) {
+    case LeafKind::uniform: {
+      const double centre = 0.5 * (l.first + l.second), half = 0.5 * (l.second - l.first);
+      const double x = u * half;
+      return std::polar(std::abs(x) < 1e-8 ? 1.0 - x * x / 6.0 : std::sin(x) / x, u * centre);
+    }
+    case LeafKind::normal: return std::polar(std::exp(-0.5 * l.second * u * u), u * l.first);
+    case LeafKind::constant: return std::polar(1.0, u * l.first);
+    case LeafKind::exponential: return 1.0 / C(1.0, -u * l.first);
+    case LeafKind::gamma: return std::exp(-l.first * std::log(C(1.0, -u * l.second)));
+    default: return std::nullopt;
+  }
+}
+
+// E e^{itX} of a law (its components weighted), or nothing.
+std::optional<std::complex<double>> law_characteristic(const distributions::Law& law, double t) {
+  std::complex<double> phi = 0.0;
+  for (const auto& c : law.components()) {
+    const auto leaf = leaf_characteristic(c.leaf, t);
+    if (!leaf) return std::nullopt;
+    phi += c.weight * *leaf;
+  }
+  return phi;
+}
+
+}  // namespace
+
+LawSumCdf::LawSumCdf(const distributions::Law& law, int terms) {
+  if (terms < 1) throw InputError("levels", "a sum needs at least one term");
+  const double variance = law.variance();
+  mean_ = terms * law.mean();
+  sd_ = std::sqrt(terms * variance);
+  if (!(variance > 0.0) || !law_characteristic(law, 0.0)) return;
+  const double mu = law.mean(), unit = std::sqrt(terms * variance), p = terms;
+  // psi(s) = (e^{-is mu / unit} phi(s / unit))^terms, raised in polar form (terms is an integer).
+  auto psi = [&](double s) {
+    const std::complex<double> centred = std::polar(1.0, -s * mu / unit) * *law_characteristic(law, s / unit);
+    const double r = std::abs(centred);
+    return r == 0.0 ? std::complex<double>(0.0) : std::polar(std::exp(p * std::log(r)), p * std::arg(centred));
+  };
+  // The last scanned point where |psi| >= 1e-17; past 60 the tail is not negligible soon enough.
+  constexpr double step = 0.05, limit = 60.0, negligible = 1e-17;
+  double end = 0.0;
+  for (double s = step; s <= limit; s += step)
+    if (std::abs(psi(s)) >= negligible) end = s;
+  if (end > limit - 1.0) return;
+  end += 0.5;
+  // Panels of 0.2: where the cdf is asked (|u| <= 40), sin(su) turns at most 8 radians a panel,
+  // which 20 Gauss-Legendre points integrate to ~1e-16.
+  using GL = boost::math::quadrature::gauss<double, 20>;
+  const double pi = boost::math::constants::pi<double>();
+  const int panels = static_cast<int>(std::ceil(end / 0.2));
+  const double width = end / panels, half = width / 2.0;
+  for (int k = 0; k < panels; ++k) {
+    const double mid = (k + 0.5) * width;
+    for (std::size_t i = 0; i < GL::abscissa().size(); ++i)
+      for (const double sign : {-1.0, 1.0}) {
+        if (GL::abscissa()[i] == 0.0 && sign > 0.0) continue;  // the middle node once (odd orders)
+        const double s = mid + sign * half * GL::abscissa()[i];
+        const std::complex<double> v = psi(s);
+        const double w = half * GL::weights()[i] / (pi * s);
+        node_.push_back(s);
+        sin_weight_.push_back(w * v.real());
+        cos_weight_.push_back(w * v.imag());
+      }
+  }
+  usable_ = true;
+}
+
+double LawSumCdf::operator()(double x) const {
+  if (!usable_) throw std::logic_error("LawSumCdf: not usable for this law");
+  const double u = (x - mean_) / sd_;
+  // Past 40 standard units the cdf is 0 or 1 to far below 1e-17 for the sums this serves
+  // (psi decays to 1e-17 within 60 units, so the sum is close to normal).
+  if (u < -40.0) return 0.0;
+  if (u > 40.0) return 1.0;
+  double f = 0.5;
+  for (std::size_t k = 0; k < node_.size(); ++k) {
+    const double su = node_[k] * u;
+    f += std::sin(su) * sin_weight_[k] - std::cos(su) * cos_weight_[k];
+  }
+  return std::clamp(f, 0.0, 1.0);
+}
+
 double uniform_sum_cdf(int terms, double centre, double half_width, double x) {
   const UniformSumCdf sum(terms);  // checks terms >= 1
   if (!(half_width > 0.0)) return x < terms * centre ? 0.0 : 1.0;
@@ -265,10 +362,11 @@ double synchronous_mean(const std::vector<distributions::Law>& processor_laws, i
 AsynchronousMean asynchronous_mean(const std::vector<distributions::Law>& processor_laws, int levels) {
   if (processor_laws.empty()) throw InputError("expected_max", "needs at least one law");
   if (levels < 1) throw InputError("levels", "the structure needs at least one level");
-  // Each processor's sum: exact for a normal, a uniform or a constant leaf (any scale), else the
-  // normal approximation with the sum's mean and variance (Wilson's [7]), flagged as such.
+  // Each processor's sum: exact for a normal, gamma, uniform or constant leaf (any scale) or a
+  // mixture with a usable LawSumCdf, else the normal approximation with the sum's mean and
+  // variance (Wilson's [7]), flagged as such.
   AsynchronousMean result{0.0, true, "normal_exact"};
-  bool uniform = false, normal = false;
+  bool inverted = false, normal = false, gamma = false;
   std::shared_ptr<const UniformSumCdf> uniform_sum;  // one table of nodes serves every uniform sum
   std::vector<SumRun> runs;
   for (std::size_t i = 0; i < processor_laws.size(); ++i) {
@@ -281,7 +379,7 @@ AsynchronousMean asynchronous_mean(const std::vector<distributions::Law>& proces
     const auto kind = law.is_leaf() ? std::optional(law.components()[0].leaf.kind) : std::nullopt;
     SumRun run;
     if (variance > 0.0 && kind == distributions::LeafKind::uniform) {
-      uniform = true;
+      inverted = true;
       if (!uniform_sum) uniform_sum = std::make_shared<const UniformSumCdf>(levels);
       run.sum = uniform_sum;
       run.terms = levels;
@@ -289,7 +387,30 @@ AsynchronousMean asynchronous_mean(const std::vector<distributions::Law>& proces
       run.half_width = std::sqrt(3.0 * law.variance());
       run.lo = levels * (run.centre - run.half_width);
       run.hi = levels * (run.centre + run.half_width);
+      run.mean = levels * run.centre;
+      run.sd = std::sqrt(levels / 3.0) * run.half_width;
       const double sd = std::sqrt(variance);
+      for (const double k : {-8.0, -6.0, -4.0, -3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0})
+        run.cuts.push_back(std::clamp(mean + k * sd, run.lo, run.hi));
+    } else if (variance > 0.0 && (kind == distributions::LeafKind::gamma || kind == distributions::LeafKind::exponential)) {
+      // A sum of gammas of one scale is a gamma: shape levels k (an exponential's k is 1).
+      gamma = true;
+      const auto& leaf = law.components()[0].leaf;
+      run.law = kind == distributions::LeafKind::gamma ? distributions::Law::gamma(levels * leaf.first, leaf.scale * leaf.second)
+                                                       : distributions::Law::gamma(levels, leaf.scale * leaf.first);
+      run.lo = run.law->support().first;
+      run.hi = run.law->support().second;
+      run.cuts = run.law->quadrature_cuts();
+    } else if (auto mixture = variance > 0.0 && !law.is_leaf() ? std::make_shared<const LawSumCdf>(law, levels) : nullptr;
+               mixture && mixture->usable()) {
+      inverted = true;  // a characteristic function inverted
+      const double sd = mixture->sd();
+      run.mean = mixture->mean();
+      run.sd = sd;
+      const auto [lo, hi] = law.support();
+      run.lo = std::max(levels * lo, mean - 40.0 * sd);
+      run.hi = std::min(levels * hi, mean + 40.0 * sd);
+      run.mixture = std::move(mixture);
       for (const double k : {-8.0, -6.0, -4.0, -3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0})
         run.cuts.push_back(std::clamp(mean + k * sd, run.lo, run.hi));
     } else {
@@ -302,21 +423,22 @@ AsynchronousMean asynchronous_mean(const std::vector<distributions::Law>& proces
     }
     runs.push_back(std::move(run));
   }
-  // Cuts at quantiles of F^k for long runs, as expected_max makes them (for a uniform sum from its
-  // normal approximation: they only say where to cut).
+  // Cuts at quantiles of F^k for long runs, as expected_max makes them (for a uniform sum or a
+  // mixture's from its normal approximation: they only say where to cut).
   for (auto& run : runs) {
     if (run.law) {
       add_max_quantile_cuts(run.cuts, run.count, [&](double p) { return quantile(*run.law, p, run.lo, run.hi); });
     } else {
-      const boost::math::normal_distribution<double> normal(levels * run.centre,
-                                                            std::sqrt(levels / 3.0) * run.half_width);
+      const boost::math::normal_distribution<double> normal(run.mean, run.sd);
       add_max_quantile_cuts(run.cuts, run.count,
                             [&](double p) { return std::clamp(boost::math::quantile(normal, p), run.lo, run.hi); });
     }
   }
   result.value = expected_max_of_runs(runs);
+  if (!result.exact && levels == 1) return {expected_max(processor_laws), true, "quadrature"};  // the laws themselves
   if (!result.exact) result.method = "normal_approx";
-  else if (uniform) result.method = "cf_inversion";
+  else if (inverted) result.method = "cf_inversion";
+  else if (gamma) result.method = "gamma_exact";
   else if (!normal) result.method = "constant";  // every time is constant: so is every sum
   return result;
 }

@@ -44,7 +44,7 @@ void EstimatorOptions::add_to(CLI::App& app, const char* estimator_help) {
   app.add_option("--estimator", estimator,
                  estimator_help ? estimator_help
                                 : "auto | exact | cv | antithetic | antithetic-cv | mc: auto takes the exact expectation where one "
-                                  "exists (sync at C = 0, async with normal or uniform laws), else control variates (with "
+                                  "exists (sync at C = 0, async with normal, gamma, uniform or constant laws or their mixtures), else control variates (with "
                                   "antithetic pairs for ms), else plain Monte Carlo (mc)")
       ->capture_default_str()->group("Sampling");
   app.add_option("--target-se", target_se,

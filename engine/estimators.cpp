@@ -283,7 +283,7 @@ Estimator resolve_estimator(Estimator requested, const EstimatorSetup& setup, st
     case Estimator::exact:
       if (!setup.exact)
         throw InputError("estimator", "no exact expectation for this model",
-                         "exact: synchronous at zero communication, asynchronous with normal laws");
+                         "exact: synchronous at zero communication, asynchronous with normal, gamma, uniform or constant laws or their mixtures");
       return Estimator::exact;
     case Estimator::cv:
     case Estimator::antithetic_cv:

@@ -150,8 +150,14 @@ TEST_CASE("auto takes exact, then controls, then mc, and plain mc is engine::run
   const auto sync = prepared(StructureKind::synchronous, 4, 1, "uniform", 20);
   const auto async_normal = prepared(StructureKind::asynchronous, 4, 1, "normal", 20);
   const auto async_uniform = prepared(StructureKind::asynchronous, 4, 1, "uniform", 20);
-  // A mixture's sums have no exact distribution here (the normal approximation only).
-  const auto async_mixture = prepared(StructureKind::asynchronous, 4, 1, "mix(0.5:u(0,1),0.5:n(1,1/4))", 20);
+  // A mixture with a truncated normal has no exact sum here (the normal approximation only); one of
+  // uniform and normal laws has (its characteristic function inverted).
+  const auto async_mixture = prepared(StructureKind::asynchronous, 4, 1, "mix(0.5:u(0,1),0.5:tn(1,1/4))", 20);
+  const auto async_inverted = prepared(StructureKind::asynchronous, 4, 1, "mix(0.5:u(0,1),0.5:n(1,1/4))", 20);
+  CHECK(engine::resolve_estimator(Estimator::automatic, async_inverted.estimators, 1000) == Estimator::exact);
+  CHECK(async_inverted.estimators.exact_method == "cf_inversion");
+  const auto inverted_mc = estimate(async_inverted, Estimator::mc, 20000, 3);
+  CHECK(std::abs(inverted_mc.estimate.mean - *async_inverted.estimators.exact) < 4.0 * inverted_mc.estimate.stderr_);
   const auto ms = prepared(StructureKind::master_slave, 4, 1, "uniform", 20, 0.1);
   CHECK(engine::resolve_estimator(Estimator::automatic, sync.estimators, 1000) == Estimator::exact);
   CHECK(engine::resolve_estimator(Estimator::automatic, async_normal.estimators, 1000) == Estimator::exact);
