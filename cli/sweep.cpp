@@ -175,10 +175,26 @@ const ConfigKey* find_config_key(const std::string& name) {
   return nullptr;
 }
 
+// Keys that set one of the command's options through CLI11, which parses and checks the value as
+// it does on the command line: the mean rows' estimator and targets.
+constexpr std::array<std::pair<const char*, const char*>, 7> option_keys = {{
+    {"estimator", "--estimator"}, {"target_se", "--target-se"}, {"target-se", "--target-se"},
+    {"target_rel", "--target-rel"}, {"target-rel", "--target-rel"}, {"target_reps", "--target-reps"},
+    {"target-reps", "--target-reps"},
+}};
+
+const char* option_key_flag(const std::string& name) {
+  for (const auto& [key, flag] : option_keys)
+    if (name == key) return flag;
+  return nullptr;
+}
+
 std::string config_keys_hint() {
   std::string hint = "keys:";
   for (const auto& k : config_keys)
     if (!std::strchr(k.name, '-')) hint += std::string(hint.size() > 5 ? ", " : " ") + k.name;
+  for (const auto& [key, flag] : option_keys)
+    if (!std::strchr(key, '-')) hint += std::string(", ") + key;
   return hint;
 }
 
@@ -344,6 +360,9 @@ void SweepCommand::apply_config_file() {
     const auto* flag = app_ && k.scalar ? app_->get_option_no_throw(scalar_options[k.index].flag) : nullptr;
     if (k.list ? !(this->*k.list).empty() : flag && flag->count() > 0) given.emplace(target(*this, k), -1);
   }
+  for (const auto& [key, flag] : option_keys)
+    if (const auto* option = app_ ? app_->get_option_no_throw(flag) : nullptr; option && option->count() > 0)
+      given.emplace(option, -1);
   std::vector<std::tuple<const ConfigKey*, std::string, std::string>> read;  // key, where, name: checked below
   for (const auto& item : items) {
     if (item.name == "++" || item.name == "--") continue;  // CLI11's section markers
@@ -352,6 +371,25 @@ void SweepCommand::apply_config_file() {
     const std::string where = config_path + (line > 0 ? ":" + std::to_string(line) : "");
     if (!item.parents.empty() && !(item.parents.size() == 1 && item.parents[0] == "sweep"))
       throw InputError(where, "unknown section '" + item.parents[0] + "'", "use top-level keys or [sweep]");
+    if (const char* flag = option_key_flag(item.name); flag && app_) {
+      CLI::Option* option = app_->get_option(flag);
+      if (const auto [first, added] = given.emplace(option, line); !added) {
+        if (first->second < 0) continue;  // the command line wins
+        throw InputError(where, "key '" + item.name + "': given twice (first on line " + std::to_string(first->second) + ")");
+      }
+      if (item.inputs.size() != 1) throw InputError(where, "key '" + item.name + "': takes one value");
+      try {
+        option->add_result(item.inputs[0]);
+        option->run_callback();
+        (void)estimator.value();  // the value checked now, so that its error names the line
+        (void)estimator.stop();
+      } catch (const CLI::Error& e) {
+        throw InputError(where, "key '" + item.name + "': " + e.what());
+      } catch (const InputError& e) {
+        throw InputError(where, "key '" + item.name + "': " + e.problem(), e.hint());
+      }
+      continue;
+    }
     const ConfigKey* k = find_config_key(item.name);
     if (!k) throw InputError(where, "unknown key '" + item.name + "'", config_keys_hint());
     if (const auto [first, added] = given.emplace(target(*this, *k), line); !added) {

@@ -241,6 +241,24 @@ TEST_CASE("a TOML config gives the grid, and the command line overrides it", "[s
     out << "structure = \"sync\"\nn = 2\nwidth = 3\n";
   }
   CHECK_THROWS_WITH(run_sweep({"--config", path}), Catch::Contains("unknown key 'width'"));
+  // The mean's estimator and targets are keys too; the command line wins.
+  {
+    std::ofstream out(path);
+    out << "structure = \"nn\"\nn = 4\nm = 1\ncomm = 0.1\nlevels = 20\nreps = 2000\nestimator = \"cv\"\n"
+           "target_reps = 10000\n";
+  }
+  const auto means = [](const std::string& csv) {
+    std::string estimators;
+    for (const auto& r : records(csv))
+      if (r[11] != "lower_bound" && r[11] != "upper_bound" && r[11] != "estimator") estimators += r[11] + "/" + r[18] + " ";
+    return estimators;
+  };
+  const std::string by_file = means(run_sweep({"--config", path}));
+  CHECK(by_file.rfind("cv/", 0) == 0);
+  CHECK(by_file != "cv/2000 ");  // stopped on the target
+  CHECK(by_file == means(run_sweep({"-s", "nn", "--n", "4", "--m", "1", "--comm", "0.1", "--levels", "20", "--reps", "2000",
+                                    "--estimator", "cv", "--target-reps", "10000"})));
+  CHECK(means(run_sweep({"--config", path, "--estimator", "mc", "--target-reps", "0"})) == "mc/2000 ");
   std::remove(path.c_str());
 }
 
@@ -287,7 +305,12 @@ TEST_CASE("a TOML value's error names the file, the line and the key, not the fl
         "protocol=coordinator, n=n-m,m=0)");
   CHECK(config_error("structure = \"sync\"\nn = 2\nwidth = 3\n") ==
         "FILE:3: unknown key 'width' (keys: structure, law, fast_law, n, m, a, levels, comm, protocol, policy, "
-        "exchange, compare_to, reps, seed, max_configs, estimators, quantiles, deadline)");
+        "exchange, compare_to, reps, seed, max_configs, estimators, quantiles, deadline, estimator, target_se, "
+        "target_rel, target_reps)");
+  CHECK(config_error("structure = \"sync\"\nn = 2\nestimator = \"bogus\"\n").rfind("FILE:3: key 'estimator': unknown estimator 'bogus'", 0) == 0);
+  CHECK(config_error("structure = \"sync\"\nn = 2\ntarget_se = -1\n").rfind("FILE:3: key 'target_se': ", 0) == 0);
+  CHECK(config_error("structure = \"sync\"\nn = 2\ntarget-reps = 100\ntarget_reps = 200\n") ==
+        "FILE:4: key 'target_reps': given twice (first on line 3)");
   CHECK(config_error("structure = \"sync\"\nn = 2\nquantiles = [\"0.5\", \"2\"]\n").rfind("FILE:3: key 'quantiles': levels are strictly between 0 and 1", 0) == 0);
   CHECK(config_error("structure = \"sync\"\nn = 2\nestimators = \"median\"\n").rfind("FILE:3: key 'estimators': unknown estimator 'median'", 0) == 0);
   CHECK(config_error("structure = \"sync\"\nn = 2\n").empty());
