@@ -586,7 +586,7 @@ int SweepCommand::execute() {
   engine::SweepShare share = share_of(sweep, s, rank, ranks);
   share.distribution = s.distribution;
   if (share.distribution.any()) check_kept_makespans(sweep, s, ranks, memory_check);
-  Reporter reporter(quiet || rank != 0, progress_interval, share.work(sweep.runs));
+  Reporter reporter(quiet || rank != 0, progress_interval, share.work(sweep.runs, s.reps));
   std::uint64_t configs_done = sweep.resumed;
   follow(share, *this, sweep, s, reporter, configs_done);
   engine::RunOptions options;

@@ -147,13 +147,13 @@ std::vector<RunSpec> plan_runs(std::vector<Entry>& entries, const std::optional<
 
 std::uint64_t blocks_of(const RunSpec& run, std::uint64_t reps) { return run.whole ? 1 : block_count(reps); }
 
+double block_work(const RunSpec& run, std::uint64_t reps) {
+  return run.whole ? run.work * static_cast<double>(block_count(reps)) : run.work;
+}
+
 std::vector<std::pair<std::uint64_t, double>> run_work(const std::vector<RunSpec>& runs, std::uint64_t reps) {
   std::vector<std::pair<std::uint64_t, double>> work;
-  for (const auto& r : runs) {
-    const std::uint64_t blocks = blocks_of(r, reps);
-    // A whole run's one block holds the cap's work (what it costs when it does not stop early).
-    work.emplace_back(blocks, r.work * static_cast<double>(block_count(reps) / blocks));
-  }
+  for (const auto& r : runs) work.emplace_back(blocks_of(r, reps), block_work(r, reps));
   return work;
 }
 
@@ -243,9 +243,9 @@ BlockPiece compute_piece(const SweepPiece& piece, const RunSpec& spec, const Ent
   return out;
 }
 
-double SweepShare::work(const std::vector<RunSpec>& runs) const {
+double SweepShare::work(const std::vector<RunSpec>& runs, std::uint64_t reps) const {
   double w = 0.0;
-  for (const auto& p : pieces) w += static_cast<double>(p.last - p.first) * runs[p.run].work;
+  for (const auto& p : pieces) w += static_cast<double>(p.last - p.first) * block_work(runs[p.run], reps);
   return w;
 }
 
@@ -266,7 +266,7 @@ void SweepShare::compute(const std::vector<Entry>& entries, const std::vector<Ru
       job.emplace(entry.c, comparisons);
       job_entry = spec.entry;
     }
-    const double w = static_cast<double>(piece.last - piece.first) * spec.work;
+    const double w = static_cast<double>(piece.last - piece.first) * block_work(spec, options.reps);
     options.progress = [&, w](std::uint64_t d, std::uint64_t t) {
       if (progress) progress(done + w * static_cast<double>(d) / static_cast<double>(t));
     };

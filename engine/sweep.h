@@ -113,7 +113,10 @@ std::vector<RunSpec> plan_runs(std::vector<Entry>& entries, const std::optional<
 
 // A run's blocks for a cap of `reps` replications: block_count(reps), or 1 for a run estimated whole.
 std::uint64_t blocks_of(const RunSpec& run, std::uint64_t reps);
-// What deal_blocks deals: per run, its blocks and the estimated work of one.
+// The estimated work of one of them: the run's work per replication, times block_count(reps) for
+// a run estimated whole (what it costs when it does not stop early).
+double block_work(const RunSpec& run, std::uint64_t reps);
+// What deal_blocks deals: per run, its blocks and the work of one.
 std::vector<std::pair<std::uint64_t, double>> run_work(const std::vector<RunSpec>& runs, std::uint64_t reps);
 
 // A piece of work: blocks [first, last) of run `run`.
@@ -185,7 +188,7 @@ struct SweepShare {
                                             // after its entry_done)
   std::vector<BlockPiece> computed;         // with keep_pieces: every piece, in order
 
-  double work(const std::vector<RunSpec>& runs) const;  // the pieces' estimated work
+  double work(const std::vector<RunSpec>& runs, std::uint64_t reps) const;  // the pieces' estimated work (block_work)
   void compute(const std::vector<Entry>& entries, const std::vector<RunSpec>& runs, std::size_t comparisons,
                RunOptions options);
 };

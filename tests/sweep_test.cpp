@@ -59,6 +59,16 @@ std::string slurp(const std::string& path) {
   return b.str();
 }
 
+// The file at `path` cut to `cut` (a sweep killed mid-way), then `args --resume` into it.
+void resume_from(std::vector<std::string> args, const std::string& path, const std::string& cut, SweepCommand& resumed) {
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << cut;
+  }
+  args.push_back("--resume");
+  run_sweep(args, &resumed);
+}
+
 std::string temp_path(const std::string& name) {
   return "/tmp/hetstruct-sweep-test-" + std::to_string(::getpid()) + "-" + name;
 }
@@ -130,14 +140,8 @@ TEST_CASE("a resumed sweep writes the file an uninterrupted one writes", "[sweep
   REQUIRE(first_mc != std::string::npos);
   std::string cut = whole.substr(0, whole.size() / 2);
   const auto value_at = first_mc + 4 + whole.substr(first_mc + 4).find(',') + 2;  // after "mc,method,,"
-  {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << cut;
-  }
-  std::vector<std::string> again = args;
-  again.push_back("--resume");
   SweepCommand resumed;
-  run_sweep(again, &resumed);
+  resume_from(args, path, cut, resumed);
   CHECK(slurp(path) == whole);
   CHECK(resumed.resumed_configs > 0);
   CHECK(resumed.computed_configs > 0);
@@ -146,22 +150,15 @@ TEST_CASE("a resumed sweep writes the file an uninterrupted one writes", "[sweep
   // The kept rows are read from the file, not simulated again.
   std::string marked = cut;
   marked.replace(value_at, marked.find(',', value_at) - value_at, "12345");
-  {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << marked;
-  }
   SweepCommand kept;
-  run_sweep(again, &kept);
+  resume_from(args, path, marked, kept);
   const std::string result = slurp(path);
   CHECK(result != whole);
   CHECK(result.find(",12345,") != std::string::npos);
 
   // A file that is not a sweep CSV is refused and left alone.
-  {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << "a,b,c\n1,2,3\n";
-  }
-  CHECK_THROWS_WITH(run_sweep(again), Catch::Contains("another header"));
+  SweepCommand refused;
+  CHECK_THROWS_WITH(resume_from(args, path, "a,b,c\n1,2,3\n", refused), Catch::Contains("another header"));
   CHECK(slurp(path) == "a,b,c\n1,2,3\n");
   std::remove(path.c_str());
 }
@@ -528,20 +525,14 @@ TEST_CASE("sweep --estimator and a target: each mean row names its estimator, an
   }
   CHECK(means == 4);
   // Resuming from a cut file gives the same bytes; a plain (mc) resume simulates everything again.
-  {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << whole.substr(0, whole.size() * 2 / 3);
-  }
-  std::vector<std::string> again = args;
-  again.push_back("--resume");
   SweepCommand resumed;
-  run_sweep(again, &resumed);
+  resume_from(args, path, whole.substr(0, whole.size() * 2 / 3), resumed);
   CHECK(slurp(path) == whole);
   CHECK(resumed.resumed_configs > 0);
   std::vector<std::string> plain(args.begin(), args.end() - 6);
-  plain.insert(plain.end(), {"--out", path, "--resume"});
+  plain.insert(plain.end(), {"--out", path});
   SweepCommand mc;
-  run_sweep(plain, &mc);
+  resume_from(plain, path, whole, mc);
   CHECK(mc.resumed_configs == 0);
   std::remove(path.c_str());
 
