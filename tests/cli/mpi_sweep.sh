@@ -18,9 +18,12 @@ grid=(sweep -s sync,nn,ms --n 4,8 --m 0,3 --a 1/2 --law uniform,normal --comm 0:
 # a target: each configuration's mean is one indivisible piece of one rank's.
 estimated=(sweep -s sync,nn,ms --n 4,8 --m 3 --a 1/2 --law uniform,normal --comm 0.05,0.1 --levels 20
            --reps 2000 --seed 11 --compare-to m=0 --estimator auto --target-reps 10000 --quiet)
+# Antithetic pairs alone, stopped on a relative half-width.
+antithetic=(sweep -s sync,ms --n 4,8 --m 3 --a 1/2 --law uniform --comm 0,0.1 --levels 20 --reps 2000 --seed 11
+            --estimator antithetic --target-rel 0.0005 --quiet)
 
 status=0
-for name in grid estimated; do
+for name in grid estimated antithetic; do
   declare -n args=$name
   "$binary" "${args[@]}" --out "$tmp/one.csv" || { echo "$name: one-process sweep failed"; exit 1; }
   mpirun -n "$ranks" --oversubscribe --allow-run-as-root --bind-to none \
