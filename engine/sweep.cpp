@@ -192,7 +192,7 @@ std::vector<std::vector<SweepPiece>> deal_blocks(const std::vector<std::pair<std
 // Computes a piece of a run. A piece from block 0 is folded here (the fold's state after its
 // blocks); any other keeps its blocks, to be folded after the pieces before it.
 BlockPiece compute_piece(const SweepPiece& piece, const RunSpec& spec, const Entry& entry, Job& job,
-                         const RunOptions& options, bool keep_makespans) {
+                         const RunOptions& options, bool keep_makespans, SurrogateMeans* surrogates) {
   BlockPiece out{piece.run, piece.first, piece.last, {}, {}, {}, std::nullopt};
   const bool folded = piece.first == 0;
   Accumulator total;
@@ -223,7 +223,20 @@ BlockPiece compute_piece(const SweepPiece& piece, const RunSpec& spec, const Ent
     case RunKind::mc:
       if (spec.whole) {
         if (piece.first != 0 || piece.last != 1) throw std::logic_error("compute_piece: a run estimated whole is one piece");
-        out.estimated = estimate_mean(job.plan, job.setup(), spec.whole->estimator, options, spec.whole->stop);
+        EstimatorSetup& setup = job.setup();
+        fit_controls(setup, options.reps);
+        // As estimate_mean would (cv takes the surrogate; auto is cv where the surrogate is, nn),
+        // but one estimate per configuration with C left out.
+        if (surrogates && setup.surrogate && !setup.surrogate_mean &&
+            resolve_estimator(spec.whole->estimator, setup, options.reps) == Estimator::cv) {
+          SweepConfig shape = entry.c;
+          shape[SweepDim::comm] = "";
+          auto known = surrogates->find(config_key(shape));
+          if (known == surrogates->end())
+            known = surrogates->emplace(config_key(shape), estimate_surrogate(setup, options, spec.whole->stop)).first;
+          setup.surrogate_mean = known->second;
+        }
+        out.estimated = estimate_mean(job.plan, setup, spec.whole->estimator, options, spec.whole->stop);
         return out;
       }
       if (keep_makespans)
@@ -270,7 +283,7 @@ void SweepShare::compute(const std::vector<Entry>& entries, const std::vector<Ru
     options.progress = [&, w](std::uint64_t d, std::uint64_t t) {
       if (progress) progress(done + w * static_cast<double>(d) / static_cast<double>(t));
     };
-    BlockPiece result = compute_piece(piece, spec, entry, *job, options, keep_makespans);
+    BlockPiece result = compute_piece(piece, spec, entry, *job, options, keep_makespans, &surrogates);
     done += w;
     if (result.estimated) {
       estimates[piece.run] = result.estimated->estimate;

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -169,10 +170,17 @@ struct Job {
   EstimatorSetup& setup();
 };
 
+// The surrogates' estimated means a worker has made (EstimatorSetup::surrogate_mean), by
+// configuration with C left out: configurations that differ only in C have one surrogate, the
+// zero-communication plan of their shape on one seed, so one estimate serves them all, the same
+// bits as each one's own (a table's nn cells share it likewise).
+using SurrogateMeans = std::map<std::string, Estimate>;
+
 // Computes a piece of a run of `entry` (whose Job is `job`).
-// With `keep_makespans`, an mc run's piece keeps its makespans.
+// With `keep_makespans`, an mc run's piece keeps its makespans; with `surrogates`, a run estimated
+// whole by cv takes its surrogate's mean from there, or adds it.
 BlockPiece compute_piece(const SweepPiece& piece, const RunSpec& spec, const Entry& entry, Job& job,
-                         const RunOptions& options, bool keep_makespans = false);
+                         const RunOptions& options, bool keep_makespans = false, SurrogateMeans* surrogates = nullptr);
 
 // A worker's share of a sweep: its pieces (deal_blocks' result[r]) of `runs`, computed in order by
 // compute(), one configuration's Job at a time.
@@ -187,6 +195,7 @@ struct SweepShare {
   std::vector<RunExtras> extras;            // per run, likewise (an mc run's distribution is dropped
                                             // after its entry_done)
   std::vector<BlockPiece> computed;         // with keep_pieces: every piece, in order
+  SurrogateMeans surrogates;                // made by this worker's cv runs, shared across C
 
   double work(const std::vector<RunSpec>& runs, std::uint64_t reps) const;  // the pieces' estimated work (block_work)
   void compute(const std::vector<Entry>& entries, const std::vector<RunSpec>& runs, std::size_t comparisons,

@@ -256,10 +256,11 @@ struct LibrarySweep {
         runs(plan_runs(valid.entries, mean)) {
     std::vector<BlockPiece> pieces;
     for (const auto& share : deal_blocks(run_work(runs, options.reps), workers)) {  // folded together below
+      SurrogateMeans surrogates;  // a worker's, shared across C
       for (const auto& piece : share) {
         const Entry& entry = valid.entries[runs[piece.run].entry];
         Job job(entry.c, comparisons.size());
-        pieces.push_back(compute_piece(piece, runs[piece.run], entry, job, options));
+        pieces.push_back(compute_piece(piece, runs[piece.run], entry, job, options, false, &surrogates));
       }
     }
     estimates = fold_pieces(pieces, runs, options.reps, &extras);
@@ -410,15 +411,16 @@ TEST_CASE("a sweep estimates each mean whole: simulate's estimate, on any deal",
   options.seed = 11;
   options.reps = 1500;
   options.threads = 2;
-  // nn and sync with communication (cv, nn with its surrogate), ms (antithetic pairs or cv by the pilot).
+  // nn and sync with communication (cv, nn with its surrogate, whose estimated mean the two values
+  // of C share), ms (antithetic pairs or cv by the pilot).
   const std::array<std::vector<std::string>, SweepDim::count> grid = {
-      {{"sync", "nn", "ms"}, {}, {}, {"4"}, {"1"}, {}, {"20"}, {"0.1"}, {}, {}, {}}};
+      {{"sync", "nn", "ms"}, {}, {}, {"4"}, {"1"}, {}, {"20"}, {"0.05", "0.1"}, {}, {}, {}}};
   const std::vector<Comparison> comparisons = {Comparison("m=0")};
   const LibrarySweep plain(grid, comparisons, options);
   for (const StopRule stop : {StopRule{}, StopRule{0.0, 0.0, 10000}}) {
     const MeanEstimator mean{Estimator::automatic, stop};
     const LibrarySweep one(grid, comparisons, options, mean, 1);
-    REQUIRE(one.valid.entries.size() == 3);
+    REQUIRE(one.valid.entries.size() == 6);
     for (const int workers : {2, 3}) CHECK(LibrarySweep(grid, comparisons, options, mean, workers).csv(11) == one.csv(11));
     for (const auto& entry : one.valid.entries) {
       INFO(describe(entry.c) << (stop.active() ? ", target_reps 10000" : ""));
