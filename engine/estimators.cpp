@@ -465,6 +465,14 @@ Estimator choose_automatic(const Plan& plan, const EstimatorSetup& setup, const 
 
 std::uint64_t surrogate_reps(std::uint64_t reps) { return 4 * std::min<std::uint64_t>(reps, 50000); }
 
+void share_surrogate_mean(EstimatorSetup& setup, Estimator requested, std::optional<Estimate>& shared,
+                          const RunOptions& options, const StopRule& stop) {
+  fit_controls(setup, options.reps);
+  if (!setup.surrogate || resolve_estimator(requested, setup, options.reps) != Estimator::cv) return;
+  if (!shared) shared = estimate_surrogate(setup, options, stop);
+  setup.surrogate_mean = shared;
+}
+
 std::uint64_t surrogate_seed(std::uint64_t seed) { return seed ^ 0x9e3779b97f4a7c15ULL; }  // the golden ratio's bits
 
 Estimate estimate_surrogate(const EstimatorSetup& setup, const RunOptions& options, const StopRule& stop) {

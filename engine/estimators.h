@@ -110,6 +110,14 @@ Estimate estimate_surrogate(const EstimatorSetup& setup, const RunOptions& optio
 inline constexpr double surrogate_share = 0.15;
 std::uint64_t surrogate_seed(std::uint64_t seed);
 
+// For cells that differ only in C (a table's, a figure's points, a sweep's configurations): their
+// surrogate is one zero-communication plan on one seed, so one estimate of its mean serves them
+// all, the same bits as each one's own. Fits the controls to options.reps (fit_controls), then,
+// where `requested` runs cv with the surrogate (resolve_estimator), sets setup.surrogate_mean to
+// `shared`, estimating it first (estimate_surrogate) when `shared` is empty.
+void share_surrogate_mean(EstimatorSetup& setup, Estimator requested, std::optional<Estimate>& shared,
+                          const RunOptions& options, const StopRule& stop);
+
 // `closed_form`: the structure's exact expectation when known (bounds::closed_form at C = 0,
 // method other than normal_approx). `plan` compiled from `s`.
 EstimatorSetup estimator_setup(const structures::Structure& s, const Plan& plan, std::optional<double> exact,

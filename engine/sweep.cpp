@@ -224,17 +224,10 @@ BlockPiece compute_piece(const SweepPiece& piece, const RunSpec& spec, const Ent
       if (spec.whole) {
         if (piece.first != 0 || piece.last != 1) throw std::logic_error("compute_piece: a run estimated whole is one piece");
         EstimatorSetup& setup = job.setup();
-        fit_controls(setup, options.reps);
-        // As estimate_mean would (cv takes the surrogate; auto is cv where the surrogate is, nn),
-        // but one estimate per configuration with C left out.
-        if (surrogates && setup.surrogate && !setup.surrogate_mean &&
-            resolve_estimator(spec.whole->estimator, setup, options.reps) == Estimator::cv) {
+        if (surrogates) {  // one estimate of the surrogate's mean per configuration with C left out
           SweepConfig shape = entry.c;
           shape[SweepDim::comm] = "";
-          auto known = surrogates->find(config_key(shape));
-          if (known == surrogates->end())
-            known = surrogates->emplace(config_key(shape), estimate_surrogate(setup, options, spec.whole->stop)).first;
-          setup.surrogate_mean = known->second;
+          share_surrogate_mean(setup, spec.whole->estimator, (*surrogates)[config_key(shape)], options, spec.whole->stop);
         }
         out.estimated = estimate_mean(job.plan, setup, spec.whole->estimator, options, spec.whole->stop);
         return out;

@@ -174,7 +174,7 @@ struct Job {
 // configuration with C left out: configurations that differ only in C have one surrogate, the
 // zero-communication plan of their shape on one seed, so one estimate serves them all, the same
 // bits as each one's own (a table's nn cells share it likewise).
-using SurrogateMeans = std::map<std::string, Estimate>;
+using SurrogateMeans = std::map<std::string, std::optional<Estimate>>;
 
 // Computes a piece of a run of `entry` (whose Job is `job`).
 // With `keep_makespans`, an mc run's piece keeps its makespans; with `surrogates`, a run estimated

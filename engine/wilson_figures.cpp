@@ -38,12 +38,7 @@ std::vector<Record> figure_points(const FigureSpec& spec, const FigureRun& run,
       return out;
     }
     Simulation sim = prepare(at);
-    fit_controls(sim.estimators, run.sampling.reps);
-    // The points share one estimate of the nn surrogate's mean.
-    if (sim.estimators.surrogate && resolve_estimator(run.estimator, sim.estimators, run.sampling.reps) == Estimator::cv) {
-      if (!surrogate_mean) surrogate_mean = estimate_surrogate(sim.estimators, run.sampling, run.stop);
-      sim.estimators.surrogate_mean = surrogate_mean;
-    }
+    share_surrogate_mean(sim.estimators, run.estimator, surrogate_mean, run.sampling, run.stop);  // one for the points
     engine::run(sim, run.sampling, false, run.estimator, run.stop);
     out.estimate = sim.estimate;
     out.estimator = sim.estimator;

@@ -147,7 +147,7 @@ std::vector<CellResult> regenerate(const std::vector<int>& tables, const TableRu
     mutable bool reported = false;  // its time and replications counted on a cell already
   };
   std::map<Config, Simulated> done;
-  std::map<Config, Estimate> surrogates;
+  std::map<Config, std::optional<Estimate>> surrogates;  // by configuration at C = 0
   auto simulate = [&](const PaperCell& c, double comm) -> const Simulated& {
     const Config key{c.structure, c.law, c.n, c.m, c.m == 0 ? std::string() : c.a, comm};
     auto it = done.find(key);
@@ -166,15 +166,10 @@ std::vector<CellResult> regenerate(const std::vector<int>& tables, const TableRu
       return done.emplace(key, out).first->second;
     }
     sim.estimators.exact.reset();  // the cell is simulated; its exact value is a column beside
-    fit_controls(sim.estimators, options.reps);
-    // The nn cells of a configuration share one estimate of their surrogate's mean (its C = 0 run).
-    if (sim.estimators.surrogate && resolve_estimator(run.estimator, sim.estimators, options.reps) == Estimator::cv) {
-      const Config zero{c.structure, c.law, c.n, c.m, c.m == 0 ? std::string() : c.a, 0.0};
-      auto known = surrogates.find(zero);
-      if (known == surrogates.end())
-        known = surrogates.emplace(zero, estimate_surrogate(sim.estimators, options, run.stop)).first;
-      sim.estimators.surrogate_mean = known->second;
-    }
+    // The nn cells of a configuration share one estimate of their surrogate's mean.
+    share_surrogate_mean(sim.estimators, run.estimator,
+                         surrogates[Config{c.structure, c.law, c.n, c.m, c.m == 0 ? std::string() : c.a, 0.0}], options,
+                         run.stop);
     engine::run(sim, options, false, run.estimator, run.stop);
     out.result.estimate = sim.estimate;
     out.result.estimator = sim.estimator;
