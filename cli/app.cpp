@@ -332,7 +332,10 @@ struct Table {
         app.add_option("--ms-reps", master_slave_reps_text,
                        "Replications for the master-slave Tables 5 and 8, at least 1 (default: the same as --reps)")
             ->group("Sampling");
-    estimator.add_to(app);
+    estimator.add_to(app,
+                     "mc | auto | cv | antithetic | antithetic-cv: auto takes control variates (with antithetic pairs "
+                     "for ms) where they pay, else mc; a table simulates every cell, and the exact expectation, where "
+                     "one exists, is its column 'exact'");
     output.add_to(app, engine::Format::csv);
   }
 
@@ -447,7 +450,9 @@ struct Figure {
     app.add_option("--a", run.scale, "Scale of the fast processors' law")->capture_default_str()->group("Model");
     app.add_option("--levels,-p", run.levels, "Tasks per processor (p)")->capture_default_str()->group("Model");
     sampling.add_to(app);
-    estimator.add_to(app);
+    estimator.add_to(app,
+                     "mc | auto | cv | antithetic | antithetic-cv: auto takes control variates (with antithetic pairs "
+                     "for ms) where they pay, else mc (a figure's points communicate: no exact expectation)");
     app.add_option("--out-dir", out_dir, "Folder for figureN.csv, .gp, .svg and .png")->capture_default_str()->group("Output");
     output.add_to(app, engine::Format::csv);
   }
