@@ -174,6 +174,13 @@ struct SumRun {
   }
 };
 
+// Cuts at a sum's mean + k sd, k = 0, +-1, +-2, +-3, +-4, +-6, +-8, within [lo, hi]: where the cdf
+// of a sum that is nearly normal turns.
+void add_sd_cuts(std::vector<double>& cuts, double mean, double sd, double lo, double hi) {
+  for (const double k : {-8.0, -6.0, -4.0, -3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0})
+    cuts.push_back(std::clamp(mean + k * sd, lo, hi));
+}
+
 // The max of k draws lives where F^k rises from 0 to 1, a layer of width ~1/k that a first
 // quadrature pass over the whole support misses for large k: cuts at quantiles of F^k, from
 // `quantile` (F^-1), for runs of at least 64.
@@ -297,10 +304,10 @@ LawSumCdf::LawSumCdf(const distributions::Law& law, int terms) {
   mean_ = terms * law.mean();
   sd_ = std::sqrt(terms * variance);
   if (!(variance > 0.0) || !law_characteristic(law, 0.0)) return;
-  const double mu = law.mean(), unit = std::sqrt(terms * variance), p = terms;
-  // psi(s) = (e^{-is mu / unit} phi(s / unit))^terms, raised in polar form (terms is an integer).
+  const double mu = law.mean(), p = terms;
+  // psi(s) = (e^{-is mu / sd} phi(s / sd))^terms, raised in polar form (terms is an integer).
   auto psi = [&](double s) {
-    const std::complex<double> centred = std::polar(1.0, -s * mu / unit) * *law_characteristic(law, s / unit);
+    const std::complex<double> centred = std::polar(1.0, -s * mu / sd_) * *law_characteristic(law, s / sd_);
     const double r = std::abs(centred);
     return r == 0.0 ? std::complex<double>(0.0) : std::polar(std::exp(p * std::log(r)), p * std::arg(centred));
   };
@@ -389,9 +396,7 @@ AsynchronousMean asynchronous_mean(const std::vector<distributions::Law>& proces
       run.hi = levels * (run.centre + run.half_width);
       run.mean = levels * run.centre;
       run.sd = std::sqrt(levels / 3.0) * run.half_width;
-      const double sd = std::sqrt(variance);
-      for (const double k : {-8.0, -6.0, -4.0, -3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0})
-        run.cuts.push_back(std::clamp(mean + k * sd, run.lo, run.hi));
+      add_sd_cuts(run.cuts, mean, std::sqrt(variance), run.lo, run.hi);
     } else if (variance > 0.0 && (kind == distributions::LeafKind::gamma || kind == distributions::LeafKind::exponential)) {
       // A sum of gammas of one scale is a gamma: shape levels k (an exponential's k is 1).
       gamma = true;
@@ -411,8 +416,7 @@ AsynchronousMean asynchronous_mean(const std::vector<distributions::Law>& proces
       run.lo = std::max(levels * lo, mean - 40.0 * sd);
       run.hi = std::min(levels * hi, mean + 40.0 * sd);
       run.mixture = std::move(mixture);
-      for (const double k : {-8.0, -6.0, -4.0, -3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0})
-        run.cuts.push_back(std::clamp(mean + k * sd, run.lo, run.hi));
+      add_sd_cuts(run.cuts, mean, sd, run.lo, run.hi);
     } else {
       if (variance > 0.0 && kind != distributions::LeafKind::normal) result.exact = false;
       normal = normal || variance > 0.0;
@@ -423,6 +427,7 @@ AsynchronousMean asynchronous_mean(const std::vector<distributions::Law>& proces
     }
     runs.push_back(std::move(run));
   }
+  if (!result.exact && levels == 1) return {expected_max(processor_laws), true, "quadrature"};  // the laws themselves
   // Cuts at quantiles of F^k for long runs, as expected_max makes them (for a uniform sum or a
   // mixture's from its normal approximation: they only say where to cut).
   for (auto& run : runs) {
@@ -435,7 +440,6 @@ AsynchronousMean asynchronous_mean(const std::vector<distributions::Law>& proces
     }
   }
   result.value = expected_max_of_runs(runs);
-  if (!result.exact && levels == 1) return {expected_max(processor_laws), true, "quadrature"};  // the laws themselves
   if (!result.exact) result.method = "normal_approx";
   else if (inverted) result.method = "cf_inversion";
   else if (gamma) result.method = "gamma_exact";

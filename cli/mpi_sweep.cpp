@@ -19,8 +19,8 @@ bool launched_by_mpirun() {
 // One rank's pieces as one buffer of 64-bit words: the piece count, then per piece (run, first,
 // last, block count) and per block (count, mean, m2, min, max), then the paired moments' count and
 // each (count, mean_a, mean_b, m2_a, m2_b, c_ab), then the makespans' count and each makespan,
-// then 1 and a run estimated whole's result (reps, mean, stddev, stderr, ci_low, ci_high, min, max,
-// estimator, variance factor, controls), or 0; the doubles bit for bit.
+// then 1 and a run estimated whole's result (mean, stddev, stderr, ci_low, ci_high, min, max,
+// variance factor, then reps, estimator, controls), or 0; the doubles bit for bit.
 std::vector<char> pack(const std::vector<engine::BlockPiece>& pieces) {
   std::vector<char> buffer;
   auto put = [&](const auto& v) {

@@ -202,8 +202,8 @@ struct ControlSpec {
   // (the plan's comm.mean_task_time). Draw number t (in the order the protocol made them,
   // t = N-1, N-2, ... with N the plan's compute_tasks()) goes to a processor chosen before its
   // value is drawn, and its value is a fresh variate of that processor's law, so each control has
-  // mean 0 exactly, however the protocol chose (a martingale difference). A master-bound pool's makespan is set by its last
-  // tasks dealt, which no sum or level maximum sees.
+  // mean 0 exactly, however the protocol chose (a martingale difference). A master-bound pool's
+  // makespan is set by its last tasks dealt, which no sum or level maximum sees.
   std::size_t last_draws = 0;
   // Protocol plans: processor i's sums of (x - mean_i)^d over the same variates as its sum, for
   // d = 2..max_power (0: none), mean_i its law's mean (the plan's comm.mean_task_time). A

@@ -451,9 +451,15 @@ std::vector<Record> config_records(const Entry& entry, const Job& job, const std
 
 namespace {
 
-// A mean row's estimator column: an estimator that samples (the other rows name what they are).
-bool is_mean_row(const std::string& estimator) {
-  return estimator == "mc" || estimator == "cv" || estimator == "antithetic" || estimator == "antithetic-cv";
+// The estimator a mean row's estimator column names: one that samples (the other rows name what
+// they are: closed_form, difference, ...; none).
+std::optional<Estimator> sampling_estimator(const std::string& name) {
+  try {
+    const Estimator e = parse_estimator(name);
+    if (e != Estimator::automatic && e != Estimator::exact) return e;
+  } catch (const InputError&) {
+  }
+  return std::nullopt;
 }
 
 bool parse_uint(const std::string& text, std::uint64_t& value) {
@@ -466,13 +472,9 @@ bool parse_uint(const std::string& text, std::uint64_t& value) {
 bool resumable(const std::string& written, std::uint64_t written_reps, std::uint64_t reps,
                const std::optional<MeanEstimator>& mean) {
   if (!mean) return written == "mc" && written_reps == reps;
-  Estimator e;
-  try {
-    e = parse_estimator(written);
-  } catch (const InputError&) {
-    return false;
-  }
-  if (e == Estimator::automatic || e == Estimator::exact) return false;
+  const auto sampled = sampling_estimator(written);
+  if (!sampled) return false;
+  const Estimator e = *sampled;
   if (mean->estimator != Estimator::automatic && e != mean->estimator) return false;
   const std::uint64_t evaluations = e == Estimator::antithetic || e == Estimator::antithetic_cv ? 2 * reps : reps;
   return mean->stop.active() ? written_reps <= evaluations : written_reps == evaluations;
@@ -512,7 +514,7 @@ std::vector<std::string> resumed_rows(const std::vector<Entry>& entries, const s
     if (key != pending_key) pending_rows.clear();
     pending_key = key;
     pending_rows += line + '\n';
-    if (!is_mean_row(fields[estimator])) continue;
+    if (!sampling_estimator(fields[estimator])) continue;  // not the mean row
     const auto it = in_file.find(key);
     std::uint64_t written_reps = 0;
     const bool same_run = fields[seed_at] == std::to_string(seed) && parse_uint(fields[reps_at], written_reps) &&
