@@ -57,6 +57,11 @@ void EstimatorOptions::add_to(CLI::App& app, const char* estimator_help) {
                  "Stop once the standard error is at most that of this many plain replications (s/sqrt(N), s the "
                  "makespans' standard deviation on the same run; 10000 is the paper's precision; --reps is the cap)")
       ->type_name("UINT")->group("Sampling");
+  app.add_option("--se-floor", se_floor,
+                 "A standard error at which the targets above count as met, whatever they ask (the target "
+                 "itself without them): --target-reps 10000 --se-floor 0.05 stops each cell at "
+                 "se <= max(0.05, the paper's), finer than the whole units Wilson's tables print")
+      ->group("Sampling");
 }
 
 engine::StopRule EstimatorOptions::stop() const {
@@ -64,9 +69,11 @@ engine::StopRule EstimatorOptions::stop() const {
     throw InputError("--target-se", "the target standard error must be a finite number >= 0");
   if (!(target_rel >= 0.0) || !std::isfinite(target_rel))
     throw InputError("--target-rel", "the target relative half-width must be a finite number >= 0");
+  if (!(se_floor >= 0.0) || !std::isfinite(se_floor))
+    throw InputError("--se-floor", "the standard error floor must be a finite number >= 0");
   const std::uint64_t target_reps =
       target_reps_text.empty() ? 0 : parse_count("--target-reps", target_reps_text, SamplingOptions::max_reps);
-  return {target_se, target_rel, target_reps};
+  return {target_se, target_rel, target_reps, se_floor};
 }
 
 void OutputOptions::add_to(CLI::App& app, engine::Format default_format) {

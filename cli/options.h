@@ -39,6 +39,7 @@ struct EstimatorOptions {
   double target_se = 0.0;
   double target_rel = 0.0;
   std::string target_reps_text = "";  // empty: none
+  double se_floor = 0.0;
 
   // `estimator_help`: --estimator's help where the command reads it otherwise (none: simulate's).
   void add_to(CLI::App& app, const char* estimator_help = nullptr);

@@ -177,10 +177,10 @@ const ConfigKey* find_config_key(const std::string& name) {
 
 // Keys that set one of the command's options through CLI11, which parses and checks the value as
 // it does on the command line: the mean rows' estimator and targets.
-constexpr std::array<std::pair<const char*, const char*>, 7> option_keys = {{
+constexpr std::array<std::pair<const char*, const char*>, 9> option_keys = {{
     {"estimator", "--estimator"}, {"target_se", "--target-se"}, {"target-se", "--target-se"},
     {"target_rel", "--target-rel"}, {"target-rel", "--target-rel"}, {"target_reps", "--target-reps"},
-    {"target-reps", "--target-reps"},
+    {"target-reps", "--target-reps"}, {"se_floor", "--se-floor"}, {"se-floor", "--se-floor"},
 }};
 
 const char* option_key_flag(const std::string& name) {

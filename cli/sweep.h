@@ -7,7 +7,7 @@
 //                   [--compare-to OPTION=VALUE[,OPTION=VALUE...] ...] [--skip-invalid] [--max-configs N]
 //                   [--estimators quantile,sd,p_deadline] [--quantiles LEVELS] [--deadline T,...]
 //                   [--estimator mc|auto|cv|antithetic|antithetic-cv] [--target-se X] [--target-rel R]
-//                   [--target-reps N] [--reps R] [--seed S] [--threads T] [--out FILE [--resume]] [--quiet]
+//                   [--target-reps N] [--se-floor X] [--reps R] [--seed S] [--threads T] [--out FILE [--resume]] [--quiet]
 //
 // The grid, the runs, the rows and their CSV columns are the library's (engine/sweep_grid.h,
 // engine/sweep.h: lists and ranges, comparisons, the order of the rows): this command reads the

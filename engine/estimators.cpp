@@ -331,7 +331,7 @@ auto fold_until(const RunOptions& options, MakeState make_state, Add add, const 
       next = std::min(cap, 2 * done);
       continue;
     }
-    // The standard error that meets both targets.
+    // The standard error that meets every target, raised to the floor.
     double target = std::numeric_limits<double>::infinity();
     if (stop.target_se > 0.0) target = stop.target_se;
     if (stop.target_rel > 0.0 && e.stderr_ > 0.0) {
@@ -340,6 +340,7 @@ auto fold_until(const RunOptions& options, MakeState make_state, Add add, const 
     }
     if (stop.target_reps > 0 && e.stddev >= 0.0)
       target = std::min(target, e.stddev / std::sqrt(static_cast<double>(stop.target_reps)));
+    if (stop.se_floor > 0.0) target = target == std::numeric_limits<double>::infinity() ? stop.se_floor : std::max(target, stop.se_floor);
     if (e.stderr_ <= target) return result;
     // Standard errors fall as 1/sqrt(R): aim 10% past the predicted need, at most 4x at once.
     const double ratio = e.stderr_ / target;
@@ -489,6 +490,7 @@ Estimate estimate_surrogate(const EstimatorSetup& setup, const RunOptions& optio
   const double scale = std::sqrt(surrogate_share);
   tight.target_se = stop.target_se * scale;
   tight.target_rel = stop.target_rel * scale;
+  tight.se_floor = stop.se_floor * scale;
   tight.target_reps = stop.target_reps == 0 ? 0
                                             : static_cast<std::uint64_t>(std::ceil(static_cast<double>(stop.target_reps) / surrogate_share));
   return run_estimator(*setup.surrogate, controls, resolve_estimator(Estimator::automatic, controls, own.reps), own, tight)

@@ -346,6 +346,25 @@ TEST_CASE("stopping on a target standard error is a prefix of the full run", "[e
   CHECK(capped.estimate.reps == 300);
 }
 
+TEST_CASE("a standard error floor meets the targets at that standard error", "[estimators]") {
+  const auto nn = prepared(StructureKind::nearest_neighbor, 4, 1, "normal", 20);
+  // The makespans' sd here is about 1: 10,000 plain replications' se is about 0.01, so the floor
+  // 0.05 is the binding target at every check and the run is the one a target se of 0.05 makes.
+  const engine::StopRule paper{0.0, 0.0, 10000}, floored{0.0, 0.0, 10000, 0.05};
+  for (const Estimator e : {Estimator::mc, Estimator::cv}) {
+    INFO(engine::to_string(e));
+    const auto fine = estimate(nn, e, 100000, 4, 2, paper), coarse = estimate(nn, e, 100000, 4, 2, floored);
+    REQUIRE(fine.estimate.stddev < 5.0);
+    CHECK(coarse.estimate.stderr_ <= 0.05);
+    CHECK(coarse.estimate.reps * 4 < fine.estimate.reps);
+    CHECK(same_bits(coarse.estimate, estimate(nn, e, 100000, 4, 2, {0.05, 0.0}).estimate));
+    CHECK(same_bits(coarse.estimate, estimate(nn, e, 100000, 4, 1, floored).estimate));
+    // A floor below the targets changes nothing; alone, it is the target.
+    CHECK(same_bits(fine.estimate, estimate(nn, e, 100000, 4, 2, {0.0, 0.0, 10000, 1e-6}).estimate));
+    CHECK(same_bits(coarse.estimate, estimate(nn, e, 100000, 4, 2, {0.0, 0.0, 0, 0.05}).estimate));
+  }
+}
+
 namespace {
 
 // 400 independent runs of `reps` replications (pairs) each, seeds 5000...: how many 95% intervals

@@ -256,6 +256,15 @@ TEST_CASE("a TOML config gives the grid, and the command line overrides it", "[s
   CHECK(by_file == means(run_sweep({"-s", "nn", "--n", "4", "--m", "1", "--comm", "0.1", "--levels", "20", "--reps", "2000",
                                     "--estimator", "cv", "--target-reps", "10000"})));
   CHECK(means(run_sweep({"--config", path, "--estimator", "mc", "--target-reps", "0"})) == "mc/2000 ");
+  // se_floor likewise: a coarse floor stops sooner, as the flag does.
+  {
+    std::ofstream out(path, std::ios::app);
+    out << "se_floor = 0.5\n";
+  }
+  const std::string floored = means(run_sweep({"--config", path}));
+  CHECK(floored != by_file);
+  CHECK(floored == means(run_sweep({"-s", "nn", "--n", "4", "--m", "1", "--comm", "0.1", "--levels", "20", "--reps", "2000",
+                                    "--estimator", "cv", "--target-reps", "10000", "--se-floor", "0.5"})));
   std::remove(path.c_str());
 }
 
@@ -303,7 +312,7 @@ TEST_CASE("a TOML value's error names the file, the line and the key, not the fl
   CHECK(config_error("structure = \"sync\"\nn = 2\nwidth = 3\n") ==
         "FILE:3: unknown key 'width' (keys: structure, law, fast_law, n, m, a, levels, comm, protocol, policy, "
         "exchange, compare_to, reps, seed, max_configs, estimators, quantiles, deadline, estimator, target_se, "
-        "target_rel, target_reps)");
+        "target_rel, target_reps, se_floor)");
   CHECK(config_error("structure = \"sync\"\nn = 2\nestimator = \"bogus\"\n").rfind("FILE:3: key 'estimator': unknown estimator 'bogus'", 0) == 0);
   CHECK(config_error("structure = \"sync\"\nn = 2\ntarget_se = -1\n").rfind("FILE:3: key 'target_se': ", 0) == 0);
   CHECK(config_error("structure = \"sync\"\nn = 2\ntarget-reps = 100\ntarget_reps = 200\n") ==
