@@ -544,6 +544,8 @@ void print_summary(const SweepCommand& c, const Settings& s, const Sweep& sweep,
   if (sweep.valid.invalid) summary << ", " << sweep.valid.invalid << " invalid left out";
   if (const auto n = sweep.valid.comparisons_left_out)
     summary << ", " << n << (n == 1 ? " difference" : " differences") << " left out (target invalid)";
+  if (const auto n = sweep.valid.not_applicable)
+    summary << ", " << n << (n == 1 ? " difference" : " differences") << " not made (the comparison has no meaning for a graph)";
   summary << "), " << s.reps << " replications each";
   if (s.mean) {
     summary << " (" << (s.mean->stop.active() ? "at most, " : "") << "the means by " << engine::to_string(s.mean->estimator);

@@ -43,18 +43,23 @@ SweepConfig validate(const SweepConfig& c) {
 
 // The entry of a configuration that builds: its comparisons' targets, or none where they cannot be.
 Entry make_entry(const SweepConfig& c, const SweepConfig& ran, const std::vector<Comparison>& comparisons,
-                 bool skip_invalid, std::uint64_t& left_out) {
+                 bool skip_invalid, SweepEntries& out) {
   Entry entry;
   entry.c = c;
   entry.ran = ran;
   for (const auto& cmp : comparisons) {
+    if (!cmp.applies_to(c)) {
+      ++out.not_applicable;
+      entry.targets.emplace_back();
+      continue;
+    }
     try {
       const SweepConfig t = cmp.target(c);
       validate(t);
       entry.targets.emplace_back(t);
     } catch (const InputError& e) {
       if (!skip_invalid) throw InvalidConfiguration(c, cmp.label(), e);
-      ++left_out;
+      ++out.comparisons_left_out;
       entry.targets.emplace_back();
     }
   }
@@ -96,10 +101,14 @@ SweepEntries build_entries(const std::vector<SweepGrid>& grids, const std::vecto
         ++out.invalid;
         continue;
       }
-      out.entries.push_back(make_entry(c, ran, comparisons, skip_invalid, out.comparisons_left_out));
+      out.entries.push_back(make_entry(c, ran, comparisons, skip_invalid, out));
       out.entries.back().row = out.entries.size() - 1;
     }
   if (out.entries.empty()) throw InputError("sweep", "no configuration of the grid can be built");
+  for (const auto& cmp : comparisons)
+    if (std::none_of(out.entries.begin(), out.entries.end(), [&cmp](const Entry& e) { return cmp.applies_to(e.c); }))
+      throw InputError("compare_to", "'" + cmp.label() + "' has no meaning for a graph: its width, laws and levels are its file's",
+                       "compare graphs on m, a, comm, port or policy");
   return out;
 }
 

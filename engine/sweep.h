@@ -73,6 +73,7 @@ struct SweepEntries {
   std::vector<Entry> entries;
   std::uint64_t invalid = 0;               // configurations left out
   std::uint64_t comparisons_left_out = 0;  // difference rows left out
+  std::uint64_t not_applicable = 0;        // difference rows a comparison has no meaning for (a graph's)
 };
 
 // Builds (and compiles) every configuration and every comparison's target before anything runs.

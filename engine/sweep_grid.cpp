@@ -476,6 +476,11 @@ double NumericExpression::evaluate(const SweepConfig& c) const {
   return stack.back();
 }
 
+bool NumericExpression::reads(std::size_t dim) const {
+  return std::any_of(program_.begin(), program_.end(),
+                     [dim](const Op& op) { return op.kind == 'c' && static_cast<std::size_t>(op.column) == dim; });
+}
+
 Comparison::Comparison(const std::string& text) {
   if (trim(text).empty()) throw InputError("compare_to", "empty comparison", "give OPTION=VALUE, for example m=0");
   for (const auto& item : split_list("compare_to", text)) {
@@ -510,6 +515,14 @@ Comparison::Comparison(const std::string& text) {
     label_ += (label_.empty() ? "" : ",") + *it + "=" + (a.expression ? a.expression->text() : a.value);
     assignments_.push_back(std::move(a));
   }
+}
+
+bool Comparison::applies_to(const SweepConfig& c) const {
+  if (!is_graph(c[SweepDim::structure])) return true;
+  for (const std::size_t d : {SweepDim::law, SweepDim::fast_law, SweepDim::n, SweepDim::levels, SweepDim::exchange})
+    for (const auto& a : assignments_)
+      if (a.dim == d || (a.expression && a.expression->reads(d))) return false;
+  return true;
 }
 
 SweepConfig Comparison::target(const SweepConfig& c) const {

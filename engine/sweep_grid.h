@@ -96,6 +96,7 @@ class NumericExpression {
   NumericExpression(const std::string& where, const std::string& text);
   double evaluate(const SweepConfig& c) const;
   bool constant() const { return constant_; }         // no column in it
+  bool reads(std::size_t dim) const;                  // whether column `dim` is in it
   const std::string& text() const { return text_; }  // the text without spaces
  private:
   struct Op {
@@ -122,6 +123,10 @@ class Comparison {
   // for `c` (not finite; not a whole number, or out of range, for n, m, levels); whether the
   // target can be built is the caller's check.
   SweepConfig target(const SweepConfig& c) const;
+  // Whether it means anything for `c`: false for a graph's configuration when it sets or reads a
+  // column a graph does not have (n, law, fast_law, levels, exchange: its file's). In a sweep of
+  // graphs and structures together, `n=n-m` compares the structures only.
+  bool applies_to(const SweepConfig& c) const;
 
  private:
   struct Assignment {
