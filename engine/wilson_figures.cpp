@@ -30,14 +30,18 @@ std::vector<Record> figure_points(const FigureSpec& spec, const FigureRun& run,
 
   const bool plain = run.estimator == Estimator::mc && !run.stop.active();
   std::optional<Estimate> surrogate_mean;
-  // One point: plain Monte Carlo as it always was (the same bits), else the estimator layer.
-  const auto estimate = [&](const Model& at, const Plan& plan) {
+  // One point: plain Monte Carlo as it always was (the same bits), else the estimator layer;
+  // `protocol` gets the name of the protocol that ran. Each compiles its plan once.
+  const auto estimate = [&](const Model& at, std::string* protocol = nullptr) {
     EstimatorResult out;
     if (plain) {
+      const Plan plan = compile(s, at.compile_options());
+      if (protocol) *protocol = plan.protocol;
       out.estimate = engine::run(plan, run.sampling);
       return out;
     }
     Simulation sim = prepare(at);
+    if (protocol) *protocol = sim.plan.protocol;
     share_surrogate_mean(sim.estimators, run.estimator, surrogate_mean, run.sampling, run.stop);  // one for the points
     engine::run(sim, run.sampling, false, run.estimator, run.stop);
     out.estimate = sim.estimate;
@@ -46,19 +50,19 @@ std::vector<Record> figure_points(const FigureSpec& spec, const FigureRun& run,
     return out;
   };
   // E(nn) at C = 0 under the Tables 1-2 rule: the paper's bounds build on its own E(nn).
-  const double nn_zero = spec.structure == "nn" ? estimate(model, compile(s)).estimate.mean : 0.0;
+  const double nn_zero = spec.structure == "nn" ? estimate(model).estimate.mean : 0.0;
 
   std::vector<Record> points;
   const auto comms = figure_comm_values();
   for (std::size_t i = 0; i < comms.size(); ++i) {
     model.comm = distributions::format_exact(comms[i]);
-    const Plan plan = compile(s, model.compile_options());
-    const EstimatorResult result = estimate(model, plan);
+    std::string protocol;
+    const EstimatorResult result = estimate(model, &protocol);
     const Estimate& e = result.estimate;
     const auto b = bounds::comm_bounds(s, model.is_paper_uniform(), a, comms[i], nn_zero)->bounds;
     Record p;
     p.add("figure", spec.number).add("structure", spec.structure).add("law", run.law).add("a", a);
-    p.add("n", spec.n).add("m", spec.m).add("levels", run.levels).add("comm", comms[i]).add("protocol", plan.protocol);
+    p.add("n", spec.n).add("m", spec.m).add("levels", run.levels).add("comm", comms[i]).add("protocol", protocol);
     p.add("mean", e.mean).add("stderr", e.stderr_).add("ci_low", e.ci_low).add("ci_high", e.ci_high);
     p.add("lower", b.lower).add("upper", b.upper).add("reps", e.reps).add("seed", run.sampling.seed);
     p.add("estimator", to_string(result.estimator)).add("variance_factor", result.variance_factor);
