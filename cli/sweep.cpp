@@ -146,7 +146,8 @@ std::uint64_t count_option(const CountOption& o, const std::string& text) {
 }
 
 // A key of the --config file: a list option (`index`: its grid dimension, SweepDim::count for
-// compare_to, distribution_key for the distribution's) or a count (`index` into scalar_options).
+// compare_to, distribution_key for the distribution's, graph_key and port_key for --graph and
+// --port, which make_grids reads apart from the dimensions) or a count (`index` into scalar_options).
 struct ConfigKey {
   const char* name;
   std::vector<std::string> SweepCommand::*list;
@@ -154,9 +155,10 @@ struct ConfigKey {
   std::size_t index;
 };
 using D = engine::SweepDim;
-constexpr std::size_t distribution_key = D::count + 1;
-const std::array<ConfigKey, 21> config_keys = {{
-    {"structure", &SweepCommand::structure, nullptr, D::structure}, {"law", &SweepCommand::law, nullptr, D::law},
+constexpr std::size_t distribution_key = D::count + 1, graph_key = D::count + 2, port_key = D::count + 3;
+const std::array<ConfigKey, 23> config_keys = {{
+    {"structure", &SweepCommand::structure, nullptr, D::structure}, {"graph", &SweepCommand::graph, nullptr, graph_key},
+    {"port", &SweepCommand::port, nullptr, port_key}, {"law", &SweepCommand::law, nullptr, D::law},
     {"fast_law", &SweepCommand::fast_law, nullptr, D::fast_law}, {"fast-law", &SweepCommand::fast_law, nullptr, D::fast_law},
     {"n", &SweepCommand::n, nullptr, D::n}, {"m", &SweepCommand::m, nullptr, D::m}, {"a", &SweepCommand::a, nullptr, D::a},
     {"levels", &SweepCommand::levels, nullptr, D::levels}, {"comm", &SweepCommand::comm, nullptr, D::comm},
@@ -205,14 +207,22 @@ const void* target(const SweepCommand& c, const ConfigKey& k) {
 
 // Checks the values a key gave as execute() will read them (InputError naming the flag or parameter).
 void check_value(const SweepCommand& c, const ConfigKey& k, std::uint64_t limit) {
-  if (k.scalar) (void)count_option(scalar_options[k.index], c.*k.scalar);
-  else if (k.index < D::count) (void)engine::dimension_values(k.index, c.*k.list, limit);
-  else if (k.index == distribution_key)  // this key alone (p_deadline's deadline may come from elsewhere)
+  if (k.scalar) {
+    (void)count_option(scalar_options[k.index], c.*k.scalar);
+  } else if (k.index < D::count) {
+    (void)engine::dimension_values(k.index, c.*k.list, limit);
+  } else if (k.index == graph_key) {  // as make_grids expands them: a folder without graph files, a pattern matching none
+    for (const auto& text : c.graph)
+      for (const auto& item : engine::split_list("graph", text)) (void)structures::expand_graph_paths(item);
+  } else if (k.index == port_key) {  // the values of the protocol column that to_model reads as port models
+    for (const auto& port : engine::dimension_values(D::protocol, c.port, limit)) (void)engine::parse_sweep_port(port);
+  } else if (k.index == distribution_key) {  // this key alone (p_deadline's deadline may come from elsewhere)
     (void)sweep_distribution(k.list == &SweepCommand::estimators ? c.estimators : std::vector<std::string>{},
                              k.list == &SweepCommand::quantiles ? c.quantiles : std::vector<std::string>{},
                              k.list == &SweepCommand::deadlines ? c.deadlines : std::vector<std::string>{"0"});
-  else
+  } else {
     for (const auto& text : c.*k.list) (void)engine::Comparison(text);
+  }
 }
 
 // Skips a TOML value from `i` on one line: strings (a multi-line one stays `open`), comments, and

@@ -12,10 +12,11 @@
 // The grid, the runs, the rows and their CSV columns are the library's (engine/sweep_grid.h,
 // engine/sweep.h: lists and ranges, comparisons, the order of the rows): this command reads the
 // options and the --config file (TOML keys as the long option names: n = [8, 16],
-// comm = "0:0.25:0.025"; the command line wins), prints progress, writes the CSV (checkpointed,
-// atomically, and on Ctrl-C), resumes it, and under mpirun (HETSTRUCT_MPI) deals the runs' blocks
-// to the ranks (engine::deal_blocks) and gathers them to rank 0 (cli/mpi_sweep.h), whose fold is
-// the one process's: the CSV is the one-process CSV byte for byte.
+// comm = "0:0.25:0.025", graph = ["a.dot"], port = ["free", "one-port"]; the command line wins),
+// prints progress, writes the CSV (checkpointed, atomically, and on Ctrl-C), resumes it, and
+// under mpirun (HETSTRUCT_MPI) deals the runs' blocks to the ranks (engine::deal_blocks) and
+// gathers them to rank 0 (cli/mpi_sweep.h), whose fold is the one process's: the CSV is the
+// one-process CSV byte for byte.
 //
 // execute() throws InputError on bad input (before anything is written); the library's errors
 // name its parameters (width, comm_cost, ...), which the command's caller spells as flags

@@ -265,6 +265,12 @@ SweepGrid make_grid(const std::array<std::vector<std::string>, SweepDim::count>&
 
 bool is_graph(const std::string& structure) { return structures::has_graph_extension(structure); }
 
+SweepPort parse_sweep_port(const std::string& value) {
+  if (value.empty() || value == "free" || value == "one-port") return {value, false};
+  if (value == "one-port-overlap") return {"one-port", true};
+  throw InputError("port", "unknown port model '" + value + "'", "choose free, one-port or one-port-overlap");
+}
+
 Model to_model(const SweepConfig& c) {
   Model m;
   if (is_graph(c[SweepDim::structure])) {
@@ -273,9 +279,9 @@ Model to_model(const SweepConfig& c) {
     m.fast_count = std::stoi(c[SweepDim::m]);
     m.scale = c[SweepDim::a];
     m.comm = c[SweepDim::comm];
-    const std::string& port = c[SweepDim::protocol];
-    m.port = port == "one-port-overlap" ? "one-port" : port;
-    m.overlap = port == "one-port-overlap";
+    const SweepPort port = parse_sweep_port(c[SweepDim::protocol]);
+    m.port = port.port;
+    m.overlap = port.overlap;
     m.policy = c[SweepDim::policy];
     m.memory_check = false;
     return m;

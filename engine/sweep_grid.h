@@ -82,6 +82,13 @@ std::string describe(const SweepConfig& c);
 // configuration leaves n empty (its width is its file's); its protocol value is its port model:
 // free, one-port or one-port-overlap.
 bool is_graph(const std::string& structure);
+// A graph's value of the protocol column as the model's port and overlap (empty: the model's
+// default). InputError on a value other than free, one-port or one-port-overlap.
+struct SweepPort {
+  std::string port;
+  bool overlap = false;
+};
+SweepPort parse_sweep_port(const std::string& value);
 // The model a configuration names (memory_check off: the grid is checked once, check_grid_memory).
 Model to_model(const SweepConfig& c);
 // Refuses a grid whose widest configuration would not fit in memory (InputError on width).

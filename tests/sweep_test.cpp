@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -310,8 +311,8 @@ TEST_CASE("a TOML value's error names the file, the line and the key, not the fl
         "FILE:3: key 'compare_to': 'x=1' is not OPTION=VALUE with a model option (for example m=0, "
         "protocol=coordinator, n=n-m,m=0)");
   CHECK(config_error("structure = \"sync\"\nn = 2\nwidth = 3\n") ==
-        "FILE:3: unknown key 'width' (keys: structure, law, fast_law, n, m, a, levels, comm, protocol, policy, "
-        "exchange, compare_to, reps, seed, max_configs, estimators, quantiles, deadline, estimator, target_se, "
+        "FILE:3: unknown key 'width' (keys: structure, graph, port, law, fast_law, n, m, a, levels, comm, protocol, "
+        "policy, exchange, compare_to, reps, seed, max_configs, estimators, quantiles, deadline, estimator, target_se, "
         "target_rel, target_reps, se_floor)");
   CHECK(config_error("structure = \"sync\"\nn = 2\nestimator = \"bogus\"\n").rfind("FILE:3: key 'estimator': unknown estimator 'bogus'", 0) == 0);
   CHECK(config_error("structure = \"sync\"\nn = 2\ntarget_se = -1\n").rfind("FILE:3: key 'target_se': ", 0) == 0);
@@ -320,6 +321,48 @@ TEST_CASE("a TOML value's error names the file, the line and the key, not the fl
   CHECK(config_error("structure = \"sync\"\nn = 2\nquantiles = [\"0.5\", \"2\"]\n").rfind("FILE:3: key 'quantiles': levels are strictly between 0 and 1", 0) == 0);
   CHECK(config_error("structure = \"sync\"\nn = 2\nestimators = \"median\"\n").rfind("FILE:3: key 'estimators': unknown estimator 'median'", 0) == 0);
   CHECK(config_error("structure = \"sync\"\nn = 2\n").empty());
+}
+
+TEST_CASE("TOML keys graph and port sweep graphs as --graph and --port do, and the command line wins", "[sweep]") {
+  const std::string diamond = std::string(HETSTRUCT_TEST_DATA) + "/diamond.dot";
+  const std::string path = temp_path("graphs.toml");
+  {
+    std::ofstream out(path);
+    out << "graph = [\"" << diamond << "\"]\nport = [\"free\", \"one-port\"]\nm = [0, 1]\ncomm = 0.5\nreps = 50\n";
+  }
+  const std::vector<std::string> flags = {"--graph", diamond, "--port", "free,one-port", "--m", "0,1", "--comm", "0.5",
+                                          "--reps", "50"};
+  const std::string by_flags = run_sweep(flags);
+  CHECK(records(by_flags).size() == 1 + 2 * 2);  // the header, then one mean row per (m, port)
+  CHECK(run_sweep({"--config", path}) == by_flags);
+  // The command line wins, key by key.
+  const std::string one_port = run_sweep({"--graph", diamond, "--port", "one-port", "--m", "0,1", "--comm", "0.5", "--reps", "50"});
+  CHECK(run_sweep({"--config", path, "--port", "one-port"}) == one_port);
+  const std::string chain = std::string(HETSTRUCT_TEST_DATA) + "/../cli/data/graphs/chain.dot";
+  CHECK(run_sweep({"--config", path, "--graph", chain}) ==
+        run_sweep({"--graph", chain, "--port", "free,one-port", "--m", "0,1", "--comm", "0.5", "--reps", "50"}));
+  // A pattern, and a path relative to the current directory (not to the file's folder), as on the command line.
+  const auto relative = std::filesystem::relative(std::filesystem::path(HETSTRUCT_TEST_DATA) / "diam*.dot").string();
+  REQUIRE(std::filesystem::path(relative).is_relative());
+  {
+    std::ofstream out(path);
+    out << "[sweep]\ngraph = \"" << relative << "\"\nport = \"free,one-port\"\nm = \"0:1\"\ncomm = 0.5\nreps = 50\n";
+  }
+  const std::string by_pattern = run_sweep({"--config", path});
+  CHECK(by_pattern == run_sweep({"--graph", relative, "--port", "free,one-port", "--m", "0:1", "--comm", "0.5", "--reps", "50"}));
+  CHECK(records(by_pattern).size() == 1 + 2 * 2);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("a bad TOML graph or port names the file, the line and the key", "[sweep]") {
+  const std::string graph = "graph = \"" + std::string(HETSTRUCT_TEST_DATA) + "/diamond.dot\"\n";
+  CHECK(config_error(graph + "port = [\"free\", \"two-port\"]\n") ==
+        "FILE:2: key 'port': unknown port model 'two-port' (choose free, one-port or one-port-overlap)");
+  CHECK(config_error(graph + "m = 0\nport = \"free,free\"\n") == "FILE:3: key 'port': the value free appears twice");
+  CHECK(config_error("structure = \"sync\"\ngraph = \"/nonexistent/*.dot\"\n") ==
+        "FILE:2: key 'graph': no file matches '/nonexistent/*.dot'");
+  CHECK(config_error(graph + "port = \"free\"\n\n[sweep]\nport = \"one-port\"\n") ==
+        "FILE:5: key 'port': given twice (first on line 2)");
 }
 
 TEST_CASE("the paired standard error of (n,m) - (n,0) is smaller than the unpaired one", "[sweep]") {
