@@ -340,7 +340,8 @@ auto fold_until(const RunOptions& options, MakeState make_state, Add add, const 
     }
     if (stop.target_reps > 0 && e.stddev >= 0.0)
       target = std::min(target, e.stddev / std::sqrt(static_cast<double>(stop.target_reps)));
-    if (stop.se_floor > 0.0) target = target == std::numeric_limits<double>::infinity() ? stop.se_floor : std::max(target, stop.se_floor);
+    if (stop.se_floor > 0.0)
+      target = std::isinf(target) ? stop.se_floor : std::max(target, stop.se_floor);
     if (e.stderr_ <= target) return result;
     // Standard errors fall as 1/sqrt(R): aim 10% past the predicted need, at most 4x at once.
     const double ratio = e.stderr_ / target;
