@@ -102,7 +102,8 @@ struct Event {
 // FlatQueue (n <= Slots): the clocks in one array, the minimum found by a scan at each pop. At
 // n <= 16 the branch-free scan (SSE2: Slots/2 packed minima, then as many compares) costs less than
 // the tournament's log n dependent, unpredictable comparisons at each of the one or two updates an
-// event makes; set() is two stores.
+// event makes; set() is a 16-byte read-modify-write and a store. pop() and set() are forced inline
+// (simulate, below).
 template <int Slots>
 class FlatQueue {
  public:
@@ -111,24 +112,31 @@ class FlatQueue {
     std::fill(std::begin(clock_), std::end(clock_), infinity);
     early_ = 0;
   }
-  void set(int i, double clock, bool early) {
-    clock_[i] = clock;
+  [[gnu::always_inline]] void set(int i, double clock, bool early) {
+    put(i, clock);
     early_ = (early_ & ~(std::uint32_t{1} << i)) | (std::uint32_t{early} << i);
   }
   void settle(int) {}
-  Event pop() {
+  [[gnu::always_inline]] Event pop() {
     const double least = minimum();
     if (least == infinity) return {-1, least, false};
     const std::uint32_t at_least = equal_to(least);  // never empty: least is one of the clocks
     const std::uint32_t ordinary = at_least & ~early_;
     const int i = std::countr_zero(ordinary != 0 ? ordinary : at_least);
-    clock_[i] = infinity;
+    put(i, infinity);
     return {i, least, ordinary == 0};
   }
 
  private:
   static_assert(Slots % 2 == 0 && Slots <= 32);
 #if defined(__SSE2__)
+  // Writes whole 16-byte pairs: the next scan's 16-byte loads then forward from the stores; a
+  // scalar store under a wider load fails to forward and stalls the scan until it reaches L1.
+  [[gnu::always_inline]] void put(int i, double clock) {
+    double* pair = clock_ + (i & ~1);
+    const __m128d lane = _mm_load_pd(lane_mask_[i & 1]);
+    _mm_store_pd(pair, _mm_or_pd(_mm_and_pd(lane, _mm_set1_pd(clock)), _mm_andnot_pd(lane, _mm_load_pd(pair))));
+  }
   double minimum() const {
     __m128d v[Slots / 2];
     for (int k = 0; k < Slots / 2; ++k) v[k] = _mm_load_pd(clock_ + 2 * k);
@@ -144,6 +152,7 @@ class FlatQueue {
     return bits;
   }
 #else
+  void put(int i, double clock) { clock_[i] = clock; }
   double minimum() const {
     double least = clock_[0];
     for (int k = 1; k < Slots; ++k) least = clock_[k] < least ? clock_[k] : least;
@@ -157,6 +166,10 @@ class FlatQueue {
 #endif
   alignas(16) double clock_[Slots];
   std::uint32_t early_ = 0;  // bit i: processor i's event is early
+#if defined(__SSE2__)
+  static constexpr double all_ones = std::bit_cast<double>(~std::uint64_t{0});
+  alignas(16) static constexpr double lane_mask_[2][2] = {{all_ones, 0.0}, {0.0, all_ones}};
+#endif
 };
 
 // TournamentQueue (any n): a tournament tree over leaves_ >= n leaves, winner_[1] the next event's
@@ -248,6 +261,9 @@ class EventCommit final : public Protocol {
   // next rank, so nothing already queued falls between the two: it is processed right after the
   // left partner's unless processing that one scheduled an event at the same clock that goes first
   // (same_clock_ tells), and only then does it join the queue. One pop an exchange saved.
+  // The whole loop is one function: pop(), set() and the processing below are always_inline, as
+  // GCC otherwise keeps process, exchange, start_ahead or pop out of line (which it picks moves with
+  // any edit) and each call spills the loop's state; 5-15% per task at 16_8.
   template <class Queue, class Next>
   double simulate(Queue& queue, Next next) {
     queue.reset();
@@ -291,7 +307,7 @@ class EventCommit final : public Protocol {
 
   // Processor i's event: free at t (its algebraic time), processed at clock_.
   template <class Queue, class Next>
-  void process(Queue& queue, int i, double t, Next& next) {
+  [[gnu::always_inline]] void process(Queue& queue, int i, double t, Next& next) {
     if (state_[i] == computing) {
       if (task_[i] + 1 == levels_) {  // its last task: no exchange follows
         state_[i] = finished;
@@ -316,7 +332,7 @@ class EventCommit final : public Protocol {
   }
 
   template <class Queue, class Next>
-  void start_task(Queue& queue, int i, double t, Next& next) {
+  [[gnu::always_inline]] void start_task(Queue& queue, int i, double t, Next& next) {
     ++task_[i];
     finish_[i] = t + next(i);
     state_[i] = computing;
@@ -331,7 +347,7 @@ class EventCommit final : public Protocol {
   bool waits_for(int j, int i) const { return state_[j] == waiting && partner_[j] == i; }
 
   // The commitment key of i's needed neighbour j (see the rules above).
-  double commit_key(int i, int j) const {
+  [[gnu::always_inline]] double commit_key(int i, int j) const {
     if (task_[j] != task_[i] || not_started(j)) return infinity;  // j has not started task k
     if (key_ == Key::task_finish) return finish_[j];
     switch (state_[j]) {
@@ -342,7 +358,7 @@ class EventCommit final : public Protocol {
   }
 
   template <class Queue, class Next>
-  void become_free(Queue& queue, int i, double t, Next& next) {
+  [[gnu::always_inline]] void become_free(Queue& queue, int i, double t, Next& next) {
     const bool left = need_left_[i], right = need_right_[i];
     if (!left && !right) {
       start_task(queue, i, t, next);
@@ -369,7 +385,7 @@ class EventCommit final : public Protocol {
   // Processor i, free at t, exchanges with neighbour j, which waits for it since free_[j]. The
   // left partner's end event is queued; the right partner's follows it (simulate).
   template <class Queue, class Next>
-  void exchange(Queue& queue, int i, int j, double t, Next& next) {
+  [[gnu::always_inline]] void exchange(Queue& queue, int i, int j, double t, Next& next) {
     const double end = std::max(t, free_[j]) + exchange_cost_;
     const int left = std::min(i, j), right = std::max(i, j);
     state_[left] = state_[right] = exchanging;
@@ -402,7 +418,7 @@ class EventCommit final : public Protocol {
   // its clock `at`), and until that event's turn neighbours see it as not started (not_started).
   // A pop or a processing saved per processor and level.
   template <class Queue, class Next>
-  void start_ahead(Queue& queue, int i, double end, double at, bool early, Next& next) {
+  [[gnu::always_inline]] void start_ahead(Queue& queue, int i, double end, double at, bool early, Next& next) {
     ++task_[i];
     const double finish = end + next(i);
     finish_[i] = finish;
