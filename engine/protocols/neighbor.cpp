@@ -104,6 +104,12 @@ struct Event {
 // the tournament's log n dependent, unpredictable comparisons at each of the one or two updates an
 // event makes; set() is a 16-byte read-modify-write and a store. pop() and set() are forced inline
 // (simulate, below).
+// The scan runs at the END of pop(), for the next one: least_ is the minimum of the clocks and
+// at_least_ the slots that hold it, both kept by set() without a branch. That is exact because
+// set() only ever fills an empty slot (a processor gets an event only when it has none: it was
+// just popped, or it waits), so no clock grows between two scans. The next pop then takes its
+// event from at_least_ at once, and the scan's dependent minima and compares overlap the
+// processing of the event just popped instead of delaying the next pop.
 template <int Slots>
 class FlatQueue {
  public:
@@ -111,19 +117,25 @@ class FlatQueue {
   void reset() {
     std::fill(std::begin(clock_), std::end(clock_), infinity);
     early_ = 0;
+    least_ = infinity;
+    at_least_ = 0;
   }
   [[gnu::always_inline]] void set(int i, double clock, bool early) {
     put(i, clock);
     early_ = (early_ & ~(std::uint32_t{1} << i)) | (std::uint32_t{early} << i);
+    const std::uint32_t below = -std::uint32_t{clock < least_}, level = -std::uint32_t{clock == least_};
+    at_least_ = (at_least_ & ~below) | ((below | level) & (std::uint32_t{1} << i));
+    least_ = clock < least_ ? clock : least_;
   }
   void settle(int) {}
   [[gnu::always_inline]] Event pop() {
-    const double least = minimum();
+    const double least = least_;
     if (least == infinity) return {-1, least, false};
-    const std::uint32_t at_least = equal_to(least);  // never empty: least is one of the clocks
-    const std::uint32_t ordinary = at_least & ~early_;
-    const int i = std::countr_zero(ordinary != 0 ? ordinary : at_least);
+    const std::uint32_t ordinary = at_least_ & ~early_;  // at_least_ is never empty here
+    const int i = std::countr_zero(ordinary != 0 ? ordinary : at_least_);
     put(i, infinity);
+    least_ = minimum();
+    at_least_ = equal_to(least_);  // every empty slot when least_ is infinity: set() clears them
     return {i, least, ordinary == 0};
   }
 
@@ -166,6 +178,8 @@ class FlatQueue {
 #endif
   alignas(16) double clock_[Slots];
   std::uint32_t early_ = 0;  // bit i: processor i's event is early
+  double least_ = infinity;     // the minimum of clock_
+  std::uint32_t at_least_ = 0;  // bit i: clock_[i] == least_
 #if defined(__SSE2__)
   static constexpr double all_ones = std::bit_cast<double>(~std::uint64_t{0});
   alignas(16) static constexpr double lane_mask_[2][2] = {{all_ones, 0.0}, {0.0, all_ones}};
