@@ -108,7 +108,7 @@ SweepEntries build_entries(const std::vector<SweepGrid>& grids, const std::vecto
   for (const auto& cmp : comparisons)
     if (std::none_of(out.entries.begin(), out.entries.end(), [&cmp](const Entry& e) { return cmp.applies_to(e.c); }))
       throw InputError("compare_to", "'" + cmp.label() + "' has no meaning for a graph: its width, laws and levels are its file's",
-                       "compare graphs on m, a, comm, port or policy");
+                       "compare graphs on m, a, comm or port");
   return out;
 }
 

@@ -265,6 +265,11 @@ SweepGrid make_grid(const std::array<std::vector<std::string>, SweepDim::count>&
 
 bool is_graph(const std::string& structure) { return structures::has_graph_extension(structure); }
 
+bool graph_column(std::size_t dim) {
+  return dim == SweepDim::structure || dim == SweepDim::m || dim == SweepDim::a || dim == SweepDim::comm ||
+         dim == SweepDim::protocol;
+}
+
 SweepPort parse_sweep_port(const std::string& value) {
   if (value.empty() || value == "free" || value == "one-port") return {value, false};
   if (value == "one-port-overlap") return {"one-port", true};
@@ -525,9 +530,10 @@ Comparison::Comparison(const std::string& text) {
 
 bool Comparison::applies_to(const SweepConfig& c) const {
   if (!is_graph(c[SweepDim::structure])) return true;
-  for (const std::size_t d : {SweepDim::law, SweepDim::fast_law, SweepDim::n, SweepDim::levels, SweepDim::exchange})
-    for (const auto& a : assignments_)
-      if (a.dim == d || (a.expression && a.expression->reads(d))) return false;
+  for (std::size_t d = 0; d < SweepDim::count; ++d)
+    if (!graph_column(d))
+      for (const auto& a : assignments_)
+        if (a.dim == d || (a.expression && a.expression->reads(d))) return false;
   return true;
 }
 

@@ -82,6 +82,9 @@ std::string describe(const SweepConfig& c);
 // configuration leaves n empty (its width is its file's); its protocol value is its port model:
 // free, one-port or one-port-overlap.
 bool is_graph(const std::string& structure);
+// Whether a graph's configuration has column `dim`: structure, m, a, comm and protocol (its port
+// model). n, law, fast_law and levels are its file's; policy and exchange are ms's and nn's.
+bool graph_column(std::size_t dim);
 // A graph's value of the protocol column as the model's port and overlap (empty: the model's
 // default). InputError on a value other than free, one-port or one-port-overlap.
 struct SweepPort {
@@ -131,8 +134,8 @@ class Comparison {
   // target can be built is the caller's check.
   SweepConfig target(const SweepConfig& c) const;
   // Whether it means anything for `c`: false for a graph's configuration when it sets or reads a
-  // column a graph does not have (n, law, fast_law, levels, exchange: its file's). In a sweep of
-  // graphs and structures together, `n=n-m` compares the structures only.
+  // column a graph does not have (graph_column). In a sweep of graphs and structures together,
+  // `n=n-m` compares the structures only.
   bool applies_to(const SweepConfig& c) const;
 
  private:

@@ -99,11 +99,11 @@ struct Event {
   bool early;
 };
 
-// FlatQueue (n <= Slots): the clocks in one array, the minimum found by a scan at each pop. At
+// FlatQueue (n <= Slots): the clocks in one array, the minimum found by a scan after each pop. At
 // n <= 16 the branch-free scan (SSE2: Slots/2 packed minima, then as many compares) costs less than
 // the tournament's log n dependent, unpredictable comparisons at each of the one or two updates an
-// event makes; set() is a 16-byte read-modify-write and a store. pop() and set() are forced inline
-// (simulate, below).
+// event makes; set() is a 16-byte read-modify-write, a store and two branch-free updates of the
+// minimum (below). pop() and set() are forced inline (simulate, below).
 // The scan runs at the END of pop(), for the next one: least_ is the minimum of the clocks and
 // at_least_ the slots that hold it, both kept by set() without a branch. That is exact because
 // set() only ever fills an empty slot (a processor gets an event only when it has none: it was
