@@ -27,9 +27,11 @@ constexpr std::array<std::pair<const char*, const char*>, 35> flags = {{
     {"port", "--port"},           {"overlap", "--overlap"},
 }};
 
-// Phrases of the library's hints that name a setting, and how the command line says them.
-constexpr std::array<std::pair<const char*, const char*>, 4> hint_phrases = {{
+// Phrases of the library's messages and hints that name a setting, and how the command line says them.
+constexpr std::array<std::pair<const char*, const char*>, 6> hint_phrases = {{
     {"memory_check off", "--no-memory-check"},
+    {"it communicates by its port model; vary m, a, comm or port", "it communicates by --port; give --m, --a, --comm, --port"},
+    {"give a graph file", "give --graph FILE.dot"},
     {"max_configs", "--max-configs"},
     {"skip_invalid", "--skip-invalid"},
     {"another output file", "another --out"},
@@ -44,10 +46,11 @@ std::string flag_of(const std::string& parameter) {
 }
 
 std::string flag_message(const InputError& e) {
-  std::string hint = e.hint();
-  for (const auto& [phrase, flag] : hint_phrases)
-    if (const auto at = hint.find(phrase); at != std::string::npos) hint.replace(at, std::string(phrase).size(), flag);
-  return InputError(flag_of(e.where()), e.problem(), hint).what();
+  std::string problem = e.problem(), hint = e.hint();
+  for (auto* text : {&problem, &hint})
+    for (const auto& [phrase, flag] : hint_phrases)
+      if (const auto at = text->find(phrase); at != std::string::npos) text->replace(at, std::string(phrase).size(), flag);
+  return InputError(flag_of(e.where()), problem, hint).what();
 }
 
 std::string parse_error_message(const std::string& m) {

@@ -446,55 +446,12 @@ Settings read_settings(const SweepCommand& c) {
   return s;
 }
 
-// The options that act on Wilson's structures only: a graph's width, laws and levels are its
-// file's, and it communicates by a port model, not a protocol.
-struct StructureOption {
-  const char* flag;
-  std::vector<std::string> SweepCommand::*list;
-  std::size_t dim;
-};
-constexpr std::array<StructureOption, 7> structure_only = {{
-    {"--n", &SweepCommand::n, D::n}, {"--law", &SweepCommand::law, D::law},
-    {"--fast-law", &SweepCommand::fast_law, D::fast_law}, {"--levels", &SweepCommand::levels, D::levels},
-    {"--protocol", &SweepCommand::protocol, D::protocol}, {"--policy", &SweepCommand::policy, D::policy},
-    {"--exchange", &SweepCommand::exchange, D::exchange}}};
-
-// Two grids: Wilson's structures with every option but --port, then the graphs with the options
-// that act on them (m, a, comm, port). An option that acts on neither part is refused; one that
-// acts on one part leaves the other's configurations alone (they are not repeated over it).
+// The grids of the structures and of the graphs (engine::make_grids), checked for memory.
 std::vector<engine::SweepGrid> make_grids(const SweepCommand& c, std::uint64_t max_configs) {
-  if (c.structure.empty())
-    for (const auto& option : structure_only)
-      if (!(c.*option.list).empty())
-        throw InputError(option.flag, "has no effect on a graph",
-                         "a graph's width, laws and levels are its file's, and it communicates by --port; give --m, --a, --comm, --port");
-  if (c.graph.empty() && !c.port.empty()) throw InputError("--port", "applies to a graph only", "give --graph FILE.dot");
   std::array<std::vector<std::string>, D::count> texts;
   for (const auto& k : config_keys)
     if (k.list && k.index < D::count) texts[k.index] = c.*k.list;
-  std::vector<engine::SweepGrid> grids;
-  if (!c.structure.empty()) grids.push_back(engine::make_grid(texts, max_configs));
-  if (!c.graph.empty()) {
-    // Graphs are values of the structure column (a folder or a pattern names several), their port
-    // models those of the protocol column.
-    auto& graphs = texts[D::structure];
-    graphs.clear();
-    for (const auto& text : c.graph)
-      for (const auto& item : engine::split_list("graph", text))
-        for (auto& path : structures::expand_graph_paths(item)) graphs.push_back(std::move(path));
-    for (const auto& option : structure_only) texts[option.dim].clear();
-    texts[D::protocol] = c.port;
-    grids.push_back(engine::make_grid(texts, max_configs));
-  }
-  long double product = 0;
-  for (const auto& grid : grids) product += grid.product();
-  if (product > static_cast<long double>(max_configs)) {
-    char count[64];
-    std::snprintf(count, sizeof count, "%.0Lf", product);
-    throw InputError("sweep", std::string("the grid has ") + count + " configurations, more than --max-configs " +
-                                  std::to_string(max_configs),
-                     "raise --max-configs");
-  }
+  const auto grids = engine::make_grids(texts, c.graph, c.port, max_configs);
   if (c.memory_check)
     for (const auto& grid : grids) engine::check_grid_memory(grid);
   return grids;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <limits>
 #include <unordered_set>
@@ -261,6 +262,47 @@ SweepGrid make_grid(const std::array<std::vector<std::string>, SweepDim::count>&
   for (const auto& v : grid.values[SweepDim::structure])
     if (v.empty()) throw InputError("structure", "empty value");
   return grid;
+}
+
+std::vector<SweepGrid> make_grids(const std::array<std::vector<std::string>, SweepDim::count>& texts,
+                                  const std::vector<std::string>& graphs, const std::vector<std::string>& ports,
+                                  std::uint64_t limit) {
+  const bool structures = !texts[SweepDim::structure].empty();
+  if (!structures && graphs.empty())
+    throw InputError("structure", "missing", "give a structure (sync, or a list such as sync,nn,ms) or a graph");
+  // The protocol column is a graph's port model, so the structures' protocols do nothing to it.
+  const auto graph_option = [](std::size_t d) { return graph_column(d) && d != SweepDim::protocol; };
+  if (!structures)
+    for (std::size_t d = 0; d < SweepDim::count; ++d)
+      if (!graph_option(d) && !texts[d].empty())
+        throw InputError(sweep_parameters[d], "has no effect on a graph",
+                         "a graph's width, laws and levels are its file's, and it communicates by its port model; "
+                         "vary m, a, comm or port");
+  if (graphs.empty() && !ports.empty()) throw InputError("port", "applies to a graph only", "give a graph file");
+  std::vector<SweepGrid> grids;
+  if (structures) grids.push_back(make_grid(texts, limit));
+  if (!graphs.empty()) {
+    std::array<std::vector<std::string>, SweepDim::count> graph_texts;
+    for (std::size_t d = 0; d < SweepDim::count; ++d)
+      if (graph_option(d)) graph_texts[d] = texts[d];
+    graph_texts[SweepDim::protocol] = ports;
+    auto& paths = graph_texts[SweepDim::structure];
+    paths.clear();
+    for (const auto& text : graphs)
+      for (const auto& item : split_list("graph", text))
+        for (auto& path : structures::expand_graph_paths(item)) paths.push_back(std::move(path));
+    grids.push_back(make_grid(graph_texts, limit));
+  }
+  long double product = 0;
+  for (const auto& grid : grids) product += grid.product();
+  if (product > static_cast<long double>(limit)) {
+    char count[64];
+    std::snprintf(count, sizeof count, "%.0Lf", product);
+    throw InputError("sweep",
+                     std::string("the grid has ") + count + " configurations, more than max_configs " + std::to_string(limit),
+                     "raise max_configs");
+  }
+  return grids;
 }
 
 bool is_graph(const std::string& structure) { return structures::has_graph_extension(structure); }

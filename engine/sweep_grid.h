@@ -75,6 +75,18 @@ struct SweepGrid {
 // to `limit` values; the product is the caller's to check (SweepGrid::product).
 SweepGrid make_grid(const std::array<std::vector<std::string>, SweepDim::count>& texts, std::uint64_t limit);
 
+// A sweep of Wilson's structures and graph files together: two grids. The structures' grid takes
+// every dimension of `texts` (texts[structure] their names); the graphs' takes `graphs` (files,
+// folders or patterns: structures::expand_graph_paths) as its structure column, `ports` as its
+// protocol column (a graph's port model) and `texts`' other graph columns (graph_column: m, a,
+// comm); it is not repeated over the structures' own options. Either part may be absent (no
+// structure names, or no graphs), not both. InputError: a structure option given to graphs alone
+// (it would do nothing), ports without graphs, and more than `limit` configurations in all (or
+// values in a dimension).
+std::vector<SweepGrid> make_grids(const std::array<std::vector<std::string>, SweepDim::count>& texts,
+                                  const std::vector<std::string>& graphs, const std::vector<std::string>& ports,
+                                  std::uint64_t limit);
+
 // A configuration as one key (for maps), and as text for messages ("structure=sync n=8 ...").
 std::string config_key(const SweepConfig& c);
 std::string describe(const SweepConfig& c);

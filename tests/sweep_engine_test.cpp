@@ -321,6 +321,49 @@ TEST_CASE("build_entries over Wilson's structures then graphs: one numbering of 
   CHECK(both.entries[3].ran[SweepDim::law].empty());
 }
 
+TEST_CASE("make_grids: the structures' grid, then the graphs' over their own columns only", "[sweep]") {
+  const std::string diamond = std::string(HETSTRUCT_TEST_DATA) + "/diamond.dot";
+  // Two laws and two protocols for the structures; m and comm for both; the graph gets the ports.
+  std::array<std::vector<std::string>, SweepDim::count> texts;
+  texts[SweepDim::structure] = {"sync"};
+  texts[SweepDim::law] = {"uniform,normal"};
+  texts[SweepDim::n] = {"4"};
+  texts[SweepDim::m] = {"0,1"};
+  texts[SweepDim::comm] = {"0.1"};
+  texts[SweepDim::protocol] = {"coordinator"};
+  const auto grids = make_grids(texts, {diamond}, {"free,one-port-overlap"}, 100);
+  REQUIRE(grids.size() == 2);
+  CHECK(grids[0].size() == 4);  // 2 laws x 2 m
+  CHECK(grids[0].values[SweepDim::protocol] == std::vector<std::string>{"coordinator"});
+  REQUIRE(grids[1].size() == 4);  // 2 m x 2 ports
+  CHECK(grids[1].values[SweepDim::structure] == std::vector<std::string>{diamond});
+  CHECK(grids[1].values[SweepDim::law] == std::vector<std::string>{"uniform"});  // the default, which to_model ignores
+  CHECK(grids[1].values[SweepDim::n] == std::vector<std::string>{""});
+  CHECK(grids[1].values[SweepDim::comm] == std::vector<std::string>{"0.1"});
+  CHECK(grids[1].values[SweepDim::protocol] == std::vector<std::string>{"free", "one-port-overlap"});
+  // Graphs alone: a structure option would do nothing; ports alone: nothing to act on; the limit
+  // counts both grids.
+  const auto error_of = [](auto&& make) -> std::string {
+    try {
+      make();
+    } catch (const InputError& e) {
+      return e.where() + ": " + e.problem();
+    }
+    return "no error";
+  };
+  auto graphs_only = texts;
+  graphs_only[SweepDim::structure].clear();
+  CHECK(error_of([&] { make_grids(graphs_only, {diamond}, {}, 100); }) == "law: has no effect on a graph");
+  graphs_only[SweepDim::law].clear();
+  graphs_only[SweepDim::n].clear();
+  CHECK(error_of([&] { make_grids(graphs_only, {diamond}, {}, 100); }) == "protocol: has no effect on a graph");
+  graphs_only[SweepDim::protocol].clear();
+  CHECK(make_grids(graphs_only, {diamond}, {}, 100).size() == 1);
+  CHECK(error_of([&] { make_grids(texts, {}, {"free"}, 100); }) == "port: applies to a graph only");
+  CHECK(error_of([&] { make_grids(texts, {diamond}, {"free,one-port"}, 7); }) ==
+        "sweep: the grid has 8 configurations, more than max_configs 7");
+}
+
 TEST_CASE("a sweep's records from pieces computed apart are run()'s estimates", "[sweep][mpi]") {
   RunOptions options;
   options.seed = 7;
