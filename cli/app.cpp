@@ -97,9 +97,7 @@ struct Simulate {
   int execute() {
     sampling.validate();
     const engine::DistributionOptions asked = distribution.resolved();
-    // The analytic estimates are compared with a simulated mean: auto simulates then (never exact).
-    const engine::Estimator requested =
-        estimates && estimator.value() == engine::Estimator::automatic ? engine::Estimator::mc : estimator.value();
+    const engine::Estimator requested = estimates ? engine::comparison_estimator(estimator.value()) : estimator.value();
     const engine::StopRule stop = estimator.stop();
     engine::Simulation sim = engine::prepare(options.resolved());
     sim.distribution_options = asked;

@@ -103,6 +103,10 @@ std::vector<Record> estimate_records(const std::string& structure, std::size_t t
   return out;
 }
 
+Estimator comparison_estimator(Estimator requested) {
+  return requested == Estimator::automatic ? Estimator::mc : requested;
+}
+
 std::vector<Record> comparison_records(const std::string& structure, const std::vector<bounds::DagEstimate>& estimates,
                                        const Estimate& mc, std::uint64_t seed) {
   std::vector<Record> out;

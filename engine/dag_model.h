@@ -55,5 +55,9 @@ std::vector<Record> estimate_records(const std::string& structure, std::size_t t
 // the Monte Carlo mean; empty with one replication) and difference_pct (of mc_mean).
 std::vector<Record> comparison_records(const std::string& structure, const std::vector<bounds::DagEstimate>& estimates,
                                        const Estimate& mc, std::uint64_t seed);
+// The estimator of the mean that comparison_records compares the estimates with, for `requested`:
+// auto simulates (mc) where it would otherwise take an exact expectation, since the comparison is
+// with a simulated mean and its standard error; any other is the user's choice.
+Estimator comparison_estimator(Estimator requested);
 
 }  // namespace hetstruct::engine

@@ -600,6 +600,10 @@ TEST_CASE("the comparison records: difference, z and percent of the simulated me
   // One replication: no standard error, so no z.
   mc.reps = 1;
   REQUIRE(hetstruct::engine::comparison_records("g", estimates, mc, 7)[0].text("z").empty());
+  // The mean compared with: auto simulates; a named estimator is kept.
+  using hetstruct::engine::Estimator;
+  REQUIRE(hetstruct::engine::comparison_estimator(Estimator::automatic) == Estimator::mc);
+  REQUIRE(hetstruct::engine::comparison_estimator(Estimator::cv) == Estimator::cv);
 
   const auto closed = hetstruct::engine::estimate_records("g", 3, estimates, hetstruct::bounds::ClosedForm{12.0, "eq6"});
   REQUIRE(closed[0].text("tasks") == "3");
