@@ -71,6 +71,7 @@ class Reporter {
 
 struct Settings {
   std::uint64_t reps = 0, seed = 0, max_configs = 0;
+  engine::GraphSettings graph;                // --task-law, --task-cv, --mapping, --bandwidth, --scales
   engine::DistributionOptions distribution;   // --estimators: rows beyond the mean
   std::optional<engine::MeanEstimator> mean;  // --estimator and the targets; none: plain blocks
 };
@@ -100,9 +101,9 @@ struct Sweep {
 
 // The grid's entries; a configuration that cannot be built is reported with its cause's flag.
 engine::SweepEntries entries_of(const std::vector<engine::SweepGrid>& grids, const std::vector<engine::Comparison>& comparisons,
-                                bool skip_invalid) {
+                                bool skip_invalid, const engine::GraphSettings& graph) {
   try {
-    return engine::build_entries(grids, comparisons, skip_invalid);
+    return engine::build_entries(grids, comparisons, skip_invalid, graph);
   } catch (const engine::InvalidConfiguration& e) {
     const std::string comparison = e.comparison().empty() ? "" : "--compare-to " + e.comparison() + ": ";
     throw InputError("sweep", "configuration " + e.configuration() + ": " + comparison + flag_message(e.cause()),
@@ -179,7 +180,9 @@ const ConfigKey* find_config_key(const std::string& name) {
 
 // Keys that set one of the command's options through CLI11, which parses and checks the value as
 // it does on the command line: the mean rows' estimator and targets.
-constexpr std::array<std::pair<const char*, const char*>, 9> option_keys = {{
+constexpr std::array<std::pair<const char*, const char*>, 16> option_keys = {{
+    {"task_law", "--task-law"}, {"task-law", "--task-law"}, {"task_cv", "--task-cv"}, {"task-cv", "--task-cv"},
+    {"mapping", "--mapping"}, {"bandwidth", "--bandwidth"}, {"scales", "--scales"},
     {"estimator", "--estimator"}, {"target_se", "--target-se"}, {"target-se", "--target-se"},
     {"target_rel", "--target-rel"}, {"target-rel", "--target-rel"}, {"target_reps", "--target-reps"},
     {"target-reps", "--target-reps"}, {"se_floor", "--se-floor"}, {"se-floor", "--se-floor"},
@@ -296,6 +299,18 @@ void SweepCommand::add_to(CLI::App& app) {
                          "pattern 'graphs/*.dot': values of the structure column, with --m, --a, --comm and --port "
                          "(--n, --law, --fast-law, --levels, --protocol, --policy and --exchange act on --structure only)");
   list("--port", port, "A graph's port models, a list: free,one-port,one-port-overlap (the protocol column)");
+  // Settings of every graph, not columns (simulate's options of the same names).
+  auto* graphs = "Graphs (every graph of the sweep)";
+  app_->add_option("--task-law", task_law, "STG/WfFormat: the law around each task's mean: normal | uniform | constant")
+      ->capture_default_str()->group(graphs);
+  app_->add_option("--task-cv", task_cv, "STG/WfFormat: coefficient of variation of each task's time (0: the mean, constant)")
+      ->capture_default_str()->group(graphs);
+  app_->add_option("--mapping", mapping, "STG/WfFormat: a file of 'task processor' lines, in each processor's order")
+      ->group(graphs);
+  app_->add_option("--bandwidth", bandwidth, "WfFormat: bytes per unit of time for a crossing edge's files (default: --comm)")
+      ->group(graphs);
+  app_->add_option("--scales", scales, "Every processor's scale, a list 1,1,1/2 (replaces --m and --a and the file's speeds)")
+      ->group(graphs);
   list("--law", law, "Laws, a list (commas inside parentheses belong to the law): uniform,normal,u(0,2) [uniform]");
   list("--fast-law", fast_law, "Laws of the fast processors (default: a times --law)");
   list("--n", n, "Widths: a list 3,4,8 or a range 2:16:2 (required)");
@@ -350,6 +365,11 @@ void SweepCommand::add_to(CLI::App& app) {
 
 bool SweepCommand::parsed() const { return app_ != nullptr && app_->parsed(); }
 
+bool SweepCommand::given(const char* flag) const {
+  const auto* option = app_ ? app_->get_option_no_throw(flag) : nullptr;
+  return option && option->count() > 0;
+}
+
 void SweepCommand::apply_config_file() {
   if (config_path.empty()) return;
   std::vector<CLI::ConfigItem> items;
@@ -393,6 +413,7 @@ void SweepCommand::apply_config_file() {
         option->run_callback();
         (void)estimator.value();  // the value checked now, so that its error names the line
         (void)estimator.stop();
+        (void)structures::parse_task_law_shape(task_law);
       } catch (const CLI::Error& e) {
         throw InputError(where, "key '" + item.name + "': " + e.what());
       } catch (const InputError& e) {
@@ -435,6 +456,14 @@ Settings read_settings(const SweepCommand& c) {
   s.seed = count_option(scalar_options[1], c.seed_text);
   s.max_configs = count_option(scalar_options[2], c.max_configs_text);
   if (c.threads < 0) throw InputError("--threads", "must be 0 (all cores) or more");
+  for (const char* flag : {"--task-law", "--task-cv", "--mapping", "--bandwidth", "--scales"})
+    if (c.given(flag) && c.graph.empty()) throw InputError(flag, "applies to a graph only", "give --graph FILE.dot");
+  s.graph.task_graph.law.shape = structures::parse_task_law_shape(c.task_law);
+  s.graph.task_graph.law.cv = c.task_cv;
+  s.graph.task_graph.mapping = c.mapping;
+  s.graph.task_graph.bandwidth = c.bandwidth;
+  s.graph.processor_scales = c.scales;
+  structures::validate(s.graph.task_graph.law);
   if (c.resume && c.out_path.empty()) throw InputError("--resume", "needs --out FILE");
   if (engine::parse_format(c.format) != engine::Format::csv && c.resume)
     throw InputError("--resume", "resumes a CSV file only", "leave out --format or give --format csv");
@@ -463,7 +492,7 @@ Sweep prepare(const SweepCommand& c, const Settings& s) {
   const auto grids = make_grids(c, s.max_configs);
   Sweep sweep;
   for (const auto& text : c.compare_to) sweep.comparisons.emplace_back(text);
-  sweep.valid = entries_of(grids, sweep.comparisons, c.skip_invalid);
+  sweep.valid = entries_of(grids, sweep.comparisons, c.skip_invalid, s.graph);
   if (!c.out_path.empty()) check_writable_folder(c.out_path);  // fail now, not after the simulation
   sweep.rows.resize(sweep.valid.entries.size());
   if (c.resume)
@@ -595,7 +624,7 @@ int SweepCommand::execute() {
     const auto estimates =
         engine::fold_pieces(share.computed, sweep.runs, s.reps, &extras, share.distribution);
     for (const auto& entry : sweep.todo)
-      sweep.rows[entry.row] = sweep.rows_of(entry, engine::Job(entry.c, sweep.comparisons.size()), estimates, s.seed, extras);
+      sweep.rows[entry.row] = sweep.rows_of(entry, engine::Job(entry, sweep.comparisons.size()), estimates, s.seed, extras);
     computed_configs = sweep.todo.size();
     reps_of_means = mean_reps(estimates);
   }

@@ -41,11 +41,15 @@ class SweepCommand {
  public:
   void add_to(CLI::App& app);
   bool parsed() const;
+  bool given(const char* flag) const;  // on the command line or by the --config file
   int execute();
 
   // Options, public so that tests may set them directly.
   std::vector<std::string> structure, law, fast_law, n, m, a, levels, comm, protocol, policy, exchange;
   std::vector<std::string> graph, port;  // graphs (structure values) and their port models (protocol values)
+  // Every graph's settings (engine::GraphSettings), as simulate's options of the same names.
+  std::string task_law = "normal", mapping, scales;
+  double task_cv = 0.0, bandwidth = 0.0;
   std::vector<std::string> compare_to;
   std::vector<std::string> estimators, quantiles, deadlines;  // the distribution (cli/distribution.h)
   EstimatorOptions estimator{"mc"};  // the mean rows' estimator and target precision (engine/sweep.h)

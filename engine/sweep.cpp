@@ -26,8 +26,8 @@ namespace {
 // Builds and compiles a configuration with one level (enough to catch bad combinations, and to
 // see what runs); returns what ran: the protocol by its name where one runs, the exchange where it
 // applies (nn at C = 0), empty otherwise.
-SweepConfig validate(const SweepConfig& c) {
-  Model m = to_model(c);
+SweepConfig validate(const SweepConfig& c, const GraphSettings& graph) {
+  Model m = to_model(c, graph);
   m.levels = 1;
   const Plan plan = compile(m.build(), m.compile_options());
   SweepConfig ran = c;
@@ -43,10 +43,11 @@ SweepConfig validate(const SweepConfig& c) {
 
 // The entry of a configuration that builds: its comparisons' targets, or none where they cannot be.
 Entry make_entry(const SweepConfig& c, const SweepConfig& ran, const std::vector<Comparison>& comparisons,
-                 bool skip_invalid, SweepEntries& out) {
+                 bool skip_invalid, const std::shared_ptr<const GraphSettings>& graph, SweepEntries& out) {
   Entry entry;
   entry.c = c;
   entry.ran = ran;
+  if (is_graph(c[SweepDim::structure])) entry.graph = graph;
   for (const auto& cmp : comparisons) {
     if (!cmp.applies_to(c)) {
       ++out.not_applicable;
@@ -55,7 +56,7 @@ Entry make_entry(const SweepConfig& c, const SweepConfig& ran, const std::vector
     }
     try {
       const SweepConfig t = cmp.target(c);
-      validate(t);
+      validate(t, *graph);
       entry.targets.emplace_back(t);
     } catch (const InputError& e) {
       if (!skip_invalid) throw InvalidConfiguration(c, cmp.label(), e);
@@ -89,19 +90,25 @@ SweepEntries build_entries(const SweepGrid& grid, const std::vector<Comparison>&
 
 SweepEntries build_entries(const std::vector<SweepGrid>& grids, const std::vector<Comparison>& comparisons,
                            bool skip_invalid) {
+  return build_entries(grids, comparisons, skip_invalid, GraphSettings{});
+}
+
+SweepEntries build_entries(const std::vector<SweepGrid>& grids, const std::vector<Comparison>& comparisons,
+                           bool skip_invalid, const GraphSettings& settings) {
+  const auto graph = std::make_shared<const GraphSettings>(settings);  // one copy, shared by the graphs' entries
   SweepEntries out;
   for (const auto& grid : grids)
     for (std::uint64_t i = 0; i < grid.size(); ++i) {
       const SweepConfig c = grid.at(i);
       SweepConfig ran;
       try {
-        ran = validate(c);
+        ran = validate(c, *graph);
       } catch (const InputError& e) {
         if (!skip_invalid) throw InvalidConfiguration(c, "", e);
         ++out.invalid;
         continue;
       }
-      out.entries.push_back(make_entry(c, ran, comparisons, skip_invalid, out));
+      out.entries.push_back(make_entry(c, ran, comparisons, skip_invalid, graph, out));
       out.entries.back().row = out.entries.size() - 1;
     }
   if (out.entries.empty()) throw InputError("sweep", "no configuration of the grid can be built");
@@ -278,7 +285,7 @@ void SweepShare::compute(const std::vector<Entry>& entries, const std::vector<Ru
     const RunSpec& spec = runs[piece.run];
     const Entry& entry = entries[spec.entry];
     if (job_entry != spec.entry) {  // a share's pieces come configuration after configuration
-      job.emplace(entry.c, comparisons);
+      job.emplace(entry, comparisons);
       job_entry = spec.entry;
     }
     const double w = static_cast<double>(piece.last - piece.first) * block_work(spec, options.reps);
@@ -351,9 +358,16 @@ std::vector<Estimate> fold_pieces(std::vector<BlockPiece>& pieces, const std::ve
 Job::Job(const SweepConfig& c, std::size_t comparisons)
     : model(to_model(c)), s(model.build()), plan(compile(s, model.compile_options())), bases(comparisons) {}
 
+Job::Job(const Entry& entry, std::size_t comparisons)
+    : model(to_model(entry.c, entry.graph ? *entry.graph : GraphSettings{})),
+      s(model.build()),
+      plan(compile(s, model.compile_options())),
+      bases(comparisons),
+      graph(entry.graph) {}
+
 const Plan& Job::base(std::size_t i, const SweepConfig& target) {
   if (!bases[i]) {
-    const Model other = to_model(target);
+    const Model other = to_model(target, graph ? *graph : GraphSettings{});
     bases[i].emplace(compile(other.build(), other.compile_options()));
   }
   return *bases[i];

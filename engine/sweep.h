@@ -24,6 +24,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -60,6 +61,7 @@ inline constexpr std::size_t no_run = std::numeric_limits<std::size_t>::max();
 struct Entry {
   std::size_t row = 0;                               // its position among the grid's valid configurations
   SweepConfig c;
+  std::shared_ptr<const GraphSettings> graph;        // a graph's settings (to_model); null: the defaults
   SweepConfig ran;  // what ran, the rows' columns: c with the protocol's name where one runs and the
                     // exchange only where it applies (nn at C = 0), empty otherwise
   std::vector<std::optional<SweepConfig>> targets;  // per comparison; empty: left out (skip_invalid)
@@ -84,6 +86,9 @@ SweepEntries build_entries(const SweepGrid& grid, const std::vector<Comparison>&
 // the options that act on it), in one numbering of rows.
 SweepEntries build_entries(const std::vector<SweepGrid>& grids, const std::vector<Comparison>& comparisons,
                            bool skip_invalid);
+// The same with `graph` set on every graph's model (and its comparisons' targets).
+SweepEntries build_entries(const std::vector<SweepGrid>& grids, const std::vector<Comparison>& comparisons,
+                           bool skip_invalid, const GraphSettings& graph);
 
 enum class RunKind { nn_zero, difference, mc };
 
@@ -164,7 +169,10 @@ struct Job {
   std::optional<Plan> nn_zero_plan;
   std::optional<EstimatorSetup> estimators;
 
+  std::shared_ptr<const GraphSettings> graph;  // null: the defaults
+
   Job(const SweepConfig& c, std::size_t comparisons);
+  Job(const Entry& entry, std::size_t comparisons);  // with the entry's graph settings
   const Plan& base(std::size_t i, const SweepConfig& target);
   const Plan& nn_zero();
   // The controls and twin the configuration offers (no exact value: the sweep simulates its mean).

@@ -318,11 +318,13 @@ SweepPort parse_sweep_port(const std::string& value) {
   throw InputError("port", "unknown port model '" + value + "'", "choose free, one-port or one-port-overlap");
 }
 
-Model to_model(const SweepConfig& c) {
+Model to_model(const SweepConfig& c, const GraphSettings& graph) {
   Model m;
   if (is_graph(c[SweepDim::structure])) {
     if (!c[SweepDim::n].empty()) throw InputError("width", "a graph's width is its file's", "leave n out of a graph's sweep");
     m.graph = c[SweepDim::structure];
+    m.task_graph = graph.task_graph;
+    m.processor_scales = graph.processor_scales;
     m.fast_count = std::stoi(c[SweepDim::m]);
     m.scale = c[SweepDim::a];
     m.comm = c[SweepDim::comm];

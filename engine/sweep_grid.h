@@ -104,8 +104,16 @@ struct SweepPort {
   bool overlap = false;
 };
 SweepPort parse_sweep_port(const std::string& value);
-// The model a configuration names (memory_check off: the grid is checked once, check_grid_memory).
-Model to_model(const SweepConfig& c);
+// What a sweep sets on every graph's model beside its columns, as simulate's options do on one:
+// the STG/WfFormat task law, mapping and bandwidth, and the processors' scales (Model's fields of
+// the same names). They are not columns of the CSV: one sweep, one setting.
+struct GraphSettings {
+  structures::TaskGraphOptions task_graph;
+  std::string processor_scales;
+};
+// The model a configuration names (memory_check off: the grid is checked once, check_grid_memory);
+// a graph's with `graph`'s settings.
+Model to_model(const SweepConfig& c, const GraphSettings& graph = {});
 // Refuses a grid whose widest configuration would not fit in memory (InputError on width).
 void check_grid_memory(const SweepGrid& grid);
 

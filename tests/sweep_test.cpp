@@ -20,6 +20,7 @@
 #include "distributions/input_error.h"
 #include "engine/monte_carlo.h"
 #include "engine/sweep.h"
+#include "structures/task_graphs.h"
 
 using namespace hetstruct;
 using namespace hetstruct::cli;
@@ -312,7 +313,8 @@ TEST_CASE("a TOML value's error names the file, the line and the key, not the fl
         "protocol=coordinator, n=n-m,m=0)");
   CHECK(config_error("structure = \"sync\"\nn = 2\nwidth = 3\n") ==
         "FILE:3: unknown key 'width' (keys: structure, graph, port, law, fast_law, n, m, a, levels, comm, protocol, "
-        "policy, exchange, compare_to, reps, seed, max_configs, estimators, quantiles, deadline, estimator, target_se, "
+        "policy, exchange, compare_to, reps, seed, max_configs, estimators, quantiles, deadline, task_law, task_cv, "
+        "mapping, bandwidth, scales, estimator, target_se, "
         "target_rel, target_reps, se_floor)");
   CHECK(config_error("structure = \"sync\"\nn = 2\nestimator = \"bogus\"\n").rfind("FILE:3: key 'estimator': unknown estimator 'bogus'", 0) == 0);
   CHECK(config_error("structure = \"sync\"\nn = 2\ntarget_se = -1\n").rfind("FILE:3: key 'target_se': ", 0) == 0);
@@ -352,6 +354,61 @@ TEST_CASE("TOML keys graph and port sweep graphs as --graph and --port do, and t
   CHECK(by_pattern == run_sweep({"--graph", relative, "--port", "free,one-port", "--m", "0:1", "--comm", "0.5", "--reps", "50"}));
   CHECK(records(by_pattern).size() == 1 + 2 * 2);
   std::remove(path.c_str());
+}
+
+TEST_CASE("a sweep's graph settings are simulate's: the task law, its cv and the scales act on every graph", "[sweep]") {
+  const std::string stg = std::string(HETSTRUCT_TEST_DATA) + "/sample.stg";
+  const std::string csv = run_sweep({"--graph", stg, "--comm", "0,0.1", "--task-law", "uniform", "--task-cv", "0.2",
+                                     "--reps", "200", "--seed", "5", "--compare-to", "comm=0"});
+  // The mean rows are the runs of the models simulate builds with the same options, bit for bit.
+  engine::RunOptions options;
+  options.reps = 200;
+  options.seed = 5;
+  options.threads = 1;
+  const auto mean_of = [&](const char* comm) {
+    engine::Model m;
+    m.graph = stg;
+    m.comm = comm;
+    m.task_graph.law = {structures::TaskLawShape::uniform, 0.2};
+    return engine::run(engine::compile(m.build(), m.compile_options()), options).mean;
+  };
+  std::vector<double> means;
+  for (const auto& r : records(csv))
+    if (r[11] == "mc") means.push_back(std::stod(r[14]));
+  REQUIRE(means.size() == 2);
+  CHECK(means[0] == mean_of("0"));
+  CHECK(means[1] == mean_of("0.1"));
+  CHECK(means[0] != means[1]);
+  // The difference row's base (comm=0) has the settings too, so the pair draws the same task times
+  // and differs by the two messages on every replication's critical path: 0.2 with no spread. A
+  // base with the default settings (constant times) would differ by a random amount.
+  int differences = 0;
+  for (const auto& r : records(csv))
+    if (r[11] == "difference" && r[7] == "0.1") {
+      ++differences;
+      CHECK(std::stod(r[14]) == Approx(0.2).margin(1e-12));
+      CHECK(std::stod(r[15]) < 1e-12);
+    }
+  CHECK(differences == 1);
+  // By TOML keys, the same bytes.
+  const std::string path = temp_path("settings.toml");
+  {
+    std::ofstream out(path);
+    out << "graph = \"" << stg << "\"\ncomm = \"0,0.1\"\ntask_law = \"uniform\"\ntask_cv = 0.2\nreps = 200\nseed = 5\n"
+        << "compare_to = \"comm=0\"\n";
+  }
+  CHECK(run_sweep({"--config", path}) == csv);
+  std::remove(path.c_str());
+  CHECK(config_error("graph = \"" + stg + "\"\ntask_law = \"gamma\"\n").rfind("FILE:2: key 'task_law': ", 0) == 0);
+  // The scales replace the file's speeds: processor 1 of the diamond twice as slow.
+  const std::string diamond = std::string(HETSTRUCT_TEST_DATA) + "/diamond.dot";
+  const auto scaled = records(run_sweep({"--graph", diamond, "--scales", "1,2", "--reps", "200", "--seed", "5"}));
+  const auto plain = records(run_sweep({"--graph", diamond, "--reps", "200", "--seed", "5"}));
+  REQUIRE(scaled.size() == 2);
+  CHECK(std::stod(scaled[1][14]) > std::stod(plain[1][14]) + 1.0);  // d alone, c(2) on processor 1, takes 2 more
+  // Without a graph they would do nothing.
+  CHECK_THROWS_WITH(run_sweep({"-s", "sync", "--n", "4", "--task-cv", "0.1", "--reps", "10"}),
+                    "--task-cv: applies to a graph only (give --graph FILE.dot)");
 }
 
 TEST_CASE("a bad TOML graph or port names the file, the line and the key", "[sweep]") {
