@@ -270,6 +270,7 @@ class DrawAhead {
  private:
   [[gnu::noinline]] void refill(int i) const {
     const int count = std::min(batch, state_->left[i]);
+    if (count == 0) throw std::logic_error("event-commit: a processor drew more than its levels' tasks");
     state_->left[i] -= count;
     double* out = state_->buffer.data() + static_cast<std::size_t>(i) * batch;
     const Draw draw = draw_.draws[i];
