@@ -13,6 +13,7 @@
 #include <mutex>
 #include <sstream>
 #include <tuple>
+#include <utility>
 
 #include "cli/distribution.h"
 #include "cli/output.h"
@@ -91,10 +92,14 @@ struct Sweep {
     for (const auto& r : rows) text += r;
     return text;
   }
+  std::map<std::string, std::uint64_t> mean_estimators;  // the simulated mean rows' estimators, counted
+
   std::string rows_of(const engine::Entry& entry, const engine::Job& job, const std::vector<engine::Estimate>& estimates,
-                      std::uint64_t seed, const std::vector<engine::RunExtras>& extras) const {
+                      std::uint64_t seed, const std::vector<engine::RunExtras>& extras) {
     std::string text;
-    for (const auto& r : engine::config_records(entry, job, comparisons, estimates, seed, extras)) text += engine::csv_line(r);
+    const auto records = engine::config_records(entry, job, comparisons, estimates, seed, extras);
+    for (const auto& r : records) text += engine::csv_line(r);
+    ++mean_estimators[records.back().text("estimator")];  // the mean row is the last
     return text;
   }
 };
@@ -545,7 +550,14 @@ void print_summary(const SweepCommand& c, const Settings& s, const Sweep& sweep,
   summary << "), " << s.reps << " replications each";
   if (s.mean) {
     summary << " (" << (s.mean->stop.active() ? "at most, " : "") << "the means by " << engine::to_string(s.mean->estimator);
-    if (c.computed_configs > 0) summary << ": " << mean_reps << " replications in all";
+    if (c.computed_configs > 0) {
+      // What auto chose, configuration by configuration: "cv 2, antithetic-cv 1".
+      if (s.mean->estimator == engine::Estimator::automatic) {
+        const char* separator = ": ";
+        for (const auto& [name, count] : sweep.mean_estimators) summary << std::exchange(separator, ", ") << name << " " << count;
+      }
+      summary << "; " << mean_reps << " replications in all";
+    }
     summary << ")";
   }
   summary << ", seed " << s.seed << ", " << fixed(seconds, 1) << " s";
