@@ -114,8 +114,17 @@ template <int Slots>
 class FlatQueue {
  public:
   static constexpr int capacity = Slots;
-  void reset() {
-    std::fill(std::begin(clock_), std::end(clock_), infinity);
+  // The clocks live in the protocol (they are read through a pointer); the queue itself is a local
+  // of simulate, so that least_, at_least_ and early_ stay in registers: as members they went
+  // through memory at every set() and pop() (a double store may alias them), a store-forwarding
+  // delay on the chain from one pop to the next.
+  struct Clocks {
+    alignas(16) double at[Slots];
+    FlatQueue queue() { return FlatQueue(at); }
+  };
+  explicit FlatQueue(double* clocks) : clock_(clocks) {}
+  [[gnu::always_inline]] void reset() {
+    std::fill(clock_, clock_ + Slots, infinity);
     early_ = 0;
     least_ = infinity;
     at_least_ = 0;
@@ -133,9 +142,15 @@ class FlatQueue {
     if (least == infinity) return {-1, least, false};
     const std::uint32_t ordinary = at_least_ & ~early_;  // at_least_ is never empty here
     const int i = std::countr_zero(ordinary != 0 ? ordinary : at_least_);
+    // The scan does not wait for i: it reads the clocks before i's slot is emptied and leaves out
+    // every slot at least_ (slot i is one of them). If i was the only one, the next minimum is the
+    // least clock above least_; otherwise it is least_ again, at the other slots that hold it.
+    double next_least;
+    const std::uint32_t next_at = scan_above(least, next_least);
     put(i, infinity);
-    least_ = minimum();
-    at_least_ = equal_to(least_);  // every empty slot when least_ is infinity: set() clears them
+    const std::uint32_t rest = at_least_ & ~(std::uint32_t{1} << i);
+    least_ = rest != 0 ? least : next_least;
+    at_least_ = rest != 0 ? rest : next_at;  // every empty slot when least_ is infinity: set() clears them
     return {i, least, ordinary == 0};
   }
 
@@ -149,34 +164,38 @@ class FlatQueue {
     const __m128d lane = _mm_load_pd(lane_mask_[i & 1]);
     _mm_store_pd(pair, _mm_or_pd(_mm_and_pd(lane, _mm_set1_pd(clock)), _mm_andnot_pd(lane, _mm_load_pd(pair))));
   }
-  double minimum() const {
-    __m128d v[Slots / 2];
-    for (int k = 0; k < Slots / 2; ++k) v[k] = _mm_load_pd(clock_ + 2 * k);
+  // The minimum of the clocks above `least` (the least clock: the slots at it count as empty) and
+  // the slots that hold it, from one load of each pair.
+  [[gnu::always_inline]] std::uint32_t scan_above(double least, double& above) const {
+    const __m128d floor = _mm_set1_pd(least), empty = _mm_set1_pd(infinity);
+    __m128d c[Slots / 2], v[Slots / 2];
+    for (int k = 0; k < Slots / 2; ++k) {
+      const __m128d x = _mm_load_pd(clock_ + 2 * k), at_floor = _mm_cmpeq_pd(x, floor);
+      c[k] = v[k] = _mm_or_pd(_mm_andnot_pd(at_floor, x), _mm_and_pd(at_floor, empty));
+    }
     for (int width = Slots / 2; width > 1; width /= 2)  // a tree: log2(Slots) dependent steps
       for (int k = 0; k < width / 2; ++k) v[k] = _mm_min_pd(v[2 * k], v[2 * k + 1]);
-    return _mm_cvtsd_f64(_mm_min_sd(v[0], _mm_unpackhi_pd(v[0], v[0])));
-  }
-  std::uint32_t equal_to(double least) const {
-    const __m128d m = _mm_set1_pd(least);
+    const __m128d m = _mm_min_pd(v[0], _mm_unpackhi_pd(v[0], v[0]));
+    above = _mm_cvtsd_f64(m);
+    const __m128d both = _mm_unpacklo_pd(m, m);
     std::uint32_t bits = 0;
     for (int k = 0; k < Slots / 2; ++k)
-      bits |= static_cast<std::uint32_t>(_mm_movemask_pd(_mm_cmpeq_pd(_mm_load_pd(clock_ + 2 * k), m))) << (2 * k);
+      bits |= static_cast<std::uint32_t>(_mm_movemask_pd(_mm_cmpeq_pd(c[k], both))) << (2 * k);
     return bits;
   }
 #else
   void put(int i, double clock) { clock_[i] = clock; }
-  double minimum() const {
-    double least = clock_[0];
-    for (int k = 1; k < Slots; ++k) least = clock_[k] < least ? clock_[k] : least;
-    return least;
-  }
-  std::uint32_t equal_to(double least) const {
+  std::uint32_t scan_above(double least, double& above) const {
+    double c[Slots];
+    for (int k = 0; k < Slots; ++k) c[k] = clock_[k] == least ? infinity : clock_[k];
+    above = c[0];
+    for (int k = 1; k < Slots; ++k) above = c[k] < above ? c[k] : above;
     std::uint32_t bits = 0;
-    for (int k = 0; k < Slots; ++k) bits |= std::uint32_t{clock_[k] == least} << k;
+    for (int k = 0; k < Slots; ++k) bits |= std::uint32_t{c[k] == above} << k;
     return bits;
   }
 #endif
-  alignas(16) double clock_[Slots];
+  double* clock_;  // 16-byte aligned (Clocks)
   std::uint32_t early_ = 0;  // bit i: processor i's event is early
   double least_ = infinity;     // the minimum of clock_
   std::uint32_t at_least_ = 0;  // bit i: clock_[i] == least_
@@ -212,6 +231,7 @@ class TournamentQueue {
   void settle(int i) {
     if (clock_[i] == infinity) update(i);
   }
+  TournamentQueue& queue() { return *this; }  // (FlatQueue's Clocks::queue())
   Event pop() {
     const int i = winner_[1];
     const double clock = clock_[i];
@@ -311,8 +331,8 @@ class EventCommit final : public Protocol {
   double run(TaskTimes& times) override {
     return draws_.dispatch(times, n_, [this](auto next) {
       const auto draw = ahead(next);
-      if (n_ <= small_.capacity) return simulate(small_, draw);
-      if (n_ <= medium_.capacity) return simulate(medium_, draw);
+      if (n_ <= FlatQueue<8>::capacity) return simulate(small_, draw);
+      if (n_ <= FlatQueue<16>::capacity) return simulate(medium_, draw);
       return simulate(tournament_, draw);
     });
   }
@@ -339,8 +359,9 @@ class EventCommit final : public Protocol {
   // The whole loop is one function: pop(), set() and the processing below are always_inline, as
   // GCC otherwise keeps process, exchange, start_ahead or pop out of line (which it picks moves with
   // any edit) and each call spills the loop's state; 5-15% per task at 16_8.
-  template <class Queue, class Next>
-  double simulate(Queue& queue, Next next) {
+  template <class Storage, class Next>
+  double simulate(Storage& storage, Next next) {
+    decltype(auto) queue = storage.queue();  // a FlatQueue by value, the tournament by reference
     queue.reset();
     clock_ = -infinity;
     std::fill(follows_.begin(), follows_.end(), 0);
@@ -530,8 +551,8 @@ class EventCommit final : public Protocol {
   std::vector<double> start_clock_;
   std::vector<int> start_rank_;
   int rank_ = 0;
-  FlatQueue<8> small_;
-  FlatQueue<16> medium_;
+  FlatQueue<8>::Clocks small_;
+  FlatQueue<16>::Clocks medium_;
   TournamentQueue tournament_;
 };
 
