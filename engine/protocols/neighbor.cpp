@@ -319,10 +319,7 @@ class EventCommit final : public Protocol {
         busy_until_(n_),
         time_(n_),
         task_(n_),
-        partner_(n_),
-        state_(n_),
-        need_left_(n_),
-        need_right_(n_),
+        status_(n_),
         follows_(n_),
         start_clock_(n_),
         start_rank_(n_),
@@ -338,7 +335,12 @@ class EventCommit final : public Protocol {
   }
 
  private:
-  enum State : unsigned char { computing, exchanging, waiting, finished };
+  // A processor's status, one byte: its state (the low two bits), the neighbours it still needs
+  // after its current task, and, when it waits, the one it is committed to. One load tells
+  // whether a neighbour waits for it, and the flags travel in a register from process to
+  // become_free and exchange instead of through memory.
+  enum State : unsigned { computing, exchanging, waiting, finished };
+  static constexpr unsigned state_bits = 3, need_left = 4, need_right = 8, committed_right = 16;
 
   // A monomorphic draw is drawn ahead (DrawAhead); a mixture's or a busy-keeping one is not.
   DrawAhead<distributions::UniformDraw> ahead(const LawDraws::Monomorphic<distributions::UniformDraw>& draw) {
@@ -404,17 +406,17 @@ class EventCommit final : public Protocol {
   // Processor i's event: free at t (its algebraic time), processed at clock_.
   template <class Queue, class Next>
   [[gnu::always_inline]] void process(Queue& queue, int i, double t, Next& next) {
-    if (state_[i] == computing) {
+    unsigned status = status_[i];
+    if ((status & state_bits) == computing) {
       if (task_[i] + 1 == levels_) {  // its last task: no exchange follows
-        state_[i] = finished;
+        status_[i] = finished;
         makespan_ = std::max(makespan_, t);
         ++done_;
         return;
       }
-      need_left_[i] = i > 0;
-      need_right_[i] = i + 1 < n_;
+      status = (i > 0 ? need_left : 0) | (i + 1 < n_ ? need_right : 0);
     }
-    become_free(queue, i, t, next);
+    become_free(queue, i, t, status, next);
   }
 
   // Processor i's one pending event: free at `time`, processed at max(time, clock).
@@ -431,7 +433,7 @@ class EventCommit final : public Protocol {
   [[gnu::always_inline]] void start_task(Queue& queue, int i, double t, Next& next) {
     ++task_[i];
     finish_[i] = t + next(i);
-    state_[i] = computing;
+    status_[i] = computing;  // needing no neighbour
     schedule(queue, finish_[i], i);
   }
 
@@ -440,59 +442,62 @@ class EventCommit final : public Protocol {
     return start_clock_[j] > clock_ || (start_clock_[j] == clock_ && start_rank_[j] > rank_);
   }
 
-  bool waits_for(int j, int i) const { return state_[j] == waiting && partner_[j] == i; }
+  // Whether i's left (right) neighbour waits for i: it is waiting, committed to its right (left).
+  bool left_waits(int i) const { return (status_[i - 1] & (state_bits | committed_right)) == (waiting | committed_right); }
+  bool right_waits(int i) const { return (status_[i + 1] & (state_bits | committed_right)) == waiting; }
 
   // The commitment key of i's needed neighbour j (see the rules above).
   [[gnu::always_inline]] double commit_key(int i, int j) const {
     if (task_[j] != task_[i] || not_started(j)) return infinity;  // j has not started task k
     if (key_ == Key::task_finish) return finish_[j];
-    switch (state_[j]) {
+    switch (status_[j] & state_bits) {
       case computing: return finish_[j];
       case exchanging: return busy_until_[j];
       default: return infinity;  // waiting for its other neighbour
     }
   }
 
+  // `status`: i's, in a register (its needs after process; not yet stored).
   template <class Queue, class Next>
-  [[gnu::always_inline]] void become_free(Queue& queue, int i, double t, Next& next) {
-    const bool left = need_left_[i], right = need_right_[i];
+  [[gnu::always_inline]] void become_free(Queue& queue, int i, double t, unsigned status, Next& next) {
+    const bool left = status & need_left, right = status & need_right;
     if (!left && !right) {
       start_task(queue, i, t, next);
       return;
     }
-    if (left && waits_for(i - 1, i)) {
-      exchange(queue, i, i - 1, t, next);
+    if (left && left_waits(i)) {
+      exchange(queue, i, i - 1, t, status, next);
       return;
     }
-    if (right && waits_for(i + 1, i)) {
-      exchange(queue, i, i + 1, t, next);
+    if (right && right_waits(i)) {
+      exchange(queue, i, i + 1, t, status, next);
       return;
     }
-    int partner;
+    bool commit_right;
     if (left && right)
-      partner = commit_key(i, i + 1) < commit_key(i, i - 1) ? i + 1 : i - 1;  // ties: left
+      commit_right = commit_key(i, i + 1) < commit_key(i, i - 1);  // ties: left
     else
-      partner = left ? i - 1 : i + 1;
-    state_[i] = waiting;
-    partner_[i] = partner;
+      commit_right = right;
+    status_[i] = (status & (need_left | need_right)) | waiting | (commit_right ? committed_right : 0);
     free_[i] = t;
   }
 
-  // Processor i, free at t, exchanges with neighbour j, which waits for it since free_[j]. The
-  // left partner's end event is queued; the right partner's follows it (simulate).
+  // Processor i (its status `status`), free at t, exchanges with neighbour j, which waits for it
+  // since free_[j]. The left partner's end event is queued; the right partner's follows it
+  // (simulate).
   template <class Queue, class Next>
-  [[gnu::always_inline]] void exchange(Queue& queue, int i, int j, double t, Next& next) {
+  [[gnu::always_inline]] void exchange(Queue& queue, int i, int j, double t, unsigned status, Next& next) {
     const double end = std::max(t, free_[j]) + exchange_cost_;
     const int left = std::min(i, j), right = std::max(i, j);
-    state_[left] = state_[right] = exchanging;
+    const unsigned other = status_[j];
+    const bool left_done = !((i < j ? status : other) & need_left), right_done = !((i < j ? other : status) & need_right);
+    status_[left] = exchanging | (left_done ? 0 : need_left);
+    status_[right] = exchanging | (right_done ? 0 : need_right);
     busy_until_[left] = busy_until_[right] = end;
-    need_right_[left] = false;
-    need_left_[right] = false;
     // The exchange's end event, at `at`: the left partner's, the right one's following it.
     const bool early = end < clock_;
     const double at = early ? clock_ : end;
     same_clock_ |= at == clock_ ? (early ? early_at_clock : ordinary_at_clock) : 0;
-    const bool left_done = !need_left_[left], right_done = !need_right_[right];
     if (left_done) {
       start_ahead(queue, left, end, at, early, next);
     } else {
@@ -518,7 +523,7 @@ class EventCommit final : public Protocol {
     ++task_[i];
     const double finish = end + next(i);
     finish_[i] = finish;
-    state_[i] = computing;
+    status_[i] = computing;  // needing no neighbour
     start_clock_[i] = at;
     start_rank_[i] = early ? n_ + i : i;
     const bool finish_early = finish < at;
@@ -542,9 +547,7 @@ class EventCommit final : public Protocol {
   std::vector<double> busy_until_;  // when an exchanging processor's exchange ends
   std::vector<double> time_;        // the algebraic time of a processor's pending event
   std::vector<int> task_;           // current task index k (0-based), incremented at its start
-  std::vector<int> partner_;        // the neighbour a waiting processor is committed to
-  std::vector<State> state_;
-  std::vector<unsigned char> need_left_, need_right_;
+  std::vector<unsigned char> status_;  // State | need_left | need_right | committed_right
   std::vector<unsigned char> follows_;  // the queued event ends an exchange with i + 1, whose end follows
   // The event at which a processor started its current task, (clock, rank), when the start was
   // taken ahead of its turn (start_ahead); -infinity otherwise. rank_ is the event being processed.
