@@ -408,7 +408,7 @@ class EventCommit final : public Protocol {
   // Processor i's event: free at t (its algebraic time), processed at clock_.
   template <class Queue, class Next>
   [[gnu::always_inline]] void process(Queue& queue, int i, double t, Next& next) {
-    unsigned status = status_[i];
+    const unsigned status = status_[i];
     if ((status & state_bits) == computing) {
       if (task_[i] + 1 == levels_) {  // its last task: no exchange follows
         status_[i] = finished;
@@ -416,7 +416,11 @@ class EventCommit final : public Protocol {
         ++done_;
         return;
       }
-      status = (i > 0 ? need_left : 0) | (i + 1 < n_ ? need_right : 0);
+      // A copy of become_free of its own for the end of a task (and one for the end of an
+      // exchange, below): its branches go differently after each, and each copy's are predicted
+      // apart.
+      become_free(queue, i, t, (i > 0 ? need_left : 0) | (i + 1 < n_ ? need_right : 0), next);
+      return;
     }
     become_free(queue, i, t, status, next);
   }
