@@ -184,7 +184,7 @@ const ConfigKey* find_config_key(const std::string& name) {
 }
 
 // Keys that set one of the command's options through CLI11, which parses and checks the value as
-// it does on the command line: the mean rows' estimator and targets.
+// it does on the command line: the graphs' settings, the mean rows' estimator and targets.
 constexpr std::array<std::pair<const char*, const char*>, 16> option_keys = {{
     {"task_law", "--task-law"}, {"task-law", "--task-law"}, {"task_cv", "--task-cv"}, {"task-cv", "--task-cv"},
     {"mapping", "--mapping"}, {"bandwidth", "--bandwidth"}, {"scales", "--scales"},
@@ -314,7 +314,7 @@ void SweepCommand::add_to(CLI::App& app) {
       ->group(graphs);
   app_->add_option("--bandwidth", bandwidth, "WfFormat: bytes per unit of time for a crossing edge's files (default: --comm)")
       ->group(graphs);
-  app_->add_option("--scales", scales, "Every processor's scale, a list 1,1,1/2 (replaces --m and --a and the file's speeds)")
+  app_->add_option("--scales", scales, "Each processor's scale, a list 1,1,1/2 (replaces the file's speeds; not with --m)")
       ->group(graphs);
   list("--law", law, "Laws, a list (commas inside parentheses belong to the law): uniform,normal,u(0,2) [uniform]");
   list("--fast-law", fast_law, "Laws of the fast processors (default: a times --law)");

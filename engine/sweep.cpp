@@ -355,15 +355,16 @@ std::vector<Estimate> fold_pieces(std::vector<BlockPiece>& pieces, const std::ve
   return estimates;
 }
 
-Job::Job(const SweepConfig& c, std::size_t comparisons)
-    : model(to_model(c)), s(model.build()), plan(compile(s, model.compile_options())), bases(comparisons) {}
+Job::Job(const SweepConfig& c, std::size_t comparisons) : Job(c, comparisons, nullptr) {}
 
-Job::Job(const Entry& entry, std::size_t comparisons)
-    : model(to_model(entry.c, entry.graph ? *entry.graph : GraphSettings{})),
+Job::Job(const Entry& entry, std::size_t comparisons) : Job(entry.c, comparisons, entry.graph) {}
+
+Job::Job(const SweepConfig& c, std::size_t comparisons, std::shared_ptr<const GraphSettings> settings)
+    : model(to_model(c, settings ? *settings : GraphSettings{})),
       s(model.build()),
       plan(compile(s, model.compile_options())),
       bases(comparisons),
-      graph(entry.graph) {}
+      graph(std::move(settings)) {}
 
 const Plan& Job::base(std::size_t i, const SweepConfig& target) {
   if (!bases[i]) {

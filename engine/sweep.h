@@ -173,6 +173,7 @@ struct Job {
 
   Job(const SweepConfig& c, std::size_t comparisons);
   Job(const Entry& entry, std::size_t comparisons);  // with the entry's graph settings
+  Job(const SweepConfig& c, std::size_t comparisons, std::shared_ptr<const GraphSettings> settings);
   const Plan& base(std::size_t i, const SweepConfig& target);
   const Plan& nn_zero();
   // The controls and twin the configuration offers (no exact value: the sweep simulates its mean).
