@@ -284,13 +284,11 @@ std::vector<SweepGrid> make_grids(const std::array<std::vector<std::string>, Swe
   if (!graphs.empty()) {
     std::array<std::vector<std::string>, SweepDim::count> graph_texts;
     for (std::size_t d = 0; d < SweepDim::count; ++d)
-      if (graph_option(d)) graph_texts[d] = texts[d];
+      if (graph_option(d) && d != SweepDim::structure) graph_texts[d] = texts[d];
     graph_texts[SweepDim::protocol] = ports;
-    auto& paths = graph_texts[SweepDim::structure];
-    paths.clear();
     for (const auto& text : graphs)
       for (const auto& item : split_list("graph", text))
-        for (auto& path : structures::expand_graph_paths(item)) paths.push_back(std::move(path));
+        for (auto& path : structures::expand_graph_paths(item)) graph_texts[SweepDim::structure].push_back(std::move(path));
     grids.push_back(make_grid(graph_texts, limit));
   }
   long double product = 0;

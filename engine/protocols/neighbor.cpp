@@ -12,6 +12,7 @@
 #include <iterator>
 #include <limits>
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -350,13 +351,11 @@ class EventCommit final : public Protocol {
   static constexpr unsigned state_bits = 3, need_left = 4, need_right = 8, committed_right = 16;
 
   // A monomorphic draw is drawn ahead (DrawAhead); a mixture's or a busy-keeping one is not.
-  DrawAhead<distributions::UniformDraw> ahead(const LawDraws::Monomorphic<distributions::UniformDraw>& draw) {
-    uniform_ahead_.reset(n_, levels_);
-    return {draw, uniform_ahead_};
-  }
-  DrawAhead<distributions::NormalDraw> ahead(const LawDraws::Monomorphic<distributions::NormalDraw>& draw) {
-    normal_ahead_.reset(n_, levels_);
-    return {draw, normal_ahead_};
+  template <class Draw>
+  DrawAhead<Draw> ahead(const LawDraws::Monomorphic<Draw>& draw) {
+    auto& state = std::get<typename DrawAhead<Draw>::State>(ahead_);
+    state.reset(n_, levels_);
+    return {draw, state};
   }
   static LawDraws::General ahead(const LawDraws::General& draw) { return draw; }
 
@@ -548,8 +547,7 @@ class EventCommit final : public Protocol {
   int n_, levels_;
   double exchange_cost_;
   LawDraws draws_;
-  DrawAhead<distributions::UniformDraw>::State uniform_ahead_;
-  DrawAhead<distributions::NormalDraw>::State normal_ahead_;
+  std::tuple<DrawAhead<distributions::UniformDraw>::State, DrawAhead<distributions::NormalDraw>::State> ahead_;
   double clock_ = 0.0, makespan_ = 0.0;
   int done_ = 0;
   unsigned same_clock_ = 0;  // events scheduled at clock_ while a left partner was processed
