@@ -562,4 +562,67 @@ std::vector<std::string> resumed_rows(const std::vector<Entry>& entries, const s
   return rows;
 }
 
+// ---- one model as a one-configuration sweep ------------------------------------------------------
+
+ModelSweep model_sweep(const Model& model) {
+  (void)compile(model.build(), model.compile_options());  // the model's own errors (and memory check) first
+  ModelSweep out;
+  SweepConfig& c = out.config;
+  // A value as the grid makes it from the same text (SweepGrid's canonical values).
+  const auto canonical = [](std::size_t d, const std::string& text) { return dimension_values(d, {text}, 1).front(); };
+  c[SweepDim::m] = std::to_string(model.fast_count);
+  c[SweepDim::a] = canonical(SweepDim::a, model.scale);
+  c[SweepDim::comm] = canonical(SweepDim::comm, model.comm);
+  c[SweepDim::policy] = model.policy;
+  if (!model.graph.empty()) {
+    if (!is_graph(model.graph)) throw InputError("graph", "'" + model.graph + "' is not a graph file a sweep reads");
+    c[SweepDim::structure] = model.graph;
+    c[SweepDim::protocol] = model.overlap ? "one-port-overlap" : model.port;
+    // The columns a graph does not have hold the graphs' grid's defaults (make_grid), as in a sweep.
+    c[SweepDim::law] = "uniform";
+    c[SweepDim::levels] = "1000";
+    c[SweepDim::exchange] = to_string(structures::NeighborExchange::sequential);
+    out.graph.task_graph = model.task_graph;
+    out.graph.processor_scales = model.processor_scales;
+    return out;
+  }
+  c[SweepDim::structure] = structures::to_string(*model.structure);
+  c[SweepDim::law] = canonical(SweepDim::law, model.law);
+  c[SweepDim::fast_law] = model.fast_law.empty() ? "" : canonical(SweepDim::fast_law, model.fast_law);
+  c[SweepDim::n] = std::to_string(model.width);
+  c[SweepDim::levels] = std::to_string(model.levels);
+  c[SweepDim::protocol] = model.protocol;
+  c[SweepDim::exchange] = to_string(model.exchange);
+  return out;
+}
+
+std::vector<Record> model_sweep_records(const Model& model, const std::vector<Comparison>& comparisons,
+                                        const RunOptions& options, const std::optional<MeanEstimator>& mean,
+                                        const DistributionOptions& distribution) {
+  const ModelSweep ms = model_sweep(model);
+  SweepGrid grid;
+  for (std::size_t d = 0; d < SweepDim::count; ++d) grid.values[d] = {ms.config[d]};
+  SweepEntries valid = build_entries(std::vector<SweepGrid>{grid}, comparisons, false, ms.graph);
+  const std::vector<RunSpec> runs = plan_runs(valid.entries, mean);
+  if (distribution.any()) check_stored_makespans(options.reps, 2.0, model.memory_check);
+  // One worker, as the sweep in one process: every run whole, in order.
+  SweepShare share;
+  share.pieces = deal_blocks(run_work(runs, options.reps), 1).front();
+  share.distribution = distribution;
+  if (options.progress) {
+    const double total = share.work(runs, options.reps);
+    share.progress = [&options, total](double done) {
+      options.progress(static_cast<std::uint64_t>(1e6 * std::min(1.0, done / total)), 1000000);
+    };
+  }
+  std::vector<Record> rows;
+  share.entry_done = [&](const Entry& entry, const Job& job) {
+    rows = config_records(entry, job, comparisons, share.estimates, options.seed, share.extras);
+  };
+  RunOptions run = options;
+  run.progress = nullptr;
+  share.compute(valid.entries, runs, comparisons.size(), run);
+  return rows;
+}
+
 }  // namespace hetstruct::engine

@@ -250,4 +250,28 @@ std::vector<std::string> resumed_rows(const std::vector<Entry>& entries, const s
 bool resumable(const std::string& written, std::uint64_t written_reps, std::uint64_t reps,
                const std::optional<MeanEstimator>& mean);
 
+// ---- one model as a one-configuration sweep (simulate's --compare-to) ---------------------------
+
+// A model as the sweep states it: its configuration (each column's canonical text, as the grid
+// makes it from the same option texts: a=1/2 is 0.5, the structure's short name, a graph's port
+// model with its overlap as one-port-overlap) and, for a graph, its settings. Builds and compiles
+// the model first (with its memory check), so that a model that cannot be built fails with its own
+// InputError before anything is mapped.
+struct ModelSweep {
+  SweepConfig config;
+  GraphSettings graph;
+};
+ModelSweep model_sweep(const Model& model);
+
+// The records of the one-configuration sweep of `model` with `comparisons` (seed, replications and
+// threads from `options`; its progress, if any, as the sweep's work done out of 1e6): the rows
+// config_records gives a sweep of that one configuration, the same computation bit for bit, so a
+// sweep of model_sweep(model).config prints the same numbers. `mean` and `distribution` are the
+// sweep's (mean_estimator; the sd, quantile and p_deadline rows). InvalidConfiguration when a
+// comparison's target cannot be built; InputError when a comparison has no meaning for the model
+// (a graph's width, laws or levels).
+std::vector<Record> model_sweep_records(const Model& model, const std::vector<Comparison>& comparisons,
+                                        const RunOptions& options, const std::optional<MeanEstimator>& mean = std::nullopt,
+                                        const DistributionOptions& distribution = {});
+
 }  // namespace hetstruct::engine

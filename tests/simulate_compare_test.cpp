@@ -1,0 +1,191 @@
+// simulate's --compare-to through the library: a model as a one-configuration sweep
+// (engine::model_sweep, engine::model_sweep_records), whose rows are the sweep's bit for bit.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "distributions/input_error.h"
+#include "engine/simulation.h"
+#include "engine/sweep.h"
+#include "support.h"
+
+using namespace hetstruct;
+using namespace hetstruct::engine;
+
+namespace {
+
+// The rows of a sweep of the grid `texts` (one configuration), run as `hetstruct sweep` runs it in
+// one process: every run dealt to one worker, computed in order.
+std::string sweep_csv(const std::array<std::vector<std::string>, SweepDim::count>& texts,
+                      const std::vector<std::string>& graphs, const std::vector<Comparison>& comparisons,
+                      const RunOptions& options, const std::optional<MeanEstimator>& mean = std::nullopt,
+                      const DistributionOptions& distribution = {}) {
+  SweepEntries valid = build_entries(make_grids(texts, graphs, {}, 100), comparisons, false);
+  REQUIRE(valid.entries.size() == 1);
+  const auto runs = plan_runs(valid.entries, mean);
+  SweepShare share;
+  share.pieces = deal_blocks(run_work(runs, options.reps), 1).front();
+  share.distribution = distribution;
+  std::string csv;
+  share.entry_done = [&](const Entry& entry, const Job& job) {
+    for (const auto& r : config_records(entry, job, comparisons, share.estimates, options.seed, share.extras))
+      csv += csv_line(r);
+  };
+  share.compute(valid.entries, runs, comparisons.size(), options);
+  return csv;
+}
+
+std::string csv_of(const std::vector<Record>& rows) {
+  std::string csv;
+  for (const auto& r : rows) csv += csv_line(r);
+  return csv;
+}
+
+double number(const Record& r, const std::string& name) { return std::stod(r.text(name)); }
+
+const Record& row_of(const std::vector<Record>& rows, const std::string& estimator, const std::string& compare_to = "") {
+  for (const auto& r : rows)
+    if (r.text("estimator") == estimator && r.text("compare_to") == compare_to) return r;
+  FAIL("no row " << estimator << " " << compare_to);
+  return rows.front();
+}
+
+}  // namespace
+
+TEST_CASE("a model's one-configuration sweep is the grid's configuration of the same texts", "[sweep][simulate]") {
+  Model m = Model::wilson(structures::StructureKind::nearest_neighbor, 8, 3, "1/2", "normal", 20);
+  m.comm = "1/40";
+  m.exchange = structures::NeighborExchange::plain;
+  const SweepConfig c = model_sweep(m).config;
+  CHECK(c == SweepConfig{"nn", "normal", "", "8", "3", "0.5", "20", "0.025", "", "", "plain"});
+  CHECK(c == make_grid({{{"nn"}, {"normal"}, {}, {"8"}, {"3"}, {"1/2"}, {"20"}, {"1/40"}, {}, {}, {"plain"}}}, 1).at(0));
+
+  Model g;
+  g.graph = std::string(HETSTRUCT_TEST_DATA) + "/diamond.dot";
+  g.fast_count = 1;
+  g.port = "one-port";
+  g.overlap = true;
+  g.comm = "0.5";
+  const ModelSweep gs = model_sweep(g);
+  std::array<std::vector<std::string>, SweepDim::count> texts;
+  texts[SweepDim::m] = {"1"};
+  texts[SweepDim::comm] = {"0.5"};
+  CHECK(gs.config == make_grids(texts, {g.graph}, {"one-port-overlap"}, 10).front().at(0));
+  CHECK(to_model(gs.config, gs.graph).overlap);
+
+  // A model that cannot be built fails with its own error, before any mapping.
+  Model bad = Model::wilson(structures::StructureKind::synchronous, 2, 3, "1/2", "uniform", 5);
+  CHECK(testing::error_of([&] { (void)model_sweep(bad); }).find("fast_count") != std::string::npos);
+}
+
+TEST_CASE("simulate's comparisons are the one-configuration sweep's rows bit for bit", "[sweep][simulate]") {
+  RunOptions options;
+  options.seed = 5;
+  options.reps = 700;  // 11 blocks, the last one short
+  options.threads = 2;
+  const std::vector<Comparison> comparisons = {Comparison("m=0"), Comparison("n=n-m,m=0"), Comparison("comm=0")};
+  Model m = Model::wilson(structures::StructureKind::synchronous, 6, 2, "1/2", "uniform", 10);
+  m.comm = "0.05";
+  const auto rows = model_sweep_records(m, comparisons, options);
+  const std::string expected =
+      sweep_csv({{{"sync"}, {}, {}, {"6"}, {"2"}, {}, {"10"}, {"0.05"}, {}, {}, {}}}, {}, comparisons, options);
+  CHECK(csv_of(rows) == expected);
+  std::vector<std::string> estimators;
+  for (const auto& r : rows) estimators.push_back(r.text("estimator") + ":" + r.text("compare_to"));
+  CHECK(estimators == std::vector<std::string>{"lower_bound:", "upper_bound:", "difference:m=0", "ratio:m=0",
+                                               "difference:n=n-m,m=0", "ratio:n=n-m,m=0", "difference:comm=0",
+                                               "ratio:comm=0", "mc:"});
+  // Every Monte Carlo row has its standard error, interval and replications.
+  for (const auto& r : rows)
+    if (r.text("estimator") == "difference" || r.text("estimator") == "ratio" || r.text("estimator") == "mc") {
+      CHECK(number(r, "stderr") > 0);
+      CHECK(number(r, "ci_low") < number(r, "ci_high"));
+      CHECK(r.text("reps") == "700");
+    }
+  // The mean row is simulate --estimator mc's mean; the threads change nothing.
+  Simulation sim = prepare(m);
+  run(sim, options, false, Estimator::mc);
+  CHECK(row_of(rows, "mc").text("value") == Record().add("v", sim.estimate.mean).text("v"));
+  options.threads = 1;
+  CHECK(csv_of(model_sweep_records(m, comparisons, options)) == expected);
+
+  // With the distribution's rows and a mean estimated whole, as the sweep's options give them.
+  DistributionOptions distribution;
+  distribution.sd = true;
+  distribution.quantile_levels = {0.5, 0.9};
+  CHECK(csv_of(model_sweep_records(m, {comparisons[0]}, options, std::nullopt, distribution)) ==
+        sweep_csv({{{"sync"}, {}, {}, {"6"}, {"2"}, {}, {"10"}, {"0.05"}, {}, {}, {}}}, {}, {comparisons[0]}, options,
+                  std::nullopt, distribution));
+  const MeanEstimator cv{Estimator::cv, {}};
+  CHECK(csv_of(model_sweep_records(m, {comparisons[0]}, options, cv)) ==
+        sweep_csv({{{"sync"}, {}, {}, {"6"}, {"2"}, {}, {"10"}, {"0.05"}, {}, {}, {}}}, {}, {comparisons[0]}, options, cv));
+}
+
+TEST_CASE("a graph's comparisons are the one-configuration sweep's, and those it has no column for are refused",
+          "[sweep][simulate]") {
+  RunOptions options;
+  options.seed = 9;
+  options.reps = 500;
+  options.threads = 2;
+  Model g;
+  g.graph = std::string(HETSTRUCT_TEST_DATA) + "/diamond.dot";
+  g.fast_count = 1;
+  g.comm = "0.25";
+  const std::vector<Comparison> comparisons = {Comparison("m=0"), Comparison("comm=0,protocol=one-port")};
+  std::array<std::vector<std::string>, SweepDim::count> texts;
+  texts[SweepDim::m] = {"1"};
+  texts[SweepDim::comm] = {"0.25"};
+  const auto rows = model_sweep_records(g, comparisons, options);
+  CHECK(csv_of(rows) == sweep_csv(texts, {g.graph}, comparisons, options));
+  CHECK(rows.size() == 5);  // two differences, two ratios, the mean
+  CHECK(row_of(rows, "mc").text("protocol") == "free");
+  // A graph's width, laws and levels are its file's: n=... means nothing for it.
+  CHECK(testing::error_of([&] { (void)model_sweep_records(g, {Comparison("n=4")}, options); })
+            .find("compare_to") != std::string::npos);
+  // A target that cannot be built names the comparison.
+  try {
+    (void)model_sweep_records(g, {Comparison("m=3")}, options);
+    FAIL("m = 3 on two processors was built");
+  } catch (const InvalidConfiguration& e) {
+    CHECK(e.comparison() == "m=3");
+  }
+}
+
+// Exact cases, where the paired difference is known replication by replication.
+// (1) Async never communicates (Wilson 5.1: its streams stay on their processor), so at C = 0.1
+// against comm=0 both sides run the same plan on the same streams: every difference is 0, the
+// ratio 1, both with standard error 0.
+// (2) With every processor fast (m = n), a = 1/2 against a = 1 draws the same variates, the first
+// scaled by 1/2, which is exact in binary: each makespan is half its target's bit for bit (sums and
+// maxima commute with a power of two), so each difference is minus the makespan, the mean difference
+// is minus the mean row bit for bit (the same Welford steps, halved), and the ratio is 1/2 with
+// standard error 0 (Var A - 2R Cov + R^2 Var B = V/4 - V/2 + V/4, exact).
+TEST_CASE("exact comparisons: async's comm=0 and a power-of-two scale", "[sweep][simulate]") {
+  RunOptions options;
+  options.seed = 3;
+  options.reps = 300;
+  options.threads = 2;
+  Model async = Model::wilson(structures::StructureKind::asynchronous, 5, 2, "1/2", "normal", 7);
+  async.comm = "0.1";
+  const auto rows = model_sweep_records(async, {Comparison("comm=0")}, options);
+  CHECK(row_of(rows, "difference", "comm=0").text("value") == "0");
+  CHECK(row_of(rows, "difference", "comm=0").text("stderr") == "0");
+  CHECK(row_of(rows, "ratio", "comm=0").text("value") == "1");
+  CHECK(row_of(rows, "ratio", "comm=0").text("stderr") == "0");
+
+  for (const auto kind : {structures::StructureKind::asynchronous, structures::StructureKind::synchronous}) {
+    const Model fast = Model::wilson(kind, 4, 4, "1/2", "uniform", 9);
+    const auto scaled = model_sweep_records(fast, {Comparison("a=1")}, options);
+    const Record& mean = row_of(scaled, "mc");
+    const Record& difference = row_of(scaled, "difference", "a=1");
+    const Record& ratio = row_of(scaled, "ratio", "a=1");
+    INFO(structures::to_string(kind));
+    CHECK(number(difference, "value") == -number(mean, "value"));
+    CHECK(number(difference, "stderr") == number(mean, "stderr"));
+    CHECK(number(ratio, "value") == 0.5);
+    CHECK(number(ratio, "stderr") == 0.0);
+    CHECK(number(mean, "stderr") > 0.0);
+  }
+}
