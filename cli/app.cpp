@@ -30,6 +30,7 @@
 #include "engine/policies.h"
 #include "engine/resources.h"
 #include "engine/simulation.h"
+#include "engine/sweep.h"
 #include "engine/dag_model.h"
 #include "cli/sweep.h"
 #include "cli/output.h"
@@ -77,6 +78,8 @@ struct Simulate {
   bool metrics = false;
   DistributionFlags distribution;
   bool estimates = false;
+  std::vector<std::string> compare_to;
+  const CLI::Option* estimator_option = nullptr;  // whether --estimator was given (--compare-to's default is mc)
 
   void add_to(CLI::App& app) {
     options.add_to(app, {});
@@ -92,9 +95,17 @@ struct Simulate {
                  "simulated mean, with their differences in standard errors and percent (a graph's messages are edge "
                  "weights, free port model; Wilson's structures at zero communication)")
         ->group("Output");
+    app.add_option("--compare-to", compare_to,
+                   "OPTION=VALUE[,OPTION=VALUE...]: the paired difference and ratio of the means (common random "
+                   "numbers) against the model with these options set, as sweep --compare-to (same grammar: "
+                   "n=n-m,m=0); repeatable. Prints the one-configuration sweep's rows (mean by mc unless "
+                   "--estimator); not with --metrics, --estimates or --histogram")
+        ->group("Output");
+    estimator_option = app.get_option("--estimator");
   }
 
   int execute() {
+    if (!compare_to.empty()) return execute_comparisons();
     sampling.validate();
     const engine::DistributionOptions asked = distribution.resolved();
     const engine::Estimator requested = estimates ? engine::comparison_estimator(estimator.value()) : estimator.value();
@@ -132,6 +143,44 @@ struct Simulate {
     }
     if (output.value() == engine::Format::text) output.emit(text_report(sim, r, elapsed));
     else output.emit(std::span(&r, 1), {}, true);
+    return 0;
+  }
+
+  // --compare-to: the model as a one-configuration sweep (engine::model_sweep_records), its rows
+  // printed as the sweep prints them, so the same bytes as `sweep` of that configuration.
+  int execute_comparisons() {
+    if (metrics) throw InputError("--metrics", "does not go with --compare-to (the sweep's rows have no metrics)",
+                                  "run simulate --metrics without --compare-to");
+    if (estimates)
+      throw InputError("--estimates", "does not go with --compare-to", "run simulate --estimates without --compare-to");
+    if (!distribution.histogram_bins.empty() || !distribution.histogram_out.empty())
+      throw InputError("--histogram", "does not go with --compare-to (the sweep's rows have no histogram)",
+                       "--distribution, --quantiles and --deadline give the sd, quantile and p_deadline rows");
+    std::vector<engine::Comparison> comparisons;
+    for (const auto& text : compare_to) comparisons.emplace_back(text);
+    sampling.validate();
+    const engine::Format format = output.value();
+    const engine::DistributionOptions asked = distribution.resolved();
+    // The sweep's mean row: mc unless --estimator says otherwise (exact is the closed_form row).
+    const engine::Estimator requested = estimator_option && estimator_option->count() > 0 ? estimator.value() : engine::Estimator::mc;
+    if (requested == engine::Estimator::exact)
+      throw InputError("--estimator", "--compare-to simulates the mean; the exact expectation is its closed_form row",
+                       "choose auto, cv, antithetic, antithetic-cv or mc");
+    const auto mean = engine::mean_estimator(requested, estimator.stop(), asked.any());
+    const engine::Model model = options.resolved();
+    Progress progress("simulate");
+    engine::RunOptions run = sampling.run_options();
+    run.progress = [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
+    std::vector<engine::Record> rows;
+    try {
+      rows = engine::model_sweep_records(model, comparisons, run, mean, asked);
+    } catch (const engine::InvalidConfiguration& e) {
+      if (e.comparison().empty()) throw InputError(e.cause());
+      throw InputError("--compare-to", "'" + e.comparison() + "': " + flag_message(e.cause()));
+    }
+    std::string csv = engine::csv_header(engine::sweep_columns());
+    for (const auto& r : rows) csv += engine::csv_line(r);
+    output.emit(format == engine::Format::csv ? csv : engine::render(engine::records_of_csv(csv), format));
     return 0;
   }
 
