@@ -42,8 +42,11 @@ echo "ok: table stopped $ms ms after SIGINT, nothing written"
 # 3. A sweep: the complete configurations are kept; --resume completes the same file. The signal
 #    comes once the first checkpoint (after the first configuration: --checkpoint-every 0) is
 #    there, so that at least one configuration is kept whatever the machine's speed.
-# One thread: about 6 s of work on an idle core (8 configurations); the sanitizer builds are slower.
-grid=(sweep -s sync --n 4,8 --m 0:3 --levels 1000 --reps 40000 --seed 5 --threads 1 --checkpoint-every 0 --quiet)
+# One thread: about 6 s of work on an idle core (8 configurations). The sanitizer builds run it 10-15
+# times slower, three times over: tests/sanitize.sh sets HETSTRUCT_INTERRUPT_REPS to 8000, which
+# still leaves each configuration over a second there.
+reps=${HETSTRUCT_INTERRUPT_REPS:-40000}
+grid=(sweep -s sync --n 4,8 --m 0:3 --levels 1000 --reps "$reps" --seed 5 --threads 1 --checkpoint-every 0 --quiet)
 "$binary" "${grid[@]}" --out "$tmp/whole.csv" || fail "uninterrupted sweep"
 
 # Starts the sweep into $1, waits for its first checkpoint, sends signal $2; sets kept.
