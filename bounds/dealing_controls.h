@@ -1,0 +1,53 @@
+// Conditional-expectation controls for the master-slave task pool near its end (issue 11, the
+// master-bound cells of Tables 5 and 8). Nothing here samples.
+//
+// When the master is the bottleneck every slave waits in line, the master serves one every 2C (a
+// result received, a task sent), and the makespan is the latest end of the last tasks dealt. Its
+// randomness is then in the last draws and in which slaves (fast or slow) get them: the line's
+// order, which a drawn time itself changes (a slave is back in line at the end of its task). For a
+// draw x near the end, V(x) is the expected makespan given the state when x is drawn and x itself,
+// the remaining tasks predicted to go to the first slaves in line, each served 2C after the one
+// before, with fresh draws of their laws. V(x) - E V(X) has mean 0 given that state however good
+// the prediction is (a martingale difference: the draw is independent of the state), so a sum of
+// them over the last draws is an exact control with a known mean, 0. Measured (branch ms-proto,
+// study/): on the last 16-20 draws, variance factors 10-16 on master-bound cells, where the last
+// draws' linear controls give 2.4-3.
+#pragma once
+
+#include <limits>
+#include <vector>
+
+#include "distributions/law.h"
+
+namespace hetstruct::bounds {
+
+// The state when a task near the end of the pool is dealt, as its control sees it.
+struct Dealing {
+  struct Waiting {
+    double ready;  // when it joined the line: the end of its current task
+    int processor;
+    const distributions::Law* law;
+  };
+  double start = 0.0;  // when the drawn task starts (its send ends); it ends at start + x
+  int processor = 0;   // who draws it; in the line, equal ready times go to the lower index first
+  const distributions::Law* law = nullptr;  // the drawn task's law
+  double service = 0.0;  // the master's time per slave served when every slave waits: 2C
+  int remaining = 0;     // tasks still to deal after this one
+  std::vector<Waiting> line;  // the other slaves in line, in line order (ready, then processor)
+  // The latest end that no later dealing changes (the master's own tasks, processors out of work);
+  // -infinity if none.
+  double settled = -std::numeric_limits<double>::infinity();
+};
+
+// V(x): the expected makespan given the drawn time x. The next `remaining` tasks go to the first
+// slaves in line, the drawing slave among them by its new ready time start + x, the k-th of them
+// (k = 1, 2, ...) starting at start + k * service; each slave is dealt at most one of them (the
+// line's slaves in order, then no more). A slave that gets one ends with it; the others end as
+// they stand (their ready times, the drawn task at start + x, `settled`).
+double dealing_value(const Dealing& d, double x);
+
+// E V(X) over the drawn task's law, by quadrature (Gauss-Legendre between the laws' cuts: exact
+// but for rounding where every law is uniform or constant, about 1e-12 relative otherwise).
+double dealing_mean(const Dealing& d);
+
+}  // namespace hetstruct::bounds
