@@ -566,33 +566,34 @@ std::vector<std::string> resumed_rows(const std::vector<Entry>& entries, const s
 
 ModelSweep model_sweep(const Model& model) {
   (void)compile(model.build(), model.compile_options());  // the model's own errors (and memory check) first
+  // The option texts as the sweep's command line would give them; make_grid turns them into the
+  // grid's canonical values (a=1/2 is 0.5) and fills what a graph does not have with its defaults.
+  std::array<std::vector<std::string>, SweepDim::count> texts;
+  const auto set = [&texts](std::size_t d, const std::string& text) {
+    if (!text.empty()) texts[d] = {text};
+  };
+  set(SweepDim::m, std::to_string(model.fast_count));
+  set(SweepDim::a, model.scale);
+  set(SweepDim::comm, model.comm);
+  set(SweepDim::policy, model.policy);
   ModelSweep out;
-  SweepConfig& c = out.config;
-  // A value as the grid makes it from the same text (SweepGrid's canonical values).
-  const auto canonical = [](std::size_t d, const std::string& text) { return dimension_values(d, {text}, 1).front(); };
-  c[SweepDim::m] = std::to_string(model.fast_count);
-  c[SweepDim::a] = canonical(SweepDim::a, model.scale);
-  c[SweepDim::comm] = canonical(SweepDim::comm, model.comm);
-  c[SweepDim::policy] = model.policy;
   if (!model.graph.empty()) {
     if (!is_graph(model.graph)) throw InputError("graph", "'" + model.graph + "' is not a graph file a sweep reads");
-    c[SweepDim::structure] = model.graph;
-    c[SweepDim::protocol] = model.overlap ? "one-port-overlap" : model.port;
-    // The columns a graph does not have hold the graphs' grid's defaults (make_grid), as in a sweep.
-    c[SweepDim::law] = "uniform";
-    c[SweepDim::levels] = "1000";
-    c[SweepDim::exchange] = to_string(structures::NeighborExchange::sequential);
+    set(SweepDim::structure, model.graph);
+    set(SweepDim::protocol, model.overlap ? "one-port-overlap" : model.port);
     out.graph.task_graph = model.task_graph;
     out.graph.processor_scales = model.processor_scales;
-    return out;
+  } else {
+    set(SweepDim::structure, structures::to_string(*model.structure));
+    set(SweepDim::law, model.law);
+    set(SweepDim::fast_law, model.fast_law);
+    set(SweepDim::n, std::to_string(model.width));
+    set(SweepDim::levels, std::to_string(model.levels));
+    set(SweepDim::protocol, model.protocol);
+    set(SweepDim::exchange, to_string(model.exchange));
   }
-  c[SweepDim::structure] = structures::to_string(*model.structure);
-  c[SweepDim::law] = canonical(SweepDim::law, model.law);
-  c[SweepDim::fast_law] = model.fast_law.empty() ? "" : canonical(SweepDim::fast_law, model.fast_law);
-  c[SweepDim::n] = std::to_string(model.width);
-  c[SweepDim::levels] = std::to_string(model.levels);
-  c[SweepDim::protocol] = model.protocol;
-  c[SweepDim::exchange] = to_string(model.exchange);
+  const SweepGrid grid = make_grid(texts, 1);
+  for (std::size_t d = 0; d < SweepDim::count; ++d) out.config[d] = grid.values[d].front();
   return out;
 }
 
