@@ -117,10 +117,18 @@ struct Prediction {
     const Dealing::Waiting& w = d.line[k - 1];
     // After it: at its ready time if it goes first on a tie, else strictly later.
     const double at = w.processor < d.processor ? w.ready : std::nextafter(w.ready, infinity);
-    double x = at - d.start;  // then the least x with start + x >= at
-    while (d.start + x < at) x = std::nextafter(x, infinity);
-    while (d.start + std::nextafter(x, minus_infinity) >= at) x = std::nextafter(x, minus_infinity);
-    return x;
+    // Then the least x with start + x >= at, rounded as the sum is: bisection (the ulps of x can
+    // be thousands of times finer than the sum's, so stepping by them is slow).
+    const double guess = at - d.start, ulp = std::nextafter(std::abs(at) + std::abs(d.start), infinity) -
+                                             (std::abs(at) + std::abs(d.start));
+    double lo = guess - 2.0 * ulp, hi = guess + 2.0 * ulp;  // start + lo < at <= start + hi
+    while (d.start + lo >= at) lo -= ulp;
+    while (d.start + hi < at) hi += ulp;
+    for (;;) {
+      const double mid = lo + 0.5 * (hi - lo);
+      if (mid <= lo || mid >= hi) return hi;
+      (d.start + mid >= at ? hi : lo) = mid;
+    }
   }
   double behind(std::size_t k) const { return 1.0 - cdf_below(*d.law, threshold(k)); }  // P(position >= k)
 };
@@ -134,6 +142,13 @@ void check(const Dealing& d) {
                   (d.line[i].ready == d.line[i - 1].ready && d.line[i].processor < d.line[i - 1].processor)))
       throw std::invalid_argument("dealing: the line is not in order");
   }
+}
+
+// P(position >= k) for k = 0 .. slots (1 at 0; 0 where k is past the line).
+void place_probabilities(const Prediction& p, std::vector<double>& behind) {
+  behind.assign(p.slots() + 1, 0.0);
+  behind[0] = 1.0;
+  for (std::size_t k = 1; k <= p.slots(); ++k) behind[k] = k <= p.d.line.size() ? p.behind(k) : 0.0;
 }
 
 }  // namespace
@@ -151,12 +166,12 @@ double dealing_mean(const Dealing& d) {
   const Prediction p{d};
   const std::size_t slots = p.slots();
   // The drawing slave dealt again: V is constant on each place in line.
-  double mean = 0.0, at_least = 1.0;  // at_least: P(position >= k)
-  for (std::size_t k = 0; k < slots; ++k) {
-    const double next = k + 1 <= d.line.size() ? p.behind(k + 1) : 0.0;
-    if (at_least - next > 0.0) mean += (at_least - next) * p.dealt_with(k).mean();
-    at_least = next;
-  }
+  std::vector<double> behind;
+  place_probabilities(p, behind);
+  double mean = 0.0;
+  for (std::size_t k = 0; k < slots; ++k)
+    if (behind[k] - behind[k + 1] > 0.0) mean += (behind[k] - behind[k + 1]) * p.dealt_with(k).mean();
+  const double at_least = behind[slots];
   if (slots > d.line.size() || !(at_least > 0.0)) return mean;
   // Behind the dealt ones (position >= slots, probability at_least): Z = max(M, start + X) on
   // that event, E[Z; event] = lo P + integral over [lo, hi] of P - P(Z <= t, event), where
@@ -178,6 +193,208 @@ double dealing_mean(const Dealing& d) {
   for (const double c : d.law->quadrature_cuts()) cuts.push_back(d.start + c);
   if (a > minus_infinity) cuts.push_back(d.start + a);
   return mean + lo * at_least + integrate([&](double t) { return at_least - joint(t); }, lo, hi, cuts);
+}
+
+namespace {
+
+constexpr double clip = 1e-7;  // a tabulated CDF below clip is taken as 0, above 1 - clip as 1
+
+// The grid step: at most every law's sd / 8, and service / m for a whole m (0: no service).
+double grid_step(const std::vector<Law>& laws, double service) {
+  double target = infinity;
+  for (const Law& law : laws) {
+    const double sd = std::sqrt(law.variance());
+    if (sd > 0.0) target = std::min(target, sd / 8.0);
+  }
+  if (!(target < infinity)) target = 1.0;  // constant laws only: any step is exact
+  if (!(service > 0.0)) return target;
+  return service / std::ceil(service / target);
+}
+
+}  // namespace
+
+bool DealingControls::fits(const std::vector<Law>& laws, double service) {
+  if (!(service >= 0.0) || !std::isfinite(service)) return false;
+  const double step = grid_step(laws, service);
+  return std::all_of(laws.begin(), laws.end(), [step](const Law& law) {
+    const auto [lo, hi] = law.support();
+    return (hi - lo) / step <= max_cells;
+  });
+}
+
+double DealingControls::Table::at(long u) const {
+  const long i = std::clamp<long>(u - first + 1, 0, static_cast<long>(clipped.size()) - 1);
+  return clipped[static_cast<std::size_t>(i)];
+}
+
+DealingControls::DealingControls(std::vector<Law> laws, double service)
+    : laws_(std::move(laws)), service_(service), step_(grid_step(laws_, service)) {
+  if (!fits(laws_, service)) throw std::invalid_argument("dealing controls: service < 0, or a law too wide for the grid");
+  per_service_ = std::lround(service / step_);
+  for (const Law& law : laws_) {
+    const auto [lo, hi] = law.support();
+    Table t;
+    const long from = static_cast<long>(std::floor(lo / step_)) - 1, to = static_cast<long>(std::ceil(hi / step_)) + 1;
+    long first = to + 1, last = from - 1;  // the grid points where clip <= CDF <= 1 - clip
+    std::vector<double> cdf;
+    for (long u = from; u <= to; ++u) {
+      cdf.push_back(law.cdf(static_cast<double>(u) * step_));
+      if (cdf.back() >= clip && cdf.back() <= 1.0 - clip) {
+        first = std::min(first, u);
+        last = std::max(last, u);
+      }
+    }
+    if (first > last) {  // a step from below clip to above 1 - clip between two grid points
+      for (long u = from; u <= to; ++u)
+        if (cdf[static_cast<std::size_t>(u - from)] > 1.0 - clip) {
+          first = u;
+          break;
+        }
+      last = first - 1;
+    }
+    t.first = static_cast<int>(first);
+    t.clipped.push_back(0.0);
+    for (long u = first; u <= last; ++u) t.clipped.push_back(cdf[static_cast<std::size_t>(u - from)]);
+    t.clipped.push_back(1.0);
+    for (long u = first; u <= last + 1; ++u) t.below.push_back(cdf_below(law, static_cast<double>(u) * step_));
+    tables_.push_back(std::move(t));
+  }
+}
+
+std::size_t DealingControls::index_of(const Law* law) const {
+  if (law >= laws_.data() && law < laws_.data() + laws_.size()) return static_cast<std::size_t>(law - laws_.data());
+  throw std::invalid_argument("dealing controls: a law of the state is not one of the controls' laws");
+}
+
+DealingControls::Values DealingControls::operator()(const Dealing& d, double x) const {
+  check(d);
+  if (d.service != service_) throw std::invalid_argument("dealing controls: the state's service is not the grid's");
+  const Prediction p{d};
+  const std::size_t slots = p.slots();
+  const bool can_be_behind = slots <= d.line.size();
+  const double h = step_;
+  const long m = per_service_;
+  // Everything from here on is relative to the start (node j is at start + j h).
+  thread_local std::vector<const Table*> line, shifted;  // slot i's law: the line's i-th, the (i-1)-th
+  thread_local std::vector<double> g_line, g_shifted, g_drawn, prefix, suffix, with_previous, with_tail, without;
+  const Table& drawn = tables_[index_of(d.law)];
+  line.assign(slots, nullptr);
+  shifted.assign(slots, nullptr);
+  int lowest = drawn.first, highest = drawn.first + static_cast<int>(drawn.clipped.size()) - 2;
+  for (std::size_t i = 0; i < slots; ++i) {
+    if (i < d.line.size()) line[i] = &tables_[index_of(d.line[i].law)];
+    if (i >= 1) shifted[i] = line[i - 1];
+    if (line[i]) {
+      lowest = std::min(lowest, line[i]->first);
+      highest = std::max(highest, line[i]->first + static_cast<int>(line[i]->clipped.size()) - 2);
+    }
+  }
+  const double standing_with = slots > 0 ? p.standing(slots - 1) - d.start : minus_infinity;
+  const double standing_without = can_be_behind ? p.standing(slots) - d.start : minus_infinity;
+  // Nodes jb .. jt: every product is 0 at jb and 1 from jt on.
+  const long jb = static_cast<long>(slots) * m + lowest - 1, jt = static_cast<long>(slots) * m + highest + 1;
+  const auto node = [h](long j) { return static_cast<double>(j) * h; };
+  // c~_k = E max(standing, M~_k) = s + Tail_k(s), s = max(standing, node jb): Tail_k by trapezoids
+  // from s up (a part of the cell holding s, where F~ is interpolated), F~ linear between nodes.
+  const double from = std::max(standing_with, node(jb));
+  with_previous.assign(slots, 0.0);
+  with_tail.assign(slots, 0.0);
+  without.clear();
+  for (long j = jb; j <= jt && slots > 0; ++j) {
+    g_line.resize(slots);
+    g_shifted.resize(slots);
+    g_drawn.resize(slots);
+    for (std::size_t i = 0; i < slots; ++i) {
+      const long u = j - static_cast<long>(i + 1) * m;
+      g_drawn[i] = drawn.at(u);
+      g_line[i] = line[i] ? line[i]->at(u) : 1.0;
+      g_shifted[i] = shifted[i] ? shifted[i]->at(u) : 1.0;
+    }
+    prefix.resize(slots + 1);
+    suffix.resize(slots + 1);
+    prefix[0] = 1.0;
+    for (std::size_t i = 0; i < slots; ++i) prefix[i + 1] = prefix[i] * g_line[i];
+    suffix[slots - 1] = 1.0;  // suffix[k]: the slots after k, each with the line's previous law
+    for (std::size_t i = slots - 1; i > 0; --i) suffix[i - 1] = suffix[i] * g_shifted[i];
+    if (can_be_behind) without.push_back(prefix[slots]);
+    const double t = node(j), t0 = node(j - 1);
+    for (std::size_t k = 0; k < slots; ++k) {
+      const double f = prefix[k] * g_drawn[k] * suffix[k];
+      if (j > jb && t > from) {
+        // The interval [t0, t] above `from`: its part [max(t0, from), t], F~ linear.
+        const double a = std::max(t0, from);
+        const double fa = a == t0 ? with_previous[k] : with_previous[k] + (f - with_previous[k]) * (a - t0) / h;
+        with_tail[k] += (t - a) * (1.0 - 0.5 * (fa + f));
+      }
+      with_previous[k] = f;
+    }
+  }
+  // Above node jt every product is 1: nothing more to add. Where standing is above jt, c~ is it.
+  thread_local std::vector<double> with_value, behind;
+  with_value.resize(slots);
+  for (std::size_t k = 0; k < slots; ++k) with_value[k] = from >= node(jt) ? from : from + with_tail[k];
+  place_probabilities(p, behind);
+  // The mean as a reference value plus the weighed deviations from it: where V~ is constant (a
+  // draw that changes nothing the prediction sees) the control is then exactly 0, not rounding
+  // noise for the regression to fit.
+  // Values within 1e-12 of the reference (relative to the times' size) are taken as equal to it:
+  // the arrangements' products differ in rounding only where the draw changes nothing.
+  double reference = minus_infinity;
+  const auto deviation = [&](double v) {
+    if (reference == minus_infinity) reference = v;
+    const double e = v - reference;
+    return std::abs(e) <= 1e-12 * (1.0 + std::abs(d.start) + std::abs(reference)) ? 0.0 : e;
+  };
+  double mean = 0.0;
+  for (std::size_t k = 0; k < slots; ++k) mean += (behind[k] - behind[k + 1]) * deviation(with_value[k]);
+
+  // Behind the dealt ones: H~(y) = E max(standing, M~, y) = w + Tail(w), w = max(standing, y),
+  // constant on each cell of x at the cell's middle. Tail from the stored products by suffix sums.
+  thread_local std::vector<double> tail;  // tail[i]: the integral of 1 - F~ from node jb + i up
+  tail.assign(without.size() + 1, 0.0);
+  for (std::size_t i = without.size(); i-- > 1;) tail[i - 1] = tail[i] + h * (1.0 - 0.5 * (without[i - 1] + without[i]));
+  const auto behind_value = [&](double y) {  // relative to the start
+    const double w = std::max(standing_without, y);
+    if (slots == 0 || w >= node(jt)) return w;
+    if (w <= node(jb)) return node(jb) + tail[0];
+    const long j = static_cast<long>(std::floor(w / h));
+    std::size_t i = static_cast<std::size_t>(std::clamp<long>(j - jb, 0, static_cast<long>(without.size()) - 2));
+    const double t0 = node(jb + static_cast<long>(i)), f0 = without[i], f1 = without[i + 1];
+    const double fw = f0 + (f1 - f0) * (w - t0) / h;
+    return w + tail[i + 1] + (node(jb + static_cast<long>(i) + 1) - w) * (1.0 - 0.5 * (fw + f1));
+  };
+  // x's cell: -1 below the table, cells() above it.
+  const long cells = static_cast<long>(drawn.below.size()) - 1;  // the table's cells
+  const auto cell_middle = [&](long c) {
+    if (c < 0) return node(drawn.first);
+    if (c >= cells) return node(drawn.first + cells);
+    return (static_cast<double>(drawn.first + c) + 0.5) * h;
+  };
+  const auto cell_of = [&](double y) {
+    long u = static_cast<long>(std::floor(y / h));
+    while (u > drawn.first - 1 && y < node(u)) --u;
+    while (u < drawn.first + cells && y >= node(u + 1)) ++u;
+    return std::clamp<long>(u - drawn.first, -1, cells);
+  };
+  if (can_be_behind && behind[slots] > 0.0) {
+    const double b = slots > 0 ? p.threshold(slots) : minus_infinity;
+    const double below_b = slots > 0 ? cdf_below(*d.law, b) : 0.0;
+    const long first_cell = slots > 0 ? cell_of(b) : -1;
+    // P(X < edge) at the cells' edges: cell c is [edge c, edge c+1), -1 and cells() unbounded.
+    const auto below_edge = [&](long c) {  // P(X < lower edge of cell c)
+      if (c <= -1) return 0.0;
+      if (c > cells) return 1.0;
+      return drawn.below[static_cast<std::size_t>(c)];
+    };
+    for (long c = first_cell; c <= cells; ++c) {
+      const double lower = c == first_cell ? std::max(below_b, below_edge(c)) : below_edge(c);
+      const double upper = c == cells ? 1.0 : below_edge(c + 1);
+      if (upper > lower) mean += (upper - lower) * deviation(behind_value(cell_middle(c)));
+    }
+  }
+  const std::size_t k = p.position(x);
+  const double value = deviation(k < slots ? with_value[k] : behind_value(cell_middle(cell_of(x))));
+  return {d.start + reference + value, d.start + reference + mean, value - mean};
 }
 
 }  // namespace hetstruct::bounds

@@ -24,14 +24,38 @@ namespace hetstruct::engine {
 struct DrawLog {
   std::vector<int> processor;
   std::vector<double> value;
+
+  // Master-slave protocols, when asked (dealing_from): the pool's state just before each slave's
+  // draw numbered dealing_from or later, for the dealing controls (ControlSpec::dealing_draws,
+  // bounds::Dealing). Only the protocol's state before the draw: a control built on it has mean 0.
+  struct Waiting {
+    double ready;  // the end of its current task
+    int processor;
+  };
+  struct Dealing {
+    std::size_t draw;         // the draw's number in this log
+    double start;             // when the drawn task starts
+    int processor;            // who draws it
+    std::int64_t remaining;   // tasks still to deal after it
+    double settled;           // the latest end among the processors neither drawing nor in line
+    std::size_t line_begin;   // its line, in line order (ready, then processor): line[begin, end)
+    std::size_t line_end;
+  };
+  std::size_t dealing_from = static_cast<std::size_t>(-1);
+  std::vector<Dealing> dealings;
+  std::vector<Waiting> line;
+
   void clear() {
     processor.clear();
     value.clear();
+    dealings.clear();
+    line.clear();
   }
   void add(int i, double x) {
     processor.push_back(i);
     value.push_back(x);
   }
+  bool wants_dealing() const { return processor.size() >= dealing_from; }
 };
 
 // The task times of one replication, drawn on demand: processor i's k-th call to next(i) returns

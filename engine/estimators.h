@@ -163,6 +163,7 @@ Estimator resolve_estimator(Estimator requested, const EstimatorSetup& setup, st
 // the better runs, or plain mc when neither reaches pilot_min_factor. Deterministic: the pilot
 // depends on the seed only.
 inline constexpr double pilot_min_factor = 1.5;
+inline constexpr double pilot_pair_margin = 1.25;  // pairs run where their factor is 1.25 times the controls' alone
 Estimator choose_automatic(const Plan& plan, const EstimatorSetup& setup, const RunOptions& options);
 
 // The mean of `plan` by `requested`, as simulate, policies and the sweep run it: the optional

@@ -701,6 +701,22 @@ ControlSpec control_spec(const Plan& plan, const std::vector<std::uint64_t>& sha
       // replications) they take the variance factor from 1 to 1.5-12; sixteen add 0-10% more, for
       // four times the co-moments and a larger minimum of replications.
       spec.last_draws = static_cast<std::size_t>(std::min<std::uint64_t>(last_draw_controls, plan.compute_tasks()));
+      // The dealing controls: where the master deals (C > 0) from the shared pool, whose end they
+      // predict (a static split deals by quota, which the prediction does not follow).
+      std::vector<distributions::Law> laws;
+      for (const auto& law : plan.laws) {
+        const auto it = std::find(laws.begin(), laws.end(), law);
+        spec.dealing_law.push_back(static_cast<std::size_t>(it - laws.begin()));
+        if (it == laws.end()) laws.push_back(law);
+      }
+      const double service = 2.0 * plan.comm.comm_cost;
+      if (service > 0.0 && (plan.comm.policy.empty() || plan.comm.policy == "dynamic") &&
+          bounds::DealingControls::fits(laws, service)) {
+        spec.dealing = std::make_shared<const bounds::DealingControls>(std::move(laws), service);
+        spec.dealing_draws = static_cast<std::size_t>(std::min<std::uint64_t>(dealing_controls, plan.compute_tasks()));
+      } else {
+        spec.dealing_law.clear();
+      }
     }
     return spec;
   }
@@ -821,6 +837,26 @@ void protocol_controls(const Plan& plan, const Draw* draws, const ControlSpec& s
     const std::uint64_t t = total_draws - 1 - j;
     last[j] = t < log.value.size() ? log.value[t] - centre[log.processor[t]] : 0.0;
   }
+  // Each dealing logged (the protocol logs from draw N - dealing_draws on): V~(x) - E V~(X).
+  if (spec.dealing_draws) {
+    double* dealt = controls + spec.dealing_at();
+    const auto& laws = spec.dealing->laws();
+    bounds::Dealing d;
+    d.service = spec.dealing->service();
+    for (const DrawLog::Dealing& r : log.dealings) {
+      const std::uint64_t j = total_draws - 1 - r.draw;
+      if (r.draw >= log.value.size() || j >= spec.dealing_draws) continue;
+      d.start = r.start;
+      d.processor = r.processor;
+      d.law = &laws[spec.dealing_law[static_cast<std::size_t>(r.processor)]];
+      d.remaining = static_cast<int>(std::min<std::int64_t>(r.remaining, std::numeric_limits<int>::max()));
+      d.settled = r.settled;
+      d.line.clear();
+      for (std::size_t i = r.line_begin; i < r.line_end; ++i)
+        d.line.push_back({log.line[i].ready, log.line[i].processor, &laws[spec.dealing_law[static_cast<std::size_t>(log.line[i].processor)]]});
+      dealt[j] = (*spec.dealing)(d, log.value[r.draw]).control;
+    }
+  }
 }
 
 }  // namespace
@@ -848,6 +884,8 @@ double evaluate_controls(const Plan& plan, const ControlSpec& spec, std::uint64_
     // The controls read the protocol's own draws: no second pass of draws (a normal variate
     // costs about as much as the rest of a control's work).
     ws.log.clear();
+    ws.log.dealing_from = spec.dealing_draws ? static_cast<std::size_t>(plan.compute_tasks() - spec.dealing_draws)
+                                             : static_cast<std::size_t>(-1);
     const double makespan = evaluate_protocol(plan, seed, rep, ws, nullptr, &ws.log);
     if (!plan.uniform_draws.empty()) protocol_controls(plan, plan.uniform_draws.data(), spec, ws, controls, task_times);
     else if (!plan.normal_draws.empty()) protocol_controls(plan, plan.normal_draws.data(), spec, ws, controls, task_times);

@@ -39,11 +39,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "bounds/dealing_controls.h"
 #include "distributions/sampler.h"
 #include "engine/communication.h"
 #include "engine/streams.h"
@@ -221,15 +223,28 @@ struct ControlSpec {
     const std::size_t n = sum_counts.size();
     return neighbor_max && n >= 2 ? (n - 1) + (n - 2) : 0;
   }
+  // Master-slave protocols with communication: the conditional-expectation controls of the last
+  // `dealing_draws` draws (bounds::DealingControls: V~(x) - E V~(X), mean 0), draw N-1-j for
+  // control j as for last_draws, 0 where that draw is the master's own or was not made. Where the
+  // master bounds the makespan, its randomness is in the last draws and in which slaves get them
+  // (the line's order, which each draw changes): measured, 16 of these take the variance factor
+  // from 2.4-3 (the last draws' deviations) to 10-16. `dealing` holds the grid's tables,
+  // `dealing_law` each processor's law in it.
+  std::size_t dealing_draws = 0;
+  std::shared_ptr<const bounds::DealingControls> dealing;
+  std::vector<std::size_t> dealing_law;
   // Where each family starts among the controls (evaluate_controls' order), and how many there are.
   std::size_t powers_at() const { return sum_counts.size() + (level_max ? 1 : 0); }
   std::size_t neighbors_at() const { return powers_at() + powers(); }
   std::size_t last_draws_at() const { return neighbors_at() + neighbor_maxima(); }
-  std::size_t size() const { return last_draws_at() + last_draws; }
+  std::size_t dealing_at() const { return last_draws_at() + last_draws; }
+  std::size_t size() const { return dealing_at() + dealing_draws; }
 };
 
-// The last draws a master-slave protocol's controls take (ControlSpec::last_draws).
+// The last draws a master-slave protocol's controls take (ControlSpec::last_draws), and its
+// dealing controls (ControlSpec::dealing_draws).
 inline constexpr std::uint64_t last_draw_controls = 4;
+inline constexpr std::uint64_t dealing_controls = 16;
 
 // The controls a plan supports: every processor's sum over its `levels` tasks, and the sum of
 // level maxima for the plans whose tasks come in levels; for the task pool (whose processors run

@@ -162,3 +162,56 @@ TEST_CASE("dealing: equal ready times go to the lower processor first", "[dealin
   CHECK(dealing_value(d, 0.3) == Approx(11.9).epsilon(1e-15));
   CHECK(dealing_mean(d) == Approx(11.9).epsilon(1e-15));
 }
+
+namespace {
+
+using hetstruct::bounds::DealingControls;
+
+// The example on the controls' own copies of the laws (their pointers must point into laws()).
+Dealing on_controls(const DealingControls& c, bool normal_laws, int remaining) {
+  const Law& s = c.laws()[0];
+  const Law& f = c.laws()[1];
+  Dealing d = example(normal_laws ? s : s, f, s, remaining);
+  return d;
+}
+
+// E V~(X) by brute force: V~ is constant on each cell of the grid and each place in line, so a
+// midpoint sum over 2,000,000 points of X's range weighs each piece to 1e-6 of its probability
+// (about 50 jumps of at most 0.5: 2.5e-5 at worst, 1e-6 expected).
+double mean_by_points(const DealingControls& c, const Dealing& d, double lo, double hi, bool normal) {
+  const int points = 2000000;
+  const double width = (hi - lo) / points;
+  double total = 0.0;
+  for (int i = 0; i < points; ++i) {
+    const double x = lo + (i + 0.5) * width;
+    total += c(d, x).value * (normal ? *d.law->pdf(x) : 1.0 / (hi - lo)) * width;
+  }
+  return total;
+}
+
+}  // namespace
+
+TEST_CASE("dealing controls: V~ is within 0.01 of V and its mean is exact for it", "[dealing]") {
+  for (const bool normal : {false, true}) {
+    const Law s = normal ? slow_normal : slow, f = normal ? fast_normal : fast;
+    const DealingControls c({s, f}, 0.2);
+    // Wilson's fast law's sd is 0.144: the step is 0.2 / 12.
+    CHECK(c.step() == Approx(0.2 / 12).epsilon(1e-15));
+    const double sd = std::sqrt(1.0 / 12.0);
+    const double lo = normal ? 0.5 - 8.0 * sd : 0.0, hi = normal ? 0.5 + 8.0 * sd : 1.0;
+    for (int remaining : {0, 1, 2, 3, 5, 6, 9}) {
+      const Dealing d = on_controls(c, normal, remaining);
+      INFO((normal ? "normal" : "uniform") << ", remaining " << remaining);
+      // Within 5 sd: beyond, where the grid's table ends (probability 1e-7), V~ is constant.
+      const double near_lo = normal ? 0.5 - 5.0 * sd : lo, near_hi = normal ? 0.5 + 5.0 * sd : hi;
+      double worst = 0.0;
+      for (double x = near_lo; x <= near_hi; x += (near_hi - near_lo) / 997) worst = std::max(worst, std::abs(c(d, x).value - dealing_value(d, x)));
+      CHECK(worst <= 0.01);
+      const double mean = c(d, 0.3).mean;
+      CHECK(std::abs(mean - dealing_mean(d)) <= 0.005);
+      CHECK(mean_by_points(c, d, lo, hi, normal) == Approx(mean).margin(2.5e-5));
+      // Each value x gives the same mean: it is a function of the state alone.
+      CHECK(c(d, lo + 0.1).mean == mean);
+    }
+  }
+}

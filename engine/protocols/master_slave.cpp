@@ -211,6 +211,7 @@ class MasterSlave final : public Protocol {
   }
 
   double run(TaskTimes& times) override {
+    log_ = times.log();
     return draws_.dispatch(times, setup_.width, [this](auto next) { return simulate(next); });
   }
 
@@ -281,6 +282,7 @@ class MasterSlave final : public Protocol {
       free_at = start + block;
       last_sent = more ? j : -1;
       if (more) {
+        if (log_ && log_->wants_dealing()) log_dealing(j, free_at, own_active ? own_end : minus_infinity);
         const double end = free_at + next(j);
         last_end_[j] = end;
         has_result_[j] = 1;
@@ -323,6 +325,26 @@ class MasterSlave final : public Protocol {
     ready_[i] = e;
   }
 
+  // The state before slave j's draw (j first in line; free_at the start of its task), for the
+  // dealing controls. A master computing an own task (ending at own_end) is in line like a slave:
+  // its self-return and next self-send are one block, as a slave's receipt and send.
+  void log_dealing(int j, double start, double own_end) {
+    const std::size_t begin = log_->line.size();
+    for (std::size_t i = 1; i < ready_.size(); ++i) log_->line.push_back({ready_[i].ready, ready_[i].processor});
+    if (own_end > minus_infinity) log_->line.push_back({own_end, roles_.master});
+    const auto line_begin = log_->line.begin() + static_cast<std::ptrdiff_t>(begin);
+    std::sort(line_begin, log_->line.end(), [](const DrawLog::Waiting& a, const DrawLog::Waiting& b) {
+      return a.ready != b.ready ? a.ready < b.ready : a.processor < b.processor;
+    });
+    in_line_.assign(static_cast<std::size_t>(setup_.width), 0);
+    in_line_[static_cast<std::size_t>(j)] = 1;
+    for (auto w = line_begin; w != log_->line.end(); ++w) in_line_[static_cast<std::size_t>(w->processor)] = 1;
+    double settled = minus_infinity;
+    for (int p = 0; p < setup_.width; ++p)
+      if (!in_line_[static_cast<std::size_t>(p)]) settled = std::max(settled, last_end_[p]);
+    log_->dealings.push_back({log_->processor.size(), start, j, remaining_, settled, begin, log_->line.size()});
+  }
+
   bool own_first(double own_end, const Ready& slave) const {
     return own_end != slave.ready ? own_end < slave.ready : roles_.master < slave.processor;
   }
@@ -348,6 +370,8 @@ class MasterSlave final : public Protocol {
   std::vector<char> has_result_;
   std::vector<Ready> ready_;
   LawDraws draws_;
+  DrawLog* log_ = nullptr;  // the replication's log, if kept
+  std::vector<char> in_line_;  // log_dealing's scratch
 };
 
 }  // namespace
