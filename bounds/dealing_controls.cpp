@@ -227,8 +227,8 @@ double DealingControls::Table::at(long u) const {
   return clipped[static_cast<std::size_t>(i)];
 }
 
-DealingControls::DealingControls(std::vector<Law> laws, double service)
-    : laws_(std::move(laws)), service_(service), step_(grid_step(laws_, service)) {
+DealingControls::DealingControls(std::vector<Law> laws, double service, double rare)
+    : laws_(std::move(laws)), service_(service), rare_(rare), step_(grid_step(laws_, service)) {
   if (!fits(laws_, service)) throw std::invalid_argument("dealing controls: service < 0, or a law too wide for the grid");
   per_service_ = std::lround(service / step_);
   for (const Law& law : laws_) {
@@ -334,20 +334,6 @@ DealingControls::Values DealingControls::operator()(const Dealing& d, double x) 
   with_value.resize(slots);
   for (std::size_t k = 0; k < slots; ++k) with_value[k] = from >= node(jt) ? from : from + with_tail[k];
   place_probabilities(p, behind);
-  // The mean as a reference value plus the weighed deviations from it: where V~ is constant (a
-  // draw that changes nothing the prediction sees) the control is then exactly 0, not rounding
-  // noise for the regression to fit.
-  // Values within 1e-12 of the reference (relative to the times' size) are taken as equal to it:
-  // the arrangements' products differ in rounding only where the draw changes nothing.
-  double reference = minus_infinity;
-  const auto deviation = [&](double v) {
-    if (reference == minus_infinity) reference = v;
-    const double e = v - reference;
-    return std::abs(e) <= 1e-12 * (1.0 + std::abs(d.start) + std::abs(reference)) ? 0.0 : e;
-  };
-  double mean = 0.0;
-  for (std::size_t k = 0; k < slots; ++k) mean += (behind[k] - behind[k + 1]) * deviation(with_value[k]);
-
   // Behind the dealt ones: H~(y) = E max(standing, M~, y) = w + Tail(w), w = max(standing, y),
   // constant on each cell of x at the cell's middle. Tail from the stored products by suffix sums.
   thread_local std::vector<double> tail;  // tail[i]: the integral of 1 - F~ from node jb + i up
@@ -376,10 +362,20 @@ DealingControls::Values DealingControls::operator()(const Dealing& d, double x) 
     while (u < drawn.first + cells && y >= node(u + 1)) ++u;
     return std::clamp<long>(u - drawn.first, -1, cells);
   };
+  // The pieces of x in order, each with its probability and V~: the places in line, then the cells
+  // behind the dealt ones.
+  thread_local std::vector<double> probability, piece_value;
+  probability.clear();
+  piece_value.clear();
+  for (std::size_t k = 0; k < slots; ++k) {
+    probability.push_back(behind[k] - behind[k + 1]);
+    piece_value.push_back(with_value[k]);
+  }
+  long first_cell = -1;
   if (can_be_behind && behind[slots] > 0.0) {
     const double b = slots > 0 ? p.threshold(slots) : minus_infinity;
     const double below_b = slots > 0 ? cdf_below(*d.law, b) : 0.0;
-    const long first_cell = slots > 0 ? cell_of(b) : -1;
+    first_cell = slots > 0 ? cell_of(b) : -1;
     // P(X < edge) at the cells' edges: cell c is [edge c, edge c+1), -1 and cells() unbounded.
     const auto below_edge = [&](long c) {  // P(X < lower edge of cell c)
       if (c <= -1) return 0.0;
@@ -389,11 +385,37 @@ DealingControls::Values DealingControls::operator()(const Dealing& d, double x) 
     for (long c = first_cell; c <= cells; ++c) {
       const double lower = c == first_cell ? std::max(below_b, below_edge(c)) : below_edge(c);
       const double upper = c == cells ? 1.0 : below_edge(c + 1);
-      if (upper > lower) mean += (upper - lower) * deviation(behind_value(cell_middle(c)));
+      probability.push_back(std::max(0.0, upper - lower));
+      piece_value.push_back(behind_value(cell_middle(c)));
     }
   }
+  // A piece rarer than rare_ takes the value of the nearest piece before it that is not (after
+  // it, for the first ones). See the constructor's comment in the header.
+  std::size_t first_common = probability.size();
+  for (std::size_t i = 0, last = probability.size(); i < probability.size(); ++i) {
+    if (probability[i] >= rare_) {
+      last = i;
+      first_common = std::min(first_common, i);
+    } else if (last < probability.size()) {
+      piece_value[i] = piece_value[last];
+    }
+  }
+  for (std::size_t i = 0; i < first_common && first_common < probability.size(); ++i) piece_value[i] = piece_value[first_common];
+  // The mean as a reference value plus the weighed deviations from it; values within 1e-12 of it
+  // (relative to the times' size) count as equal to it: where V~ is constant (a draw that changes
+  // nothing the prediction sees) the control is then exactly 0, not rounding noise for the
+  // regression to fit.
+  const double reference = piece_value.empty() ? 0.0 : piece_value[std::min(first_common, piece_value.size() - 1)];
+  const auto deviation = [&](double v) {
+    const double e = v - reference;
+    return std::abs(e) <= 1e-12 * (1.0 + std::abs(d.start) + std::abs(reference)) ? 0.0 : e;
+  };
+  double mean = 0.0;
+  for (std::size_t i = 0; i < probability.size(); ++i) mean += probability[i] * deviation(piece_value[i]);
   const std::size_t k = p.position(x);
-  const double value = deviation(k < slots ? with_value[k] : behind_value(cell_middle(cell_of(x))));
+  const std::size_t piece =
+      k < slots ? k : slots + static_cast<std::size_t>(std::max<long>(0, cell_of(x) - first_cell));
+  const double value = deviation(piece_value[std::min(piece, piece_value.size() - 1)]);
   return {d.start + reference + value, d.start + reference + mean, value - mean};
 }
 

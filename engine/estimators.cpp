@@ -260,6 +260,13 @@ void fit_controls(EstimatorSetup& setup, std::uint64_t reps) {
     const std::size_t J = spec.size() + (setup.surrogate ? 1 : 0);
     return J <= max_controls && reps >= regression_min_reps(J);
   };
+  // The dealing controls' rare pieces for this cap (bounds::DealingControls): each kept piece of
+  // V~ seen about 10 times.
+  if (spec.dealing) {
+    const double rare = std::max(dealing_rare, 10.0 / static_cast<double>(std::max<std::uint64_t>(reps, 1)));
+    if (rare != spec.dealing->rare())
+      spec.dealing = std::make_shared<const bounds::DealingControls>(spec.dealing->laws(), spec.dealing->service(), rare);
+  }
   while (!fits() && (spec.max_power > 0 || spec.neighbor_max)) {
     if (spec.max_power == 3) {
       drop(spec.powers_at() + sums, sums);  // the cubes follow the squares

@@ -149,7 +149,9 @@ inline constexpr std::size_t max_controls = 65;
 // replications (regression_min_reps), keeping control_means in step: a wide machine keeps the sums
 // and the level maxima, and a run with a small cap the controls that fit it (so that `auto` still
 // takes cv there). estimator_setup fits to max_controls; a run fits to its cap before resolving.
+// The dealing controls (master-slave) merge the pieces of V~ rarer than max(dealing_rare, 10 / reps).
 void fit_controls(EstimatorSetup& setup, std::uint64_t reps);
+inline constexpr double dealing_rare = 1e-3;
 
 // Which estimator `requested` means for this setup and replication cap (auto resolved; the others
 // checked: InputError on `estimator` where the model does not offer it, on `reps` where the cap is

@@ -175,26 +175,30 @@ Dealing on_controls(const DealingControls& c, bool normal_laws, int remaining) {
   return d;
 }
 
-// E V~(X) by brute force: V~ is constant on each cell of the grid and each place in line, so a
-// midpoint sum over 2,000,000 points of X's range weighs each piece to 1e-6 of its probability
-// (about 50 jumps of at most 0.5: 2.5e-5 at worst, 1e-6 expected).
-double mean_by_points(const DealingControls& c, const Dealing& d, double lo, double hi, bool normal) {
-  const int points = 2000000;
-  const double width = (hi - lo) / points;
+// E V~(X) on its own: V~ is constant between the grid's points and the line's ready times (where
+// the drawing slave's place changes), so a sum over those pieces of V~ at the middle times the
+// piece's probability is E V~ up to rounding (the tails beyond [lo, hi] hold 1e-15).
+double mean_by_pieces(const DealingControls& c, const Dealing& d, double lo, double hi) {
+  std::vector<double> cuts = {lo, hi};
+  for (double u = std::floor(lo / c.step()); u * c.step() < hi; ++u)
+    if (u * c.step() > lo) cuts.push_back(u * c.step());
+  for (const auto& w : d.line)
+    if (w.ready - d.start > lo && w.ready - d.start < hi) cuts.push_back(w.ready - d.start);
+  std::sort(cuts.begin(), cuts.end());
   double total = 0.0;
-  for (int i = 0; i < points; ++i) {
-    const double x = lo + (i + 0.5) * width;
-    total += c(d, x).value * (normal ? *d.law->pdf(x) : 1.0 / (hi - lo)) * width;
-  }
+  for (std::size_t i = 0; i + 1 < cuts.size(); ++i)
+    total += c(d, 0.5 * (cuts[i] + cuts[i + 1])).value * (d.law->cdf(cuts[i + 1]) - d.law->cdf(cuts[i]));
   return total;
 }
 
 }  // namespace
 
 TEST_CASE("dealing controls: V~ is within 0.01 of V and its mean is exact for it", "[dealing]") {
+  // rare = 0 (no piece merged) for V~ against V; the estimator's 1e-3 for the mean as well.
+  for (const double rare : {0.0, 1e-3})
   for (const bool normal : {false, true}) {
     const Law s = normal ? slow_normal : slow, f = normal ? fast_normal : fast;
-    const DealingControls c({s, f}, 0.2);
+    const DealingControls c({s, f}, 0.2, rare);
     // Wilson's fast law's sd is 0.144: the step is 0.2 / 12.
     CHECK(c.step() == Approx(0.2 / 12).epsilon(1e-15));
     const double sd = std::sqrt(1.0 / 12.0);
@@ -206,10 +210,11 @@ TEST_CASE("dealing controls: V~ is within 0.01 of V and its mean is exact for it
       const double near_lo = normal ? 0.5 - 5.0 * sd : lo, near_hi = normal ? 0.5 + 5.0 * sd : hi;
       double worst = 0.0;
       for (double x = near_lo; x <= near_hi; x += (near_hi - near_lo) / 997) worst = std::max(worst, std::abs(c(d, x).value - dealing_value(d, x)));
-      CHECK(worst <= 0.01);
+      INFO("rare " << rare << ", worst |V~ - V| " << worst);
+      if (rare == 0.0) CHECK(worst <= 0.01);
       const double mean = c(d, 0.3).mean;
       CHECK(std::abs(mean - dealing_mean(d)) <= 0.005);
-      CHECK(mean_by_points(c, d, lo, hi, normal) == Approx(mean).margin(2.5e-5));
+      CHECK(mean_by_pieces(c, d, lo, hi) == Approx(mean).epsilon(1e-12));
       // Each value x gives the same mean: it is a function of the state alone.
       CHECK(c(d, lo + 0.1).mean == mean);
     }
