@@ -267,6 +267,13 @@ void fit_controls(EstimatorSetup& setup, std::uint64_t reps) {
     if (rare != spec.dealing->rare())
       spec.dealing = std::make_shared<const bounds::DealingControls>(spec.dealing->laws(), spec.dealing->service(), rare);
   }
+  // The dealing controls go first, the earliest draws first (the last draws carry the most): a
+  // wide master-slave machine or a small cap keeps its sums and last draws, as before them.
+  while (!fits() && spec.dealing_draws > 0) {
+    --spec.dealing_draws;
+    drop(spec.size(), 1);
+  }
+  if (spec.dealing_draws == 0) spec.dealing.reset();
   while (!fits() && (spec.max_power > 0 || spec.neighbor_max)) {
     if (spec.max_power == 3) {
       drop(spec.powers_at() + sums, sums);  // the cubes follow the squares

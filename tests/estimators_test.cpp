@@ -263,6 +263,28 @@ TEST_CASE("the dealing controls of a master-slave protocol have mean 0 and expla
   CHECK(cv.variance_factor > 6.0);
 }
 
+TEST_CASE("fit_controls trims the dealing controls to a wide machine and to a small cap", "[estimators]") {
+  // (16,8): 16 sums, 4 last draws, 16 dealing draws: 36 controls need 148 replications. A cap of
+  // 120 fits 29 (4 * 30 = 120): 9 dealing draws, the latest ones.
+  auto narrow = prepared(StructureKind::master_slave, 16, 8, "uniform", 20, 0.1);
+  REQUIRE(narrow.estimators.controls.size() == 36);
+  engine::fit_controls(narrow.estimators, 120);
+  CHECK(narrow.estimators.controls.dealing_draws == 9);
+  CHECK(narrow.estimators.control_means.size() == 29);
+  CHECK(engine::resolve_estimator(Estimator::automatic, narrow.estimators, 120) != Estimator::mc);
+  // (50,10): 50 sums and 4 last draws leave 11 of the 65 controls a regression holds.
+  const auto wide = prepared(StructureKind::master_slave, 50, 10, "uniform", 20, 0.1);
+  CHECK(wide.estimators.controls.dealing_draws == 11);
+  CHECK(wide.estimators.controls.size() == engine::max_controls);
+  // A cap the sums and last draws alone need: no dealing controls, and none of their tables.
+  auto small = prepared(StructureKind::master_slave, 16, 8, "uniform", 20, 0.1);
+  engine::fit_controls(small.estimators, 100);
+  CHECK(small.estimators.controls.dealing_draws == 4);  // 24 controls: 100 replications
+  engine::fit_controls(small.estimators, 80);  // below regression_min_reps(20) = 100: all go
+  CHECK(small.estimators.controls.dealing_draws == 0);
+  CHECK(!small.estimators.controls.dealing);
+}
+
 TEST_CASE("the dealing controls leave no bias where rare places in line carry large deviations", "[estimators]") {
   // Normal laws at Table 5's (5,0), C = 0.25: the drawn time reaches far places in line with
   // tiny probabilities. Without merging the pieces of V~ rarer than 1e-4 into their neighbours
