@@ -300,18 +300,18 @@ DealingControls::Values DealingControls::operator()(const Dealing& d, double x) 
   with_previous.assign(slots, 0.0);
   with_tail.assign(slots, 0.0);
   without.clear();
+  g_line.resize(slots);
+  g_shifted.resize(slots);
+  g_drawn.resize(slots);
+  prefix.resize(slots + 1);
+  suffix.resize(slots + 1);
   for (long j = jb; j <= jt && slots > 0; ++j) {
-    g_line.resize(slots);
-    g_shifted.resize(slots);
-    g_drawn.resize(slots);
     for (std::size_t i = 0; i < slots; ++i) {
       const long u = j - static_cast<long>(i + 1) * m;
       g_drawn[i] = drawn.at(u);
       g_line[i] = line[i] ? line[i]->at(u) : 1.0;
       g_shifted[i] = shifted[i] ? shifted[i]->at(u) : 1.0;
     }
-    prefix.resize(slots + 1);
-    suffix.resize(slots + 1);
     prefix[0] = 1.0;
     for (std::size_t i = 0; i < slots; ++i) prefix[i + 1] = prefix[i] * g_line[i];
     suffix[slots - 1] = 1.0;  // suffix[k]: the slots after k, each with the line's previous law
