@@ -843,16 +843,16 @@ void protocol_controls(const Plan& plan, const Draw* draws, const ControlSpec& s
     if (levels_out) std::copy(x, x + kept, levels_out + static_cast<std::size_t>(i) * levels + j0);
   };
   const DrawLog& log = ws.log;
-  for (std::size_t t = 0, size = log.value.size(); t < size;) {
-    const int i = log.processor[t];
-    std::size_t end = t + 1;
-    while (end < size && log.processor[end] == i) ++end;
-    if (end - t >= 8) {
+  if (plan.structure == "nn") {
+    for (std::size_t t = 0, size = log.value.size(); t < size;) {
+      const int i = log.processor[t];
+      std::size_t end = t + 1;
+      while (end < size && log.processor[end] == i) ++end;
       take_run(i, log.value.data() + t, end - t);
       t = end;
-    } else {  // master-slave: its draws alternate between processors
-      for (; t < end; ++t) take(i, log.value[t]);
     }
+  } else {  // the other protocols log one draw at a time, alternating between processors
+    for (std::size_t t = 0; t < log.value.size(); ++t) take(log.processor[t], log.value[t]);
   }
   for (int i = 0; i < plan.width; ++i) {
     const std::uint64_t need = std::max(sums ? limit[i] : 0, levels);
