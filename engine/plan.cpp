@@ -864,36 +864,12 @@ void protocol_controls(const Plan& plan, const Draw* draws, const ControlSpec& s
     controls[sums] = total;
   }
   if (pairs) {
-    // Pairs (i, i+1) and triples (i, i+1, i+2), each summed in level order. The sums run
-    // side by side, four pairs and their triples in one pass over the levels: one sum alone is a
-    // chain of dependent additions, four at once fill the adder's latency (the same additions in
-    // the same order, so the same bits).
+    // Level by level along the rows: pairs (i, i+1), then triples (i, i+1, i+2).
     double* neighbors = controls + spec.neighbors_at();
     double* triples = neighbors + pairs;
     const std::size_t width = static_cast<std::size_t>(levels);
-    const double* rows = levels_out;
-    auto row = [rows, width](std::size_t i) { return rows + i * width; };
-    std::size_t i = 0;
-    for (; i + 4 < pairs; i += 4) {  // pairs i..i+3 and their triples (each has one: i + 4 < pairs)
-      const double *r0 = row(i), *r1 = row(i + 1), *r2 = row(i + 2), *r3 = row(i + 3), *r4 = row(i + 4), *r5 = row(i + 5);
-      double p0 = 0.0, p1 = 0.0, p2 = 0.0, p3 = 0.0, t0 = 0.0, t1 = 0.0, t2 = 0.0, t3 = 0.0;
-      for (std::size_t k = 0; k < width; ++k) {
-        const double m0 = std::max(r0[k], r1[k]), m1 = std::max(r1[k], r2[k]), m2 = std::max(r2[k], r3[k]),
-                     m3 = std::max(r3[k], r4[k]);
-        p0 += m0;
-        p1 += m1;
-        p2 += m2;
-        p3 += m3;
-        t0 += std::max(m0, r2[k]);
-        t1 += std::max(m1, r3[k]);
-        t2 += std::max(m2, r4[k]);
-        t3 += std::max(m3, r5[k]);
-      }
-      neighbors[i] = p0, neighbors[i + 1] = p1, neighbors[i + 2] = p2, neighbors[i + 3] = p3;
-      triples[i] = t0, triples[i + 1] = t1, triples[i + 2] = t2, triples[i + 3] = t3;
-    }
-    for (; i < pairs; ++i) {
-      const double* a = row(i);
+    for (std::size_t i = 0; i < pairs; ++i) {
+      const double* a = levels_out + i * width;
       const double* b = a + width;
       const double* c = i + 1 < pairs ? b + width : nullptr;
       double pair = 0.0, triple = 0.0;
