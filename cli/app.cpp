@@ -40,9 +40,7 @@
 #include "engine/wilson_figures.h"
 #include "engine/wilson_tables.h"
 
-#ifndef HETSTRUCT_VERSION
-#define HETSTRUCT_VERSION "unknown"
-#endif
+#include "hetstruct_version.h"  // HETSTRUCT_VERSION, written at build time (cli/version.cmake)
 
 namespace hetstruct::cli {
 
