@@ -735,28 +735,14 @@ ControlSpec control_spec(const Plan& plan, const std::vector<std::uint64_t>& sha
 
 namespace {
 
-// The level-structured plans with their controls, everything inlined into one function (the
-// draws' Boost code and the tap included): the stream state and the sums stay in registers, and
-// a cv run of async, sync or nn at (16,8) takes 8-10% less time (the nn surrogate's mean is
-// estimated this way). The task pool, inlined so, ran 6% slower: it is left to the compiler.
-template <class Draw>
-[[gnu::flatten, gnu::noinline]] double evaluate_level_controls(const Plan& plan, const Draw* draws, std::uint64_t seed,
-                                                               std::uint64_t rep, Workspace& ws, ControlTap& tap) {
-  switch (plan.kind) {
-    case PlanKind::asynchronous: return evaluate_asynchronous_by_level(plan, draws, seed, rep, ws, tap);
-    case PlanKind::synchronous: return evaluate_synchronous(plan, draws, seed, rep, ws, TapRef{&tap});
-    default: return evaluate_neighbor(plan, draws, seed, rep, ws, TapRef{&tap});
-  }
-}
-
 template <class Draw>
 double evaluate_regular_controls(const Plan& plan, const Draw* draws, const ControlSpec& spec, std::uint64_t seed,
                                  std::uint64_t rep, Workspace& ws, ControlTap& tap) {
   switch (plan.kind) {
-    case PlanKind::asynchronous:
-    case PlanKind::synchronous:
+    case PlanKind::asynchronous: return evaluate_asynchronous_by_level(plan, draws, seed, rep, ws, tap);
+    case PlanKind::synchronous: return evaluate_synchronous(plan, draws, seed, rep, ws, TapRef{&tap});
     case PlanKind::neighbor_sequential:
-    case PlanKind::neighbor_plain: return evaluate_level_controls(plan, draws, seed, rep, ws, tap);
+    case PlanKind::neighbor_plain: return evaluate_neighbor(plan, draws, seed, rep, ws, TapRef{&tap});
     case PlanKind::task_pool: {
       const double makespan = evaluate_task_pool(plan, draws, seed, rep, ws, TapRef{&tap});
       // A processor that ran fewer tasks than its share: its next variates complete the sum.

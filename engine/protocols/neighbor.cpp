@@ -292,7 +292,7 @@ class DrawAhead {
   }
 
  private:
-  [[gnu::noinline, gnu::flatten]] void refill(int i) const {
+  [[gnu::noinline]] void refill(int i) const {
     const int count = std::min(batch, state_->left[i]);
     if (count == 0) throw std::logic_error("event-commit: a processor drew more than its levels' tasks");
     state_->left[i] -= count;
