@@ -21,6 +21,7 @@
 #include <boost/random/weibull_distribution.hpp>
 
 #include "distributions/law.h"
+#include "distributions/ziggurat.h"
 
 namespace hetstruct::distributions {
 
@@ -34,10 +35,10 @@ struct UniformDraw {
 };
 
 struct NormalDraw {
-  mutable boost::random::normal_distribution<double> dist;  // operator() is non-const in Boost
+  boost::random::normal_distribution<double> dist;
   double scale;
   template <class Engine>
-  double operator()(Engine& eng) const { return scale * dist(eng); }
+  double operator()(Engine& eng) const { return scale * normal_variate(dist, eng); }
 };
 
 class Sampler {
@@ -133,7 +134,7 @@ class Sampler {
     double draw(Engine& eng) const {
       switch (kind) {
         case LeafKind::uniform: return scale * uniform(eng);
-        case LeafKind::normal: return scale * normal(eng);
+        case LeafKind::normal: return scale * normal_variate(normal, eng);
         case LeafKind::constant: return scale * value;
         case LeafKind::truncated_normal: return scale * draw_truncated(eng);
         case LeafKind::exponential:
@@ -164,7 +165,7 @@ class Sampler {
     double draw_truncated(Engine& eng) const {
       if (above_zero >= 0.5) {
         for (;;) {
-          const double x = normal(eng);
+          const double x = normal_variate(normal, eng);
           if (x >= 0.0) return x;
         }
       }
@@ -177,7 +178,7 @@ class Sampler {
     double scale;
     double cumulative_weight;
     boost::random::uniform_real_distribution<double> uniform;
-    mutable boost::random::normal_distribution<double> normal;  // operator() is non-const in Boost
+    boost::random::normal_distribution<double> normal;
     double value;
     double above_zero = 1.0;
     // Boost's operator() is non-const for these, though they keep no state between draws.
