@@ -215,7 +215,7 @@ struct Simulate {
     if (!sim.zero_comm())
       out << "comm        C = " << full(sim.plan.comm.comm_cost) << ", "
           << (sim.plan.kind == engine::PlanKind::dag ? "port " : "protocol ") << sim.plan.communication()
-          << (sim.plan.structure == "ms" ? ", policy " + sim.plan.comm.policy : std::string()) << "\n";
+          << (sim.plan.structure == structures::StructureKind::master_slave ? ", policy " + sim.plan.comm.policy : std::string()) << "\n";
     out << "laws        " << describe_laws(s) << "\n";
     out << "mean        " << fixed(e.mean, 4);
     if (sim.estimator == engine::Estimator::exact)

@@ -194,7 +194,7 @@ EstimatorSetup estimator_setup(const structures::Structure& s, const Plan& plan,
   EstimatorSetup setup;
   setup.exact = exact;
   setup.exact_method = exact_method;
-  const bool pool = plan.kind == PlanKind::task_pool || (plan.kind == PlanKind::protocol && plan.structure == "ms");
+  const bool pool = plan.pool();
   setup.master_slave = pool;
   const bool custom = s.kind == structures::StructureKind::custom;
   std::vector<std::uint64_t> shares;
@@ -204,7 +204,7 @@ EstimatorSetup estimator_setup(const structures::Structure& s, const Plan& plan,
   setup.controls = control_spec(plan, shares);
   // The nearest-neighbour protocols draw each processor's tasks from the streams the
   // zero-communication recurrence draws them from: that recurrence is the surrogate.
-  if (plan.kind == PlanKind::protocol && plan.structure == "nn" && !custom) {
+  if (plan.structure == structures::StructureKind::nearest_neighbor && !custom) {
     setup.surrogate = compile(s);
     const EstimatorSetup own = estimator_setup(s, *setup.surrogate, std::nullopt, "");
     setup.surrogate_controls = own.controls;

@@ -262,17 +262,18 @@ Plan compile(const structures::Structure& s, CompileOptions options) {
   plan.width = s.width;
   if (!options.generic && needs_protocol(s, options)) {
     plan.kind = PlanKind::protocol;
-    plan.structure = structures::to_string(s.kind);
+    plan.structure = s.kind;
+    const std::string structure = structures::to_string(s.kind);
     plan.comm = {s.width, s.fast_count, s.levels, options.comm_cost, {}, options.policy.empty() ? "dynamic" : options.policy};
     for (int i = 0; i < s.width; ++i) {
       plan.samplers.emplace_back(s.laws.at(i));
       plan.laws.push_back(s.laws.at(i));
       plan.comm.mean_task_time.push_back(s.laws.at(i).mean());
     }
-    const auto names = protocol_names(plan.structure);
-    if (names.empty()) throw InputError("comm_cost", "no communication protocol for " + plan.structure + " yet");
+    const auto names = protocol_names(structure);
+    if (names.empty()) throw InputError("comm_cost", "no communication protocol for " + structure + " yet");
     plan.protocol = options.protocol.empty() ? names.front() : options.protocol;
-    make_protocol(plan.structure, plan.protocol, plan.comm);  // validates the name and the policy now
+    make_protocol(structure, plan.protocol, plan.comm);  // validates the name and the policy now
     specialise_draws(plan);  // for the controls (evaluate_controls); the protocols pick their own
     return plan;
   }
@@ -310,7 +311,7 @@ Workspace::Workspace(const Plan& plan)
       events.reserve(plan.task_sampler.size() + plan.messages.size());
     }
   }
-  if (plan.kind == PlanKind::protocol) protocol = make_protocol(plan.structure, plan.protocol, plan.comm);
+  if (plan.kind == PlanKind::protocol) protocol = make_protocol(structures::to_string(*plan.structure), plan.protocol, plan.comm);
 }
 
 namespace {
@@ -685,7 +686,7 @@ double evaluate(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspa
 ControlSpec control_spec(const Plan& plan, const std::vector<std::uint64_t>& shares) {
   ControlSpec spec;
   const auto levels = static_cast<std::uint64_t>(plan.levels);
-  const bool pool = plan.kind == PlanKind::task_pool || (plan.kind == PlanKind::protocol && plan.structure == "ms");
+  const bool pool = plan.pool();
   if (plan.kind == PlanKind::dag) {
     spec.sum_counts.assign(plan.width, 0);
     for (std::size_t t = 0; t < plan.task_sampler.size(); ++t)
@@ -728,7 +729,7 @@ ControlSpec control_spec(const Plan& plan, const std::vector<std::uint64_t>& sha
     const bool cubes = std::all_of(plan.laws.begin(), plan.laws.end(),
                                    [](const distributions::Law& law) { return law.third_central_moment().has_value(); });
     spec.max_power = cubes ? 3 : 2;
-    spec.neighbor_max = plan.structure == "nn";
+    spec.neighbor_max = plan.structure == structures::StructureKind::nearest_neighbor;
   }
   return spec;
 }
@@ -811,16 +812,21 @@ void protocol_controls(const Plan& plan, const Draw* draws, const ControlSpec& s
       double sum = controls[i];
       for (std::size_t k = 0; k < summed; ++k) sum += x[k];
       controls[i] = sum;
-      if (squares) {
+      if (cubes) {
         const double c = centre[i];
-        double s2 = squares[i], s3 = cubes ? cubes[i] : 0.0;
+        double s2 = squares[i], s3 = cubes[i];
         for (std::size_t k = 0; k < summed; ++k) {
           const double d = x[k] - c, d2 = d * d;
           s2 += d2;
           s3 += d2 * d;
         }
         squares[i] = s2;
-        if (cubes) cubes[i] = s3;
+        cubes[i] = s3;
+      } else if (squares) {
+        const double c = centre[i];
+        double s2 = squares[i];
+        for (std::size_t k = 0; k < summed; ++k) s2 += (x[k] - c) * (x[k] - c);
+        squares[i] = s2;
       }
     }
     const std::uint64_t kept = std::min<std::uint64_t>(count, j0 < levels ? levels - j0 : 0);
@@ -829,7 +835,7 @@ void protocol_controls(const Plan& plan, const Draw* draws, const ControlSpec& s
     if (levels_out) std::copy(x, x + kept, levels_out + static_cast<std::size_t>(i) * levels + j0);
   };
   const DrawLog& log = ws.log;
-  if (plan.structure == "nn") {
+  if (plan.structure == structures::StructureKind::nearest_neighbor) {
     for (std::size_t t = 0, size = log.value.size(); t < size;) {
       const int i = log.processor[t];
       std::size_t end = t + 1;

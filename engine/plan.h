@@ -118,11 +118,14 @@ class Plan {
   std::vector<std::uint32_t> succ_begin, succs;
   std::vector<int> succ_message;
 
-  // Protocol plans: which protocol of which structure, and what it knows of the structure.
-  std::string structure;
+  // Protocol plans: which protocol of which structure (none for the other plans), and what it
+  // knows of the structure.
+  std::optional<structures::StructureKind> structure;
   std::string protocol;
   CommSetup comm;
 
+  // Whether its tasks come from a pool: the task pool, or master-slave's dealing.
+  bool pool() const { return kind == PlanKind::task_pool || structure == structures::StructureKind::master_slave; }
   // Tasks with a random time per replication (the unit of "ns per task").
   std::uint64_t compute_tasks() const;
   // Whether a replication communicates: a protocol, or a DAG with messages.

@@ -80,7 +80,7 @@ Record simulation_record(const Simulation& sim, std::uint64_t seed) {
   else r.add_none("closed_form").add_none("closed_form_method");
   const bool comm = !sim.zero_comm();
   r.add("z", sim.z()).add("comm", comm ? sim.plan.comm.comm_cost : 0.0).add("protocol", sim.plan.communication());
-  r.add("policy", comm && sim.plan.structure == "ms" ? sim.plan.comm.policy : "");
+  r.add("policy", comm && sim.plan.structure == structures::StructureKind::master_slave ? sim.plan.comm.policy : "");
   r.add("estimator", to_string(sim.estimator)).add("variance_factor", sim.variance_factor);
   if (const auto& m = sim.metrics) {
     r.add("power_weights", sim.power_weights).add("heterogeneity", sim.heterogeneity);
