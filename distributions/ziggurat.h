@@ -1,44 +1,27 @@
 // Boost.Random's normal variate with its common case inline. Boost's ziggurat
 // (boost::random::detail::unit_normal_distribution) calls generate_int_float_pair out of line for
-// every draw, and that call is the larger part of a normal draw's cost in the hot loops (about 3%
-// of the event-driven nearest-neighbour protocol at n = 16). Here the first rectangle test, which
-// accepts about 99% of the draws, is written out for the 63-bit ProcessorStream (engine/streams.h);
-// every other path is Boost's own code. The variates are Boost's bit for bit: the same engine
-// calls, the same arithmetic in the same order (tests/law_test.cpp compares them over millions of
-// draws, tails included).
+// every draw, and that call is the larger part of a normal draw's cost in the hot loops (a
+// quarter of the time a task of the zero-communication async and sync recurrences). Here the
+// first rectangle test, which accepts about 99% of the draws, is written out for the 63-bit
+// ProcessorStream (engine/streams.h). Any other draw is Boost's own, from the stream as it was
+// before the draw, so the variates are Boost's bit for bit: the same engine calls, the same
+// arithmetic in the same order (tests/law_test.cpp compares them over millions of draws, tails
+// included).
 #pragma once
 
 #include <cstdint>
 #include <type_traits>
 
 #include <boost/random/normal_distribution.hpp>
-#include <boost/random/uniform_01.hpp>
 
 namespace hetstruct::distributions {
 
 namespace ziggurat_detail {
 
-// The rest of one ziggurat iteration after its first rectangle test failed (Boost's own lines),
-// then, if it rejects, Boost's whole loop for a fresh draw: an iteration keeps no state.
+// Boost's whole draw, out of line: the rare path stays out of the hot loops.
 template <class Engine>
-[[gnu::noinline]] double unit_normal_slow(Engine& eng, double x, int i, int sign) {
-  using boost::random::detail::normal_table;
-  using Unit = boost::random::detail::unit_normal_distribution<double>;
-  const double* const table_x = normal_table<double>::table_x;
-  const double* const table_y = normal_table<double>::table_y;
-  if (i == 0) return Unit().generate_tail(eng) * sign;
-  const double y01 = boost::random::uniform_01<double>()(eng);
-  const double y = table_y[i] + y01 * (table_y[i + 1] - table_y[i]);
-  double y_above_ubound, y_above_lbound;
-  if (table_x[i] >= 1) {
-    y_above_ubound = (table_x[i] - table_x[i + 1]) * y01 - (table_x[i] - x);
-    y_above_lbound = y - (table_y[i] + (table_x[i] - x) * table_y[i] * table_x[i]);
-  } else {
-    y_above_lbound = (table_x[i] - table_x[i + 1]) * y01 - (table_x[i] - x);
-    y_above_ubound = y - (table_y[i] + (table_x[i] - x) * table_y[i] * table_x[i]);
-  }
-  if (y_above_ubound < 0 && (y_above_lbound < 0 || y < Unit::f(x))) return x * sign;
-  return Unit()(eng);
+[[gnu::noinline]] double boost_unit_normal(Engine& eng) {
+  return boost::random::detail::unit_normal_distribution<double>()(eng);
 }
 
 // An engine whose variates are the 63-bit integers [0, 2^63), its range a constant expression
@@ -53,6 +36,7 @@ concept SixtyThreeBits = requires { typename std::integral_constant<std::uint64_
 template <class Engine>
 [[gnu::always_inline]] inline double unit_normal(Engine& eng) {
   if constexpr (ziggurat_detail::SixtyThreeBits<Engine>) {
+    const Engine before = eng;
     // generate_int_float_pair<double, 8> on a 63-bit engine: one call, the low 8 bits the
     // bucket, bits 8..62 the fraction over 2^55, with bit 10 cleared (Boost keeps 53 digits so).
     std::uint64_t u = eng();
@@ -65,10 +49,11 @@ template <class Engine>
     const double x = r * table_x[i];
     if (x < table_x[i + 1]) [[likely]]
       return x * sign;
-    return ziggurat_detail::unit_normal_slow(eng, x, i, sign);
-  } else {
-    return boost::random::detail::unit_normal_distribution<double>()(eng);
+    // The tail, a wedge or a rejection: Boost's draw again from the same state, which takes the
+    // same first step and goes on as Boost does.
+    eng = before;
   }
+  return ziggurat_detail::boost_unit_normal(eng);
 }
 
 // What boost::random::normal_distribution<double>::operator() returns, with unit_normal's inline

@@ -812,21 +812,16 @@ void protocol_controls(const Plan& plan, const Draw* draws, const ControlSpec& s
       double sum = controls[i];
       for (std::size_t k = 0; k < summed; ++k) sum += x[k];
       controls[i] = sum;
-      if (cubes) {
+      if (squares) {
         const double c = centre[i];
-        double s2 = squares[i], s3 = cubes[i];
+        double s2 = squares[i], s3 = cubes ? cubes[i] : 0.0;
         for (std::size_t k = 0; k < summed; ++k) {
           const double d = x[k] - c, d2 = d * d;
           s2 += d2;
           s3 += d2 * d;
         }
         squares[i] = s2;
-        cubes[i] = s3;
-      } else if (squares) {
-        const double c = centre[i];
-        double s2 = squares[i];
-        for (std::size_t k = 0; k < summed; ++k) s2 += (x[k] - c) * (x[k] - c);
-        squares[i] = s2;
+        if (cubes) cubes[i] = s3;
       }
     }
     const std::uint64_t kept = std::min<std::uint64_t>(count, j0 < levels ? levels - j0 : 0);
