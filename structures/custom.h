@@ -28,6 +28,7 @@ struct CustomTask {
   int processor = 0;
   int law = -1;                     // index into CustomDag::laws
   std::optional<double> order;      // explicit place on its processor (smaller first)
+  int cores = 1;                    // the cores of its processor it takes while it runs (>= 1)
 };
 
 struct CustomEdge {
@@ -40,6 +41,11 @@ struct CustomDag {
   std::vector<CustomEdge> edges;    // in the file's order (a one-port model breaks ties by it)
   std::vector<distributions::Law> laws;
   std::vector<double> processor_scale;  // empty: every processor 1
+  // Cores per processor: up to that many of its tasks run at once, each taking its `cores`
+  // (empty: every processor has 1 core, Wilson's processors).
+  std::vector<int> processor_cores;
+  // A trace's makespan as it was recorded on the real machine (none: not a trace, or not recorded).
+  std::optional<double> recorded_makespan;
 
   // The index of `law` in `laws`, added if new: identical laws share one index.
   int law_index(const distributions::Law& law);

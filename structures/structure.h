@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,7 @@ struct Task {
   int level = 0;
   int law = -1;        // index into Structure::laws; -1 for zero-time vertices and pooled tasks
   std::string name;    // a custom DAG's task name, as its file gives it (for messages); empty otherwise
+  int cores = 1;       // a custom DAG's task: the cores of its processor it takes while it runs
 };
 
 struct Precedence {
@@ -90,6 +92,12 @@ struct Structure {
   // A custom DAG's processor speeds as its file gives them: a task on processor j takes
   // processor_scale[j] times a draw of its law (empty: every processor 1).
   std::vector<double> processor_scale;
+  // A custom DAG's cores per processor (empty: 1 each). A processor of one core runs its tasks one
+  // at a time, chained in the graph; one of several cores starts them in the same order, as many
+  // at once as its cores allow (the engine enforces it: no chain edges on such a processor).
+  std::vector<int> processor_cores;
+  // A trace's recorded makespan (none when the file gives none), printed beside the model's.
+  std::optional<double> recorded_makespan;
 
   // The precedence graph. A regular structure is fully described by the fields above, so its
   // graph is built on first use only: the engine's loop plans never need it, and 10^6 levels on
