@@ -217,6 +217,11 @@ struct Simulate {
           << (sim.plan.kind == engine::PlanKind::dag ? "port " : "protocol ") << sim.plan.communication()
           << (sim.plan.structure == structures::StructureKind::master_slave ? ", policy " + sim.plan.comm.policy : std::string()) << "\n";
     out << "laws        " << describe_laws(s) << "\n";
+    if (std::any_of(s.processor_cores.begin(), s.processor_cores.end(), [](int k) { return k > 1; })) {
+      out << "cores       ";
+      for (std::size_t p = 0; p < s.processor_cores.size(); ++p) out << (p ? ", " : "") << s.processor_cores[p];
+      out << " (per processor)\n";
+    }
     out << "mean        " << fixed(e.mean, 4);
     if (sim.estimator == engine::Estimator::exact)
       out << "  exact (" << sim.estimators.exact_method << "), no sampling: --estimator cv or mc simulates";
@@ -244,6 +249,9 @@ struct Simulate {
     } else {
       out << "closed form none for this structure\n";
     }
+    if (const auto& recorded = s.recorded_makespan)
+      out << "recorded    " << fixed(*recorded, 4) << "  (the trace's makespan as it ran; the mean is "
+          << fixed(e.mean / *recorded, 3) << " times it)\n";
     if (const auto& m = sim.metrics) {
       out << "power      W = " << r.text("power_weights") << "  heterogeneity H = " << fixed(sim.heterogeneity, 4) << "\n";
       out << "parallel   P_deg " << fixed(m->parallelism_degree.mean, 4) << " +- " << fixed(m->parallelism_degree.stderr_, 4)

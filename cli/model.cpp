@@ -62,6 +62,10 @@ void ModelOptions::add_to(CLI::App& app, Offer offer) {
                    "With --graph: each processor's scale, a list 1,1,1/2 (processor j takes s_j times its tasks' "
                    "laws; replaces the file's speeds)")
         ->group(group);
+    app.add_option("--cores", model.processor_cores,
+                   "With --graph: each processor's cores, a list 4,4,1 or one count for all (up to that many tasks "
+                   "run on a processor at once, each taking its cores; replaces the file's)")
+        ->group(group);
     app.add_option("--port", model.port,
                    "With --graph: free (a message only delays its receiver; the default) | one-port (a processor "
                    "sends one message at a time and receives one at a time, first come first served)")
@@ -104,7 +108,7 @@ engine::Model ModelOptions::resolved() const {
         throw InputError(flag, "has no effect on a graph",
                          "a graph's width, laws and levels are its file's; give --m, --a, --scales, --comm, --port");
   } else {
-    for (const char* flag : {"--scales", "--port", "--overlap"})
+    for (const char* flag : {"--scales", "--cores", "--port", "--overlap"})
       if (given(flag)) throw InputError(flag, "applies to a graph only", "give --graph FILE.dot");
     if (!given("--n")) throw InputError("--n", "missing", "give the width: the number of processors");
   }

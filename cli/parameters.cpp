@@ -12,7 +12,7 @@ namespace hetstruct::cli {
 namespace {
 
 // Library parameter -> flag. The sweep's TOML keys are the flags without their dashes.
-constexpr std::array<std::pair<const char*, const char*>, 35> flags = {{
+constexpr std::array<std::pair<const char*, const char*>, 36> flags = {{
     {"format", "--format"},
     {"structure", "--structure"}, {"graph", "--graph"},     {"width", "--n"},       {"fast_count", "--m"},
     {"scale", "--a"},             {"law", "--law"},         {"fast_law", "--fast-law"}, {"levels", "--levels"},
@@ -23,7 +23,7 @@ constexpr std::array<std::pair<const char*, const char*>, 35> flags = {{
     {"estimator", "--estimator"}, {"target_se", "--target-se"}, {"target_rel", "--target-rel"}, {"target_reps", "--target-reps"},
     {"se_floor", "--se-floor"},
     {"task_law", "--task-law"},   {"task_cv", "--task-cv"}, {"mapping", "--mapping"}, {"bandwidth", "--bandwidth"},
-    {"processor_scale", "--scales"},
+    {"processor_scale", "--scales"}, {"processor_cores", "--cores"},
     {"port", "--port"},           {"overlap", "--overlap"},
 }};
 

@@ -33,6 +33,9 @@ bounds::StochasticDag stochastic_dag(const Plan& plan) {
   if (plan.port != Port::free)
     throw InputError("port", "analytic DAG estimates are of the free port model",
                      "a one-port makespan is never below the free one: estimate with --port free");
+  if (plan.multicore())
+    throw InputError("graph", "analytic DAG estimates take processors of one core",
+                     "the estimates see precedences only, not a processor's cores: simulate instead");
   for (std::size_t t = 0; t < n; ++t) {
     const int k = plan.task_sampler[t];
     // A task on a processor of scale a takes a times a draw of its law.

@@ -10,6 +10,7 @@
 #include "distributions/format.h"
 #include "distributions/input_error.h"
 #include "engine/resources.h"
+#include "structures/custom.h"
 
 namespace hetstruct::engine {
 
@@ -179,6 +180,32 @@ std::vector<double> Model::parse_scales(const std::string& text) {
   }
 }
 
+std::vector<int> Model::parse_cores(const std::string& text, int width) {
+  std::vector<int> cores;
+  std::size_t begin = 0;
+  for (;;) {
+    const auto comma = text.find(',', begin);
+    std::string item = text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    std::size_t used = 0;
+    long k = 0;
+    try {
+      k = std::stol(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (item.empty() || used != item.size() || k < 1 || k > structures::max_cores)
+      throw InputError("processor_cores", "'" + item + "' is not a core count",
+                       "a whole number from 1 to " + std::to_string(structures::max_cores) + " per processor, such as 4,4,1");
+    cores.push_back(static_cast<int>(k));
+    if (comma == std::string::npos) break;
+    begin = comma + 1;
+  }
+  if (cores.size() == 1) cores.assign(static_cast<std::size_t>(width), cores.front());
+  return cores;
+}
+
 bool Model::is_paper_uniform() const { return fast_law.empty() && slow_law() == Law::paper_uniform(); }
 
 structures::Structure Model::build() const {
@@ -208,11 +235,14 @@ structures::Structure Model::build() const {
         s.fast_count = fast_count;
       }
     }
+    if (!processor_cores.empty()) structures::set_processor_cores(s, parse_cores(processor_cores, s.width), "processor_cores");
     warn_negative_times(s.laws);
     return s;
   }
   if (!processor_scales.empty())
     throw InputError("processor_scale", "applies to a graph", "Wilson's structures take fast processors m and their scale a");
+  if (!processor_cores.empty())
+    throw InputError("processor_cores", "applies to a graph", "Wilson's processors have one core each");
   if (!port.empty() || overlap)
     throw InputError(port.empty() ? "overlap" : "port", "port models apply to a graph",
                      "Wilson's structures communicate by their protocols");

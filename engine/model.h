@@ -42,6 +42,9 @@ struct Model {
   // `processor_scales` (a list "1,1,1/2", one per processor) gives every processor's; either
   // replaces the file's speeds. Only with a graph.
   std::string processor_scales;
+  // A graph's cores per processor: a list "4,4,1", or one count for every processor (empty: the
+  // file's, else 1 each). Only with a graph.
+  std::string processor_cores;
   std::string port;             // a graph's port model (free, one-port); empty: free
   bool overlap = false;         // one-port: a processor computes while it communicates
   bool memory_check = true;     // refuse a model larger than the available memory (engine/resources.h)
@@ -61,6 +64,9 @@ struct Model {
   CompileOptions compile_options() const;
   // The processor scales a list gives (InputError on processor_scale).
   static std::vector<double> parse_scales(const std::string& text);
+  // The core counts a list gives, one count standing for each of `width` processors (InputError on
+  // processor_cores).
+  static std::vector<int> parse_cores(const std::string& text, int width);
 
   // Validates everything and builds the structure; refuses one that would not fit in memory
   // unless memory_check is off.

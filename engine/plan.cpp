@@ -93,6 +93,23 @@ void compile_messages(const structures::Structure& s, const std::vector<std::uin
   }
 }
 
+// Keeps the arrays of processors of several cores only where one has several.
+void compile_cores(const structures::Structure& s, Plan& plan) {
+  const auto& cores = s.processor_cores;
+  if (std::all_of(cores.begin(), cores.end(), [](int k) { return k == 1; })) {
+    plan.start_after.clear();
+    plan.task_cores.clear();
+    return;
+  }
+  if (plan.port != Port::free)
+    throw InputError("port", "the one-port models take processors of one core",
+                     "use port free with processors of several cores");
+  plan.processor_cores.assign(static_cast<std::size_t>(plan.width), 1);
+  std::copy_n(cores.begin(), std::min(cores.size(), plan.processor_cores.size()), plan.processor_cores.begin());
+  plan.core_begin.assign(1, 0);
+  for (const int k : plan.processor_cores) plan.core_begin.push_back(plan.core_begin.back() + static_cast<std::uint32_t>(k));
+}
+
 void compile_generic(const structures::Structure& s, const CompileOptions& options, Plan& plan) {
   const auto& g = s.graph();
   const auto order = topological_order(g);
@@ -116,7 +133,12 @@ void compile_generic(const structures::Structure& s, const CompileOptions& optio
     plan.task_sampler.push_back(task.kind == TaskKind::compute ? task.law : -1);
     plan.task_processor.push_back(std::max(task.processor, 0));
     in.clear();
+    std::uint32_t start_after = Plan::no_task;
     for (const auto e : boost::make_iterator_range(boost::in_edges(v, g))) {
+      if (g[e].start_order) {
+        start_after = position[boost::source(e, g)];
+        continue;
+      }
       const auto found = message_of.find(&g[e]);
       in.emplace_back(position[boost::source(e, g)], found == message_of.end() ? -1 : found->second);
     }
@@ -128,7 +150,12 @@ void compile_generic(const structures::Structure& s, const CompileOptions& optio
       plan.pred_comm.push_back(message < 0 ? -1 : plan.messages[static_cast<std::size_t>(message)].law);
     }
     plan.pred_begin.push_back(static_cast<std::uint32_t>(plan.preds.size()));
-    if (boost::out_degree(v, g) == 0) plan.sinks.push_back(position[v]);
+    plan.start_after.push_back(start_after);
+    plan.task_cores.push_back(static_cast<std::uint32_t>(std::max(task.cores, 1)));
+    // A task followed only in its processor's start order may finish last.
+    const auto out = boost::out_edges(v, g);
+    if (std::none_of(out.first, out.second, [&g](const auto e) { return !g[e].start_order; }))
+      plan.sinks.push_back(position[v]);
   }
   std::sort(plan.sinks.begin(), plan.sinks.end());
   int width = 0;
@@ -150,6 +177,7 @@ void compile_generic(const structures::Structure& s, const CompileOptions& optio
       plan.succ_message[at] = plan.pred_message[j];
     }
 
+  compile_cores(s, plan);
   if (!custom) return;  // Wilson's streams: one per processor
   plan.task_streams = TaskStreams::single;
   for (std::size_t v = 0; v < boost::num_vertices(g); ++v)
@@ -302,6 +330,10 @@ Workspace::Workspace(const Plan& plan)
   if (plan.kind == PlanKind::dag) {
     durations.resize(plan.task_sampler.size());
     message_times.resize(plan.messages.size());
+    if (plan.multicore()) {
+      starts.resize(plan.task_sampler.size());
+      core_free.resize(plan.core_begin.back());
+    }
     if (plan.port == Port::one_port && !plan.messages.empty()) {
       missing.resize(plan.task_sampler.size());
       input_time.resize(plan.task_sampler.size());
@@ -504,6 +536,42 @@ double propagate_free(const Plan& plan, double* finish, const double* duration, 
   return makespan;
 }
 
+// Processors of several cores (the rule is in plan.h), with the free port model's messages when
+// `message` is given. Each processor's core free times stay in ascending order: the task takes
+// the first c, and its finish goes back in its sorted place.
+double propagate_cores(const Plan& plan, double* finish, const double* duration, const double* message, Workspace& ws) {
+  const std::size_t tasks = plan.task_sampler.size();
+  double* start_of = ws.starts.data();
+  std::fill(ws.core_free.begin(), ws.core_free.end(), minus_infinity);
+  for (std::size_t t = 0; t < tasks; ++t) {
+    double start = plan.pred_begin[t] == plan.pred_begin[t + 1] ? 0.0 : minus_infinity;
+    for (auto j = plan.pred_begin[t]; j < plan.pred_begin[t + 1]; ++j) {
+      const int m = message ? plan.pred_message[j] : -1;
+      start = std::max(start, m < 0 ? finish[plan.preds[j]] : finish[plan.preds[j]] + message[m]);
+    }
+    const int p = plan.task_processor[t];
+    const auto k = static_cast<std::uint32_t>(plan.processor_cores[static_cast<std::size_t>(p)]);
+    if (k == 1) {  // its order is a chain of precedences
+      start_of[t] = start;
+      finish[t] = start + duration[t];
+      continue;
+    }
+    if (plan.start_after[t] != Plan::no_task) start = std::max(start, start_of[plan.start_after[t]]);
+    double* free = ws.core_free.data() + plan.core_begin[static_cast<std::size_t>(p)];
+    const std::uint32_t c = plan.task_cores[t];
+    start = std::max(start, free[c - 1]);
+    const double end = start + duration[t];
+    std::uint32_t i = c;
+    for (; i < k && free[i] < end; ++i) free[i - c] = free[i];
+    std::fill(free + (i - c), free + i, end);
+    start_of[t] = start;
+    finish[t] = end;
+  }
+  double makespan = minus_infinity;
+  for (const auto t : plan.sinks) makespan = std::max(makespan, finish[t]);
+  return makespan;
+}
+
 // The one-port model, event by event (the rules are in plan.h).
 constexpr std::uint32_t task_bit = std::uint32_t{1} << 31;
 
@@ -605,11 +673,15 @@ double evaluate_dag(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Wor
   }
   if (busy)
     for (const auto t : plan.draw_order) busy[plan.task_processor[t]] += duration[t];
-  if (plan.messages.empty()) return propagate(plan, ws.first.data(), [duration](std::size_t t) { return duration[t]; });
+  if (plan.messages.empty()) {
+    if (plan.multicore()) return propagate_cores(plan, ws.first.data(), duration, nullptr, ws);
+    return propagate(plan, ws.first.data(), [duration](std::size_t t) { return duration[t]; });
+  }
   stream.reset(seed, rep, 0, ProcessorStream::messages);
   double* message = ws.message_times.data();
   for (std::size_t k = 0; k < plan.messages.size(); ++k)
     message[k] = plan.samplers[static_cast<std::size_t>(plan.messages[k].law)](stream);
+  if (plan.multicore()) return propagate_cores(plan, ws.first.data(), duration, message, ws);
   if (plan.port == Port::free) return propagate_free(plan, ws.first.data(), duration, message);
   return simulate_one_port(plan, ws.first.data(), duration, message, ws);
 }
@@ -938,6 +1010,7 @@ double evaluate_controls(const Plan& plan, const ControlSpec& spec, std::uint64_
 }
 
 double longest_path(const Plan& plan, std::span<const double> durations, std::span<double> finish) {
+  if (plan.multicore()) throw std::logic_error("longest_path: a plan of processors of several cores has no longest path");
   return propagate(plan, finish.data(), [&](std::size_t t) { return durations[t]; });
 }
 

@@ -36,6 +36,12 @@
 //    served when the simulation reaches it.
 //  At C = 0 with no edge law there are no messages, and both port models are the zero-communication
 //  longest path, bit for bit.
+//  - Processors of several cores (Structure::processor_cores, free port only). A processor of K
+//    cores starts its tasks in its order (the chain's order, Precedence::start_order), each once
+//    its inputs are in, the task before it has started, and as many of its cores as the task takes
+//    (Task::cores, c) are free: it starts at max(inputs, the previous start, the c-th earliest
+//    core free time), and holds the c cores that free earliest until it finishes. With K = 1 that
+//    is the chain: each task after the one before it finishes.
 #pragma once
 
 #include <cstdint>
@@ -117,6 +123,15 @@ class Plan {
   // each edge carries (-1: none).
   std::vector<std::uint32_t> succ_begin, succs;
   std::vector<int> succ_message;
+  // Processors of several cores (a custom DAG's; all empty when every processor has one): each
+  // processor's cores, each task's cores, and the task its processor starts just before it (plan
+  // positions; no_task on a processor of one core, whose order is a chain of precedences).
+  std::vector<int> processor_cores;
+  std::vector<std::uint32_t> task_cores;
+  std::vector<std::uint32_t> start_after;
+  std::vector<std::uint32_t> core_begin;  // processor p's cores in Workspace::core_free: [core_begin[p], core_begin[p+1])
+  static constexpr std::uint32_t no_task = UINT32_MAX;
+  bool multicore() const { return !processor_cores.empty(); }
 
   // Protocol plans: which protocol of which structure (none for the other plans), and what it
   // knows of the structure.
@@ -183,6 +198,8 @@ class Workspace {
   std::vector<ReplayDraw> replay;      // evaluate_on_task_times: each processor's row
   std::vector<double> durations;       // DAG: this replication's task times (plan order)
   std::vector<double> message_times;   // DAG: this replication's message times
+  std::vector<double> starts;          // DAG on processors of several cores: each task's start
+  std::vector<double> core_free;       // and each core's free time, ascending per processor
   // One-port: inputs still missing per task, the time of the last input in, the ports' and
   // processors' free times, and the event heap.
   std::vector<std::uint32_t> missing;

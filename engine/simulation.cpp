@@ -82,6 +82,9 @@ Record simulation_record(const Simulation& sim, std::uint64_t seed) {
   r.add("z", sim.z()).add("comm", comm ? sim.plan.comm.comm_cost : 0.0).add("protocol", sim.plan.communication());
   r.add("policy", comm && sim.plan.structure == structures::StructureKind::master_slave ? sim.plan.comm.policy : "");
   r.add("estimator", to_string(sim.estimator)).add("variance_factor", sim.variance_factor);
+  // A trace's makespan as it ran, beside the model's: how far the model is from the real run.
+  if (s.recorded_makespan)
+    r.add("recorded_makespan", *s.recorded_makespan).add("mean_to_recorded", e.mean / *s.recorded_makespan);
   if (const auto& m = sim.metrics) {
     r.add("power_weights", sim.power_weights).add("heterogeneity", sim.heterogeneity);
     r.add("p_deg", m->parallelism_degree.mean).add("p_deg_stderr", m->parallelism_degree.stderr_);

@@ -82,7 +82,52 @@ std::string format_order(double order) {
   return out.str();
 }
 
+int cores_of(const CustomDag& dag, int processor) {
+  return dag.processor_cores.empty() ? 1 : dag.processor_cores[static_cast<std::size_t>(processor)];
+}
+
+// One core count per processor that runs a task, each within [1, max_cores]; each task's cores
+// within its processor's.
+void check_cores(const CustomDag& dag, int width, const std::string& source) {
+  if (!dag.processor_cores.empty() && dag.processor_cores.size() != static_cast<std::size_t>(width))
+    throw InputError(source, "the processors' cores are given for " + std::to_string(dag.processor_cores.size()) +
+                                 " processors, but the tasks use processors 0 to " + std::to_string(width - 1),
+                     "give one core count per processor");
+  for (std::size_t p = 0; p < dag.processor_cores.size(); ++p)
+    if (dag.processor_cores[p] < 1 || dag.processor_cores[p] > max_cores)
+      throw InputError(source + ": processor " + std::to_string(p),
+                       "has " + std::to_string(dag.processor_cores[p]) + " cores",
+                       "a processor has 1 to " + std::to_string(max_cores) + " cores");
+  for (const auto& t : dag.tasks) {
+    if (t.cores < 1)
+      throw InputError(source + ": task '" + t.name + "'", "takes " + std::to_string(t.cores) + " cores", "a task takes at least 1 core");
+    if (t.cores > cores_of(dag, t.processor))
+      throw InputError(source + ": task '" + t.name + "'",
+                       "takes " + std::to_string(t.cores) + " cores, but its processor " + std::to_string(t.processor) +
+                           " has " + std::to_string(cores_of(dag, t.processor)),
+                       "map it to a processor with enough cores, or give its processor more");
+  }
+}
+
 }  // namespace
+
+void set_processor_cores(Structure& s, std::vector<int> cores, const std::string& where) {
+  if (s.kind != StructureKind::custom) throw InputError(where, "cores apply to a graph's processors");
+  CustomDag check;
+  check.processor_cores = std::move(cores);
+  const auto& g = s.graph();
+  for (const auto v : boost::make_iterator_range(boost::vertices(g)))
+    if (g[v].kind == TaskKind::compute) check.tasks.push_back({g[v].name, g[v].processor, 0, std::nullopt, g[v].cores});
+  check_cores(check, s.width, where);
+  // A chain edge is a start order exactly where its processor has several cores.
+  PrecedenceGraph& graph = s.custom_graph();
+  for (const auto e : boost::make_iterator_range(boost::edges(graph))) {
+    auto& edge = graph[e];
+    if (edge.file_index != Precedence::not_a_file_edge) continue;
+    edge.start_order = cores_of(check, graph[boost::source(e, graph)].processor) > 1;
+  }
+  s.processor_cores = std::move(check.processor_cores);
+}
 
 int CustomDag::law_index(const distributions::Law& law) {
   const auto [it, added] = law_by_text_.try_emplace(law.to_string(), static_cast<int>(laws.size()));
@@ -118,6 +163,10 @@ Structure build_custom(const CustomDag& dag, const std::string& source) {
     width = std::max(width, t.processor + 1);
   }
   if (!dag.processor_scale.empty()) {
+    if (dag.processor_scale.size() > static_cast<std::size_t>(width))
+      throw InputError(source, "processor_scale gives " + std::to_string(dag.processor_scale.size()) +
+                                   " processors, but the tasks use processors 0 to " + std::to_string(width - 1),
+                       "give one scale per processor that runs a task");
     if (dag.processor_scale.size() < static_cast<std::size_t>(width))
       throw InputError(source, "processor_scale gives " + std::to_string(dag.processor_scale.size()) +
                                    " processors, but the tasks use processors 0 to " + std::to_string(width - 1),
@@ -128,6 +177,8 @@ Structure build_custom(const CustomDag& dag, const std::string& source) {
       if (!(x > 0.0) || !std::isfinite(x))
         throw InputError(source, "a processor scale must be a finite number > 0", "1 is a reference processor, 1/2 one twice as fast");
   }
+
+  check_cores(dag, width, source);
 
   // The file's precedences: no duplicates, no cycle.
   std::vector<Arc> arcs;
@@ -198,12 +249,15 @@ Structure build_custom(const CustomDag& dag, const std::string& source) {
   s.laws = dag.laws;
   s.processor_scale = dag.processor_scale;
   s.width = std::max(width, static_cast<int>(dag.processor_scale.size()));
+  s.processor_cores = dag.processor_cores;
+  s.recorded_makespan = dag.recorded_makespan;
   PrecedenceGraph& g = s.custom_graph();
   for (const auto& t : dag.tasks) {
     Task task;
     task.processor = t.processor;
     task.law = t.law;
     task.name = t.name;
+    task.cores = t.cores;
     boost::add_vertex(task, g);
   }
   for (std::size_t i = 0; i < dag.edges.size(); ++i) {
@@ -214,11 +268,18 @@ Structure build_custom(const CustomDag& dag, const std::string& source) {
     p.file_index = static_cast<std::uint32_t>(i);
     boost::add_edge(e.from, e.to, p, g);
   }
-  for (std::size_t i = file_arcs; i < arcs.size(); ++i) boost::add_edge(arcs[i].first, arcs[i].second, Precedence{}, g);
+  // A processor of one core chains its tasks: each starts after the one before it finishes. On one
+  // of several cores the chain is a start order only (Precedence::start_order).
+  for (std::size_t i = file_arcs; i < arcs.size(); ++i) {
+    Precedence chain;
+    chain.start_order = cores_of(dag, dag.tasks[arcs[i].first].processor) > 1;
+    boost::add_edge(arcs[i].first, arcs[i].second, chain, g);
+  }
   // Levels: the depth of each task (sources at 0); the structure's levels are the longest chain.
   std::vector<int> depth(n, 0);
   for (const std::size_t v : order)
     for (const auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
+      if (g[e].start_order) continue;
       const auto t = boost::target(e, g);
       depth[t] = std::max(depth[t], depth[v] + 1);
     }

@@ -22,6 +22,8 @@ namespace hetstruct::structures {
 // Each processor index owns a random stream in every replication: a typo such as 999999 would make
 // every replication reset a million streams, so indices stop well before that.
 inline constexpr long max_processor = 65535;
+// Cores per processor: machines of the traces have up to a few hundred.
+inline constexpr int max_cores = 4096;
 
 struct CustomTask {
   std::string name;
@@ -60,6 +62,12 @@ struct CustomDag {
 // closes it), an edge given twice, two tasks with the same order on one processor, a processor with
 // some tasks ordered and others not, a processor index out of range, a bad processor scale.
 Structure build_custom(const CustomDag& dag, const std::string& source);
+
+// Gives a built custom structure's processors these cores (one per processor; --cores), the chain
+// of each processor of several cores becoming a start order. InputError at `where` for a count
+// outside [1, max_cores], a list of another length than the processors, or a task that takes more
+// cores than its processor then has.
+void set_processor_cores(Structure& s, std::vector<int> cores, const std::string& where);
 
 // A processor index as text: a non-negative integer up to max_processor (InputError at `where`).
 int parse_processor(const std::string& where, const std::string& text);

@@ -46,6 +46,9 @@ struct Precedence {
   // builder adds (each processor's chain) and for Wilson's structures.
   std::uint32_t file_index = not_a_file_edge;
   static constexpr std::uint32_t not_a_file_edge = UINT32_MAX;
+  // The start order of a processor of several cores, not a precedence: the target starts no
+  // earlier than the source starts (and when its cores are free), not after the source finishes.
+  bool start_order = false;
 };
 
 using PrecedenceGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, Task, Precedence>;
