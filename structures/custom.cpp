@@ -82,6 +82,28 @@ std::string format_order(double order) {
   return out.str();
 }
 
+// Levels: the depth of each task (sources at 0) along the precedences, a processor's start order
+// aside; the structure's levels are the longest chain.
+void assign_levels(Structure& s) {
+  PrecedenceGraph& g = s.custom_graph();
+  const std::size_t n = boost::num_vertices(g);
+  std::vector<Arc> arcs;
+  for (const auto e : boost::make_iterator_range(boost::edges(g))) arcs.emplace_back(boost::source(e, g), boost::target(e, g));
+  std::vector<std::size_t> indegree;
+  std::vector<int> depth(n, 0);
+  for (const std::size_t v : kahn(n, arcs, indegree))
+    for (const auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
+      if (g[e].start_order) continue;
+      const auto t = boost::target(e, g);
+      depth[t] = std::max(depth[t], depth[v] + 1);
+    }
+  s.levels = 0;
+  for (std::size_t v = 0; v < n; ++v) {
+    g[v].level = depth[v];
+    s.levels = std::max(s.levels, depth[v] + 1);
+  }
+}
+
 int cores_of(const CustomDag& dag, int processor) {
   return dag.processor_cores.empty() ? 1 : dag.processor_cores[static_cast<std::size_t>(processor)];
 }
@@ -127,6 +149,7 @@ void set_processor_cores(Structure& s, std::vector<int> cores, const std::string
     edge.start_order = cores_of(check, graph[boost::source(e, graph)].processor) > 1;
   }
   s.processor_cores = std::move(check.processor_cores);
+  assign_levels(s);
 }
 
 int CustomDag::law_index(const distributions::Law& law) {
@@ -275,18 +298,7 @@ Structure build_custom(const CustomDag& dag, const std::string& source) {
     chain.start_order = cores_of(dag, dag.tasks[arcs[i].first].processor) > 1;
     boost::add_edge(arcs[i].first, arcs[i].second, chain, g);
   }
-  // Levels: the depth of each task (sources at 0); the structure's levels are the longest chain.
-  std::vector<int> depth(n, 0);
-  for (const std::size_t v : order)
-    for (const auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
-      if (g[e].start_order) continue;
-      const auto t = boost::target(e, g);
-      depth[t] = std::max(depth[t], depth[v] + 1);
-    }
-  for (std::size_t v = 0; v < n; ++v) {
-    g[v].level = depth[v];
-    s.levels = std::max(s.levels, depth[v] + 1);
-  }
+  assign_levels(s);
   return s;
 }
 
