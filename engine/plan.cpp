@@ -537,8 +537,7 @@ double propagate_free(const Plan& plan, double* finish, const double* duration, 
 }
 
 // Processors of several cores (the rule is in plan.h), with the free port model's messages when
-// `message` is given. Each processor's core free times stay in ascending order: the task takes
-// the first c, and its finish goes back in its sorted place.
+// `message` is given.
 double propagate_cores(const Plan& plan, double* finish, const double* duration, const double* message, Workspace& ws) {
   const std::size_t tasks = plan.task_sampler.size();
   double* start_of = ws.starts.data();
@@ -557,13 +556,18 @@ double propagate_cores(const Plan& plan, double* finish, const double* duration,
       continue;
     }
     if (plan.start_after[t] != Plan::no_task) start = std::max(start, start_of[plan.start_after[t]]);
+    // The processor's core free times as a min-heap: the task pops the c earliest (the last popped
+    // is the c-th earliest) and pushes its end c times.
     double* free = ws.core_free.data() + plan.core_begin[static_cast<std::size_t>(p)];
+    double* last = free + k;
     const std::uint32_t c = plan.task_cores[t];
-    start = std::max(start, free[c - 1]);
+    for (std::uint32_t i = 0; i < c; ++i) std::pop_heap(free, last - i, std::greater<>());
+    start = std::max(start, *(last - c));
     const double end = start + duration[t];
-    std::uint32_t i = c;
-    for (; i < k && free[i] < end; ++i) free[i - c] = free[i];
-    std::fill(free + (i - c), free + i, end);
+    for (std::uint32_t i = c; i > 0; --i) {
+      *(last - i) = end;
+      std::push_heap(free, last - i + 1, std::greater<>());
+    }
     start_of[t] = start;
     finish[t] = end;
   }

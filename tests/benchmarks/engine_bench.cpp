@@ -239,4 +239,21 @@ BENCHMARK_CAPTURE(dag_plan, many_per_processor_uniform, 400, 8, false, false, 0.
 BENCHMARK_CAPTURE(dag_plan, one_per_processor_uniform_free_comm, 400, 400, false, false, 0.1, false);
 BENCHMARK_CAPTURE(dag_plan, one_per_processor_uniform_one_port, 400, 400, false, false, 0.1, true);
 
+// The same 400 tasks on 8 processors of `cores` cores each: each processor's chain a start order.
+void dag_cores_plan(benchmark::State& state, int cores) {
+  auto s = layered_dag(400, 8, false);
+  auto& g = s.custom_graph();
+  for (const auto e : boost::make_iterator_range(boost::edges(g)))
+    if (!g[e].crosses_processors && boost::target(e, g) - boost::source(e, g) == 8) g[e].start_order = true;
+  s.processor_cores.assign(8, cores);
+  const auto plan = engine::compile(s);
+  engine::Workspace ws(plan);
+  std::uint64_t rep = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(engine::evaluate(plan, seed, rep++, ws));
+  state.counters["time_per_task"] =
+      benchmark::Counter(400, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK_CAPTURE(dag_cores_plan, many_per_processor_uniform_4_cores, 4);
+BENCHMARK_CAPTURE(dag_cores_plan, many_per_processor_uniform_32_cores, 32);
+
 BENCHMARK_MAIN();
