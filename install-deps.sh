@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs exactly the Debian 12 packages hetstruct needs to build, test and plot, and clang for
-# the libFuzzer harnesses (tests/fuzz). Idempotent.
+# the libFuzzer harnesses (tests/fuzz), ccache for rebuilds. Idempotent.
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
@@ -8,6 +8,7 @@ packages=(
   libtbb-dev catch2 libcli11-dev librandom123-dev libbenchmark-dev nlohmann-json3-dev
   gnuplot-nox libopenmpi-dev openmpi-bin python3
   clang libclang-rt-14-dev
+  ccache
 )
 missing=()
 for p in "${packages[@]}"; do
