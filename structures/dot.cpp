@@ -383,41 +383,25 @@ std::vector<Token> tokenize(const std::string& text) {
       } else {
         push(Token::quoted, s, begin, at_line);
       }
-    } else if (c == '<') {  // an HTML string: tags (quoted text aside) and CDATA, up to the tag closing the first
-      int open = 0;
-      bool ok = true;
+    } else if (c == '<') {
+      // An HTML string as Graphviz reads it: up to the '>' that closes the first '<', counting
+      // them. Boost reads <...> as XML tags instead, so that label=<<b>x</b>> ends after </b> and
+      // label=<x> never ends: Boost gets a quoted string in its place (for_boost), this text.
+      int depth = 0;
       do {
-        while (i < n && text[i] != '<') advance_to(i + 1);
-        if (i >= n) { ok = false; break; }
-        if (text.compare(i, 9, "<![CDATA[") == 0) {
-          const auto close = text.find("]]>", i + 9);
-          if (close == std::string::npos) { ok = false; break; }
-          advance_to(close + 3);
-          continue;
-        }
-        std::size_t k = i + 1;
-        const bool closing = k < n && text[k] == '/';
-        while (k < n && text[k] != '>' && ok) {
-          if (text[k] == '\'' || text[k] == '"') {
-            const auto close = text.find(text[k], k + 1);
-            if (close == std::string::npos) ok = false;
-            else k = close + 1;
-          } else if (text[k] == '!' || text[k] == '?') {
-            ok = false;
-          } else {
-            ++k;
-          }
-        }
-        if (!ok || k >= n) { ok = false; break; }
-        if (closing) --open;
-        else if (text[k - 1] != '/') ++open;  // <br/> opens nothing
-        advance_to(k + 1);
-      } while (open > 0);
-      if (!ok) {
+        if (text[i] == '<') ++depth;
+        else if (text[i] == '>') --depth;
+        advance_to(i + 1);
+      } while (i < n && depth > 0);
+      if (depth > 0) {  // unclosed: Boost says so
         push(Token::unreadable, "<", begin, at_line);
         break;
       }
-      push(Token::html, text.substr(begin, i - begin), begin, at_line);
+      std::string s = text.substr(begin, i - begin);
+      for (char& ch : s)  // nothing Boost would unescape or end its string at
+        if (ch == '"') ch = '\'';
+        else if (ch == '\\') ch = '/';
+      push(Token::html, s, begin, at_line);
     } else if (c == '-' && (next == '>' || next == '-')) {
       advance_to(i + 2);
       push(Token::punct, text.substr(begin, 2), begin, at_line);
@@ -758,7 +742,7 @@ class Walker {
 };
 
 // The text Boost reads: numerals in exponent form quoted (1e-3 -> "1e-3", the lines unchanged),
-// and `strict` blanked, so that an edge given twice or a loop is refused by the builder rather
+// HTML strings quoted, and `strict` blanked, so that an edge given twice or a loop is refused by the builder rather
 // than dropped (Boost drops a strict graph's repeated edge with its attributes).
 std::string for_boost(const std::string& text, const std::vector<Token>& tokens) {
   std::string out;
@@ -766,7 +750,7 @@ std::string for_boost(const std::string& text, const std::vector<Token>& tokens)
   std::size_t copied = 0;
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     const Token& t = tokens[i];
-    if (t.exponent) {
+    if (t.exponent || t.kind == Token::html) {
       out.append(text, copied, t.begin - copied);
       out += '"' + t.text + '"';
       copied = t.end;
@@ -827,8 +811,9 @@ class DotReader : public boost::detail::graph::mutate_graph {
 CustomDag parse_dot_dag(const std::string& text, const std::string& source) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw InputError(source, "the graph is empty", "write a digraph { ... } with one vertex per task");
-  check_nesting(text, source);
   const auto tokens = tokenize(text);
+  const std::string boost_text = for_boost(text, tokens);
+  check_nesting(boost_text, source);  // before the walk's recursion and Boost's
   Walker walk(tokens, source);
   std::optional<std::size_t> lost_at;  // the line where the walk could not follow the file
   try {
@@ -839,7 +824,7 @@ CustomDag parse_dot_dag(const std::string& text, const std::string& source) {
   const std::string syntax_where = lost_at ? source + ":" + std::to_string(*lost_at) : source;
   DotReader dot;
   try {
-    if (!boost::detail::graph::read_graphviz_new(for_boost(text, tokens), &dot))
+    if (!boost::detail::graph::read_graphviz_new(boost_text, &dot))
       throw InputError(syntax_where, "not a Graphviz graph");
   } catch (const boost::bad_graphviz_syntax& e) {
     throw InputError(syntax_where, std::string("DOT syntax error: ") + e.what());
