@@ -489,11 +489,22 @@ class Walker {
     if (pos_ != tokens_.size()) lost();
   }
 
+  // Once the file's syntax is known to be sound: every attribute in the file's order.
+  void check_attributes() {
+    std::map<std::pair<std::size_t, std::string>, Site> in_statement;
+    for (const auto& p : pending_)
+      if (const auto site = attribute(p)) {
+        const auto [it, added] = in_statement.emplace(std::pair{p.statement, p.key->text}, *site);
+        if (!added && it->second.canonical != site->canonical) conflict(p.context, *p.key, *site, it->second);
+      }
+  }
+
   std::vector<std::string> vertices;                      // in the order the file first names them
   std::map<std::string, std::size_t> first_line;          // of each vertex
   std::map<std::string, std::map<std::string, Site>> vertex_attributes;  // hetstruct's, set explicitly
   std::map<std::string, Site> graph_attributes;           // hetstruct's, of the top-level graph
   std::vector<std::pair<std::string, std::string>> edges;  // in the file's order
+  std::vector<std::size_t> anonymous_braces;  // the tokens '{' that open a subgraph without `subgraph`
 
  private:
   // What an attribute list belongs to.
@@ -503,9 +514,19 @@ class Walker {
     std::string vertex;  // a vertex statement's vertex
   };
 
+  // An attribute as the file writes it, checked once the walk is through (a syntax error first).
+  struct Pending {
+    Context context;
+    const Token *key, *value;
+    bool in_subgraph;
+    std::size_t statement;  // one attribute given twice in one statement is a conflict too
+  };
+
   const std::vector<Token>& tokens_;
   const std::string& source_;
   std::size_t pos_ = 0;
+  std::vector<Pending> pending_;
+  std::size_t statements_ = 0;
   int subgraphs_ = 0;  // how deep in subgraphs the walk is
 
   const Token& peek(std::size_t ahead = 0) const {
@@ -565,7 +586,7 @@ class Walker {
       const Token& key = take_id();
       ++pos_;
       if (peek().kind == Token::bad) refuse_bad(peek(), at(peek().line, graph_context().what) + ": " + key.text);
-      attribute(graph_context(), key, take_id());
+      pending_.push_back({graph_context(), &key, &take_id(), subgraphs_ > 0, statements_++});
     } else if (peek_keyword("subgraph") || peek_punct("{") || is_id(peek())) {
       const Endpoint first = endpoint();
       if (peek_punct("->") || peek_punct("--")) {
@@ -635,6 +656,7 @@ class Walker {
   Endpoint endpoint() {
     if (peek_keyword("subgraph") || peek_punct("{")) {
       Endpoint end{true, "", "{...}", peek().line};
+      if (peek_punct("{")) anonymous_braces.push_back(pos_);
       if (peek_keyword("subgraph")) {
         ++pos_;
         if (is_id(peek())) {
@@ -647,6 +669,9 @@ class Walker {
       subgraph_.try_emplace(end.key);
       if (!anonymous && !peek_punct("{")) return end;  // a reference to a subgraph
       expect("{");
+      if (subgraphs_ >= max_nesting)  // the walk recurses as Boost does
+        throw InputError(at(end.line, ""), "subgraphs nested more than " + std::to_string(max_nesting) + " deep",
+                         "flatten the '{ ... }' nesting");
       const std::string outer = current_;
       current_ = end.key;
       ++subgraphs_;
@@ -687,7 +712,7 @@ class Walker {
   // [a=1, b=2][c=3]: every value whole, a name without a value refused; one attribute given twice
   // in one statement, or twice on one vertex, with different values is refused.
   void attributes(const Context& c) {
-    std::map<std::string, Site> statement;
+    const std::size_t statement = statements_++;
     do {
       expect("[");
       while (!peek_punct("]")) {
@@ -700,11 +725,7 @@ class Walker {
         }
         ++pos_;
         if (peek().kind == Token::bad) refuse_bad(peek(), at(peek().line, c.what) + ": " + key.text);
-        const Token& value = take_id();
-        if (const auto site = attribute(c, key, value)) {
-          if (const auto it = statement.find(key.text); it != statement.end()) conflict(c, key, *site, it->second);
-          statement.emplace(key.text, *site);
-        }
+        pending_.push_back({c, &key, &take_id(), subgraphs_ > 0, statement});
         if (peek_punct(",") || peek_punct(";")) ++pos_;
       }
       expect("]");
@@ -719,7 +740,9 @@ class Walker {
   }
 
   // Checks one attribute where it is written; returns its site if it is one of hetstruct's.
-  std::optional<Site> attribute(const Context& c, const Token& key, const Token& value) {
+  std::optional<Site> attribute(const Pending& p) {
+    const Context& c = p.context;
+    const Token &key = *p.key, &value = *p.value;
     const std::string where = at(key.line, c.what);
     check_attribute(where, c.owner, key.text);
     const auto canonical = check_value(where, key.text, value.text);
@@ -731,7 +754,7 @@ class Walker {
     };
     if (c.owner == Owner::graph) {
       // Boost keeps the top-level graph's attributes only.
-      if (subgraphs_ > 0)
+      if (p.in_subgraph)
         throw InputError(where, "'" + key.text + "' is not read inside a subgraph", "give it in the top-level graph");
       record(graph_attributes);
     } else if (!c.vertex.empty()) {
@@ -741,16 +764,23 @@ class Walker {
   }
 };
 
-// The text Boost reads: numerals in exponent form quoted (1e-3 -> "1e-3", the lines unchanged),
-// HTML strings quoted, and `strict` blanked, so that an edge given twice or a loop is refused by the builder rather
-// than dropped (Boost drops a strict graph's repeated edge with its attributes).
-std::string for_boost(const std::string& text, const std::vector<Token>& tokens) {
+// The text Boost reads, its lines unchanged: numerals in exponent form quoted (1e-3 -> "1e-3"),
+// HTML strings quoted, `subgraph` written before an anonymous subgraph's '{' (Boost 1.74 wants a
+// second '{' after a bare one: `a -> {b c}` and `{rank=same; a; b}` are syntax errors to it), and
+// `strict` blanked, so that an edge given twice or a loop is refused by the builder rather than
+// dropped (Boost drops a strict graph's repeated edge with its attributes).
+std::string for_boost(const std::string& text, const std::vector<Token>& tokens, const std::vector<std::size_t>& anonymous) {
   std::string out;
   out.reserve(text.size() + 16);
   std::size_t copied = 0;
-  for (std::size_t i = 0; i < tokens.size(); ++i) {
+  for (std::size_t i = 0, next_anonymous = 0; i < tokens.size(); ++i) {
     const Token& t = tokens[i];
-    if (t.exponent || t.kind == Token::html) {
+    if (next_anonymous < anonymous.size() && anonymous[next_anonymous] == i) {
+      ++next_anonymous;
+      out.append(text, copied, t.begin - copied);
+      out += "subgraph {";
+      copied = t.end;
+    } else if (t.exponent || t.kind == Token::html) {
       out.append(text, copied, t.begin - copied);
       out += '"' + t.text + '"';
       copied = t.end;
@@ -812,8 +842,6 @@ CustomDag parse_dot_dag(const std::string& text, const std::string& source) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw InputError(source, "the graph is empty", "write a digraph { ... } with one vertex per task");
   const auto tokens = tokenize(text);
-  const std::string boost_text = for_boost(text, tokens);
-  check_nesting(boost_text, source);  // before the walk's recursion and Boost's
   Walker walk(tokens, source);
   std::optional<std::size_t> lost_at;  // the line where the walk could not follow the file
   try {
@@ -821,6 +849,8 @@ CustomDag parse_dot_dag(const std::string& text, const std::string& source) {
   } catch (const Walker::Lost& lost) {
     lost_at = lost.line;
   }
+  const std::string boost_text = for_boost(text, tokens, walk.anonymous_braces);
+  check_nesting(boost_text, source);  // Boost reads on where the walk stopped
   const std::string syntax_where = lost_at ? source + ":" + std::to_string(*lost_at) : source;
   DotReader dot;
   try {
@@ -835,6 +865,7 @@ CustomDag parse_dot_dag(const std::string& text, const std::string& source) {
   // Boost read what the walk could not follow: refuse rather than guess at the vertices' order.
   if (lost_at)
     throw InputError(syntax_where, "hetstruct cannot follow this DOT statement", "write it in plainer DOT");
+  walk.check_attributes();
   const std::size_t n = dot.names.size();
   if (n == 0) throw InputError(source, "the graph has no vertices");
 
