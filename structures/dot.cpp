@@ -489,6 +489,12 @@ class Walker {
     if (pos_ != tokens_.size()) lost();
   }
 
+  // The pending attributes point into the tokens; the vertices' attributes served the checks.
+  void forget_tokens() {
+    std::vector<Pending>().swap(pending_);
+    vertex_attributes.clear();
+  }
+
   // Once the file's syntax is known to be sound: every attribute in the file's order.
   void check_attributes() {
     std::map<std::pair<std::size_t, std::string>, Site> in_statement;
@@ -501,7 +507,7 @@ class Walker {
 
   std::vector<std::string> vertices;                      // in the order the file first names them
   std::map<std::string, std::size_t> first_line;          // of each vertex
-  std::map<std::string, std::map<std::string, Site>> vertex_attributes;  // hetstruct's, set explicitly
+  std::map<std::string, std::map<std::string, Site>> vertex_attributes;  // hetstruct's, set explicitly (for conflicts)
   std::map<std::string, Site> graph_attributes;           // hetstruct's, of the top-level graph
   std::vector<std::pair<std::string, std::string>> edges;  // in the file's order
   std::vector<std::size_t> anonymous_braces;  // the tokens '{' that open a subgraph without `subgraph`
@@ -841,7 +847,7 @@ class DotReader : public boost::detail::graph::mutate_graph {
 CustomDag parse_dot_dag(const std::string& text, const std::string& source) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw InputError(source, "the graph is empty", "write a digraph { ... } with one vertex per task");
-  const auto tokens = tokenize(text);
+  auto tokens = tokenize(text);
   Walker walk(tokens, source);
   std::optional<std::size_t> lost_at;  // the line where the walk could not follow the file
   try {
@@ -849,7 +855,12 @@ CustomDag parse_dot_dag(const std::string& text, const std::string& source) {
   } catch (const Walker::Lost& lost) {
     lost_at = lost.line;
   }
+  // A walk through the whole file has checked Boost's syntax: the attributes are checked now,
+  // so that the tokens (some 20 bytes per byte of the file) are gone before Boost's parse.
+  if (!lost_at) walk.check_attributes();
   const std::string boost_text = for_boost(text, tokens, walk.anonymous_braces);
+  walk.forget_tokens();
+  std::vector<Token>().swap(tokens);
   check_nesting(boost_text, source);  // Boost reads on where the walk stopped
   const std::string syntax_where = lost_at ? source + ":" + std::to_string(*lost_at) : source;
   DotReader dot;
@@ -865,7 +876,6 @@ CustomDag parse_dot_dag(const std::string& text, const std::string& source) {
   // Boost read what the walk could not follow: refuse rather than guess at the vertices' order.
   if (lost_at)
     throw InputError(syntax_where, "hetstruct cannot follow this DOT statement", "write it in plainer DOT");
-  walk.check_attributes();
   const std::size_t n = dot.names.size();
   if (n == 0) throw InputError(source, "the graph has no vertices");
 
