@@ -6,11 +6,13 @@
 //
 // Boost's tokenizer reads an unquoted numeral as -?(\.[0-9]+|[0-9]+(\.[0-9]*)?) and stops there:
 // comm=1e-3 would be comm=1 and a stray attribute e, 2x would be 2 and x. So a pre-pass (Walker
-// below) first reads the file with a tokenizer that follows Boost's, line by line: it quotes
-// numerals in exponent form (same lines for Boost), refuses a numeral glued to letters or a second
-// dot, checks every attribute where it is written (FILE:LINE, the attribute and the token), and
-// records what Boost does not say: the order in which the file names the vertices and the line of
-// each thing.
+// below) first reads the file with a tokenizer that follows Boost's, line by line, and Boost's
+// grammar: it refuses a numeral glued to letters or a second dot and an attribute without a value,
+// checks every attribute where it is written (FILE:LINE, the attribute and the token), refuses a
+// vertex given two values of one attribute, and records what Boost does not say: the order in
+// which the file names the vertices and its edges, and the line of each thing. Boost then reads a
+// copy of the text with the same lines (for_boost): numerals in exponent form and HTML strings
+// quoted, anonymous subgraphs named, `strict` blanked.
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -33,7 +35,7 @@ namespace {
 
 // boost::read_graphviz parses nested subgraphs ('{' ... '}') by recursion: a few thousand nested
 // braces overflow the stack, a crash rather than an error (Boost 1.74 sets no limit). The nesting
-// is measured first, skipping what Boost's tokenizer reads as text, where a brace is no brace:
+// of the text Boost reads is measured first, skipping what Boost's tokenizer reads as text, where a brace is no brace:
 // "quoted strings" (with backslash escapes), <HTML strings> (nested tags), // and /* */
 // comments, and lines starting with '#'.
 constexpr int max_nesting = 100;
@@ -477,7 +479,8 @@ class Walker {
     std::size_t line;
   };
 
-  // Throws InputError for a bad attribute or token, Lost where the walk cannot follow the file.
+  // Throws InputError for a glued numeral, a valueless attribute or deep nesting, Lost where the
+  // walk cannot follow the file (Boost then names the syntax error).
   void run() {
     if (peek_keyword("strict")) ++pos_;
     if (!peek_keyword("graph") && !peek_keyword("digraph")) lost();
