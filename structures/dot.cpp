@@ -513,6 +513,7 @@ class Walker {
   std::map<std::string, std::map<std::string, Site>> vertex_attributes;  // hetstruct's, set explicitly (for conflicts)
   std::map<std::string, Site> graph_attributes;           // hetstruct's, of the top-level graph
   std::vector<std::pair<std::string, std::string>> edges;  // in the file's order
+  std::vector<std::size_t> edge_lines;                      // the line of each
   std::vector<std::size_t> anonymous_braces;  // the tokens '{' that open a subgraph without `subgraph`
 
  private:
@@ -611,7 +612,10 @@ class Walker {
         subgraph_[current_].has_edges = true;
         for (std::size_t i = 0; i + 1 < ends.size(); ++i)
           for (const auto& from : members(ends[i], what))
-            for (const auto& to : members(ends[i + 1], what)) edges.emplace_back(from, to);
+            for (const auto& to : members(ends[i + 1], what)) {
+              edges.emplace_back(from, to);
+              edge_lines.push_back(ends[i + 1].line);
+            }
         if (peek_punct("[")) attributes({Owner::edge, what, ""});
       } else {
         subgraph_[current_].members.push_back(first);
@@ -776,7 +780,7 @@ class Walker {
 // The text Boost reads, its lines unchanged: numerals in exponent form quoted (1e-3 -> "1e-3"),
 // HTML strings quoted, `subgraph` written before an anonymous subgraph's '{' (Boost 1.74 wants a
 // second '{' after a bare one: `a -> {b c}` and `{rank=same; a; b}` are syntax errors to it), and
-// `strict` blanked, so that an edge given twice or a loop is refused by the builder rather than
+// `strict` blanked, so that an edge given twice or a loop is refused (with its line) rather than
 // dropped (Boost drops a strict graph's repeated edge with its attributes).
 std::string for_boost(const std::string& text, const std::vector<Token>& tokens, const std::vector<std::size_t>& anonymous) {
   std::string out;
@@ -925,7 +929,12 @@ CustomDag parse_dot_dag(const std::string& text, const std::string& source) {
   // Boost lists the edges of `a -> {c b}` in the order of the names; the file's order is the
   // walk's (a one-port model serves messages ready together in the file's order).
   std::map<std::pair<std::string, std::string>, std::size_t> file_place;
-  for (std::size_t i = 0; i < walk.edges.size(); ++i) file_place.emplace(walk.edges[i], i);
+  for (std::size_t i = 0; i < walk.edges.size(); ++i)
+    if (const auto [it, added] = file_place.emplace(walk.edges[i], i); !added)
+      throw InputError(source + ":" + std::to_string(walk.edge_lines[i]),
+                       "the edge '" + walk.edges[i].first + "' -> '" + walk.edges[i].second + "' is given twice, first on line " +
+                           std::to_string(walk.edge_lines[it->second]),
+                       "give each precedence once");
   std::vector<std::size_t> edge_place;
   for (const auto& e : dot.edges) {
     const auto it = file_place.find({dot.names[e.from], dot.names[e.to]});

@@ -215,7 +215,7 @@ TEST_CASE("DOT: Graphviz constructs real files contain", "[dot]") {
   SECTION("a strict graph's repeated edge is refused, not dropped with its attributes") {
     REQUIRE(refused("strict digraph {\n a [processor=0, law=\"c(1)\"]; b [processor=1, law=\"c(1)\"];\n"
                     " a -> b; a -> b [comm=5];\n}") ==
-            "f.dot: the edge 'a' -> 'b' is given twice (give each precedence once)");
+            "f.dot:3: the edge 'a' -> 'b' is given twice, first on line 3 (give each precedence once)");
     REQUIRE_NOTHROW(parse_dot("strict digraph { a [processor=0, law=\"c(1)\"]; }", "s.dot"));
   }
 }

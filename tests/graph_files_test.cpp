@@ -170,7 +170,7 @@ TEST_CASE("DOT: edge comm, graph processor_scale, and attributes that look like 
   REQUIRE(refused("graph [processor_scale=\"1,x\"]; " + ab_graph) ==
           "slip.dot:1: processor_scale '1,x': 'x' is not a number (a comma-separated list such as \"1,1,1/2\")");
   REQUIRE(refused(ab_graph + "a -> b; a -> b;") ==
-          "slip.dot: the edge 'a' -> 'b' is given twice (give each precedence once)");
+          "slip.dot:1: the edge 'a' -> 'b' is given twice, first on line 1 (give each precedence once)");
 }
 
 TEST_CASE("DOT: a file whose order and names differ", "[graph_files]") {
