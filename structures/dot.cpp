@@ -851,7 +851,27 @@ class DotReader : public boost::detail::graph::mutate_graph {
 
 }  // namespace
 
-CustomDag parse_dot_dag(const std::string& text, const std::string& source) {
+namespace {
+
+// A value or a name may hold a newline ("a\nb", a law split over lines); an error is one line.
+std::string one_line(std::string s) {
+  for (std::size_t i = 0; (i = s.find_first_of("\r\n", i)) != std::string::npos; i += 2)
+    s.replace(i, 1, s[i] == '\n' ? "\\n" : "\\r");
+  return s;
+}
+
+template <class Read>
+auto on_one_line(Read read) {
+  try {
+    return read();
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    if (what.find_first_of("\r\n") == std::string::npos) throw;
+    throw InputError(one_line(e.where()), one_line(e.problem()), one_line(e.hint()));
+  }
+}
+
+CustomDag read_dot_dag(const std::string& text, const std::string& source) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw InputError(source, "the graph is empty", "write a digraph { ... } with one vertex per task");
   auto tokens = tokenize(text);
@@ -974,7 +994,15 @@ CustomDag parse_dot_dag(const std::string& text, const std::string& source) {
   return dag;
 }
 
-Structure parse_dot(const std::string& text, const std::string& source) { return build_custom(parse_dot_dag(text, source), source); }
+}  // namespace
+
+CustomDag parse_dot_dag(const std::string& text, const std::string& source) {
+  return on_one_line([&] { return read_dot_dag(text, source); });
+}
+
+Structure parse_dot(const std::string& text, const std::string& source) {
+  return on_one_line([&] { return build_custom(read_dot_dag(text, source), source); });
+}
 
 Structure read_dot(const std::string& path) {
   Structure s = parse_dot(read_text_file(path, "graph file"), path);

@@ -127,6 +127,10 @@ TEST_CASE("DOT: errors name the line of the vertex, the attribute or the stateme
           "f.dot:3: vertex 'ghost': has no processor attribute (add processor=0 (0-based))");
   CHECK_THAT(refused("digraph {\n a [processor=0,\n   law=\"u(1,0)\"];\n}"),
              Catch::StartsWith("f.dot:3: vertex 'a': law 'u(1,0)': "));
+  // A value over two lines is shown on one: an error is one line.
+  const std::string split = refused("digraph {\n a [processor=0, law=\"u(1,\n0)\"];\n}");
+  CHECK_THAT(split, Catch::StartsWith("f.dot:2: vertex 'a': law 'u(1,\\n0)': "));
+  CHECK(split.find('\n') == std::string::npos);
   REQUIRE(refused(two_tasks("com=5")) ==
           "f.dot:4: edge 'a' -> 'b': unknown attribute 'com' (did you mean comm=0.5 or comm=\"u(0,1)\" (the message's "
           "time)?)");
