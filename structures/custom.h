@@ -91,6 +91,10 @@ Mapping parse_mapping(const std::string& text, const std::string& source);
 // `dropped` (a reader's dummy tasks, which a mapping may name or not) (InputError).
 void apply_mapping(const Mapping& mapping, CustomDag& dag, const std::vector<std::string>& dropped = {});
 
+// A DOT file's DAG as its reader states it, before build_custom (structures/dot.cpp; parse_dot
+// builds it).
+CustomDag parse_dot_dag(const std::string& text, const std::string& source);
+
 // Reads a whole file (InputError for a directory or an unreadable file).
 std::string read_text_file(const std::string& path, const std::string& what);
 

@@ -2,12 +2,25 @@
 //
 // Boost's read_graphviz numbers vertices in the byte order of their names (it collects them in a
 // std::map), and drops attributes it is not told about. So the file is parsed through Boost's own
-// mutate_graph interface, which hands over every attribute as text, and the order the file lists
-// the vertices in is recovered by a light scan of its tokens (file_order below).
+// mutate_graph interface, which hands over every attribute as text.
+//
+// Boost's tokenizer reads an unquoted numeral as -?(\.[0-9]+|[0-9]+(\.[0-9]*)?) and stops there:
+// comm=1e-3 would be comm=1 and a stray attribute e, 2x would be 2 and x. So a pre-pass (Walker
+// below) first reads the file with a tokenizer that follows Boost's, line by line, and Boost's
+// grammar: it refuses a numeral glued to letters or a second dot and an attribute without a value,
+// checks every attribute where it is written (FILE:LINE, the attribute and the token), refuses a
+// vertex given two values of one attribute, and records what Boost does not say: the order in
+// which the file names the vertices and its edges, and the line of each thing. Boost then reads a
+// copy of the text with the same lines (for_boost): numerals in exponent form and HTML strings
+// quoted, anonymous subgraphs named, `strict` blanked.
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <boost/graph/graphviz.hpp>
@@ -22,7 +35,7 @@ namespace {
 
 // boost::read_graphviz parses nested subgraphs ('{' ... '}') by recursion: a few thousand nested
 // braces overflow the stack, a crash rather than an error (Boost 1.74 sets no limit). The nesting
-// is measured first, skipping what Boost's tokenizer reads as text, where a brace is no brace:
+// of the text Boost reads is measured first, skipping what Boost's tokenizer reads as text, where a brace is no brace:
 // "quoted strings" (with backslash escapes), <HTML strings> (nested tags), // and /* */
 // comments, and lines starting with '#'.
 constexpr int max_nesting = 100;
@@ -83,121 +96,6 @@ void check_nesting(const std::string& text, const std::string& source) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The file's order of the vertices: the order in which their names first appear as vertex
-// identifiers. The scan tokenises as Boost's parser does (identifiers, numerals, "quoted strings"
-// with \" and backslash-newline, "a" + "b" concatenation, <HTML> strings, comments) and skips what
-// is not a vertex: keywords, the name after graph/digraph/subgraph, attribute lists [ ... ],
-// a = b statements and ports after ':'.
-
-struct Token {
-  enum Kind { id, quoted, html, punct } kind;
-  std::string text;
-};
-
-bool id_start(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
-bool id_char(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
-
-std::vector<Token> tokenize(const std::string& text) {
-  std::vector<Token> tokens;
-  const std::size_t n = text.size();
-  std::size_t i = 0;
-  while (i < n) {
-    const char c = text[i];
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      ++i;
-    } else if (c == '\\' && i + 1 < n && text[i + 1] == '\n') {
-      i += 2;
-    } else if (c == '/' && i + 1 < n && text[i + 1] == '/') {
-      while (i < n && text[i] != '\n') ++i;
-    } else if (c == '/' && i + 1 < n && text[i + 1] == '*') {
-      const auto close = text.find("*/", i + 2);
-      i = close == std::string::npos ? n : close + 2;
-    } else if (c == '#' && (i == 0 || text[i - 1] == '\n')) {
-      while (i < n && text[i] != '\n') ++i;
-    } else if (c == '"') {
-      std::string s;
-      for (++i; i < n && text[i] != '"'; ++i) {
-        if (text[i] == '\\' && i + 1 < n) {
-          if (text[i + 1] == '\n') { ++i; continue; }
-          if (text[i + 1] == '"') { s += '"'; ++i; continue; }
-        }
-        s += text[i];
-      }
-      ++i;
-      // "a" + "b" is one string.
-      if (tokens.size() >= 2 && tokens.back().kind == Token::punct && tokens.back().text == "+" &&
-          tokens[tokens.size() - 2].kind == Token::quoted) {
-        tokens.pop_back();
-        tokens.back().text += s;
-      } else {
-        tokens.push_back({Token::quoted, s});
-      }
-    } else if (c == '<') {  // an HTML string: up to the '>' that closes the first '<'
-      int depth = 0;
-      for (; i < n; ++i) {
-        if (text[i] == '<') ++depth;
-        else if (text[i] == '>' && --depth == 0) break;
-      }
-      ++i;
-      tokens.push_back({Token::html, {}});
-    } else if (c == '-' && i + 1 < n && (text[i + 1] == '>' || text[i + 1] == '-')) {
-      tokens.push_back({Token::punct, text.substr(i, 2)});
-      i += 2;
-    } else if (id_start(static_cast<unsigned char>(c))) {
-      const std::size_t start = i;
-      while (i < n && id_char(static_cast<unsigned char>(text[i]))) ++i;
-      tokens.push_back({Token::id, text.substr(start, i - start)});
-    } else if (std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-') {
-      const std::size_t start = i;
-      if (c == '-') ++i;
-      while (i < n && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
-      if (i < n && text[i] == '.') ++i;
-      while (i < n && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
-      tokens.push_back({Token::id, text.substr(start, i - start)});
-    } else {
-      tokens.push_back({Token::punct, std::string(1, c)});
-      ++i;
-    }
-  }
-  return tokens;
-}
-
-bool is_keyword(const Token& t) {
-  if (t.kind != Token::id) return false;
-  std::string lower = t.text;
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower == "graph" || lower == "digraph" || lower == "subgraph" || lower == "node" || lower == "edge" ||
-         lower == "strict";
-}
-
-bool is_punct(const Token& t, const char* p) { return t.kind == Token::punct && t.text == p; }
-
-// The vertices' names in the order they first appear.
-std::vector<std::string> vertex_mentions(const std::string& text) {
-  const auto tokens = tokenize(text);
-  std::vector<std::string> names;
-  int brackets = 0;
-  for (std::size_t i = 0; i < tokens.size(); ++i) {
-    const Token& t = tokens[i];
-    if (is_punct(t, "[")) ++brackets;
-    else if (is_punct(t, "]")) brackets = std::max(brackets - 1, 0);
-    if (brackets > 0 || t.kind == Token::punct || t.kind == Token::html || is_keyword(t)) continue;
-    if (i > 0) {
-      const Token& before = tokens[i - 1];
-      if (is_punct(before, ":") || is_punct(before, "=")) continue;  // a port, a value
-      if (before.kind == Token::id && is_keyword(before)) {
-        std::string lower = before.text;
-        for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (lower == "graph" || lower == "digraph" || lower == "subgraph") continue;  // a graph's name
-      }
-    }
-    if (i + 1 < tokens.size() && is_punct(tokens[i + 1], "=")) continue;  // a graph attribute
-    names.push_back(t.text);
-  }
-  return names;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Attributes. hetstruct's own are checked where they belong; Graphviz's drawing attributes pass;
 // any other name passes too (a user's own metadata), unless it looks like a slip for one of
 // hetstruct's (a near spelling, another case, or a name other tools use for the same thing).
@@ -216,7 +114,9 @@ constexpr Known known_attributes[] = {
     {"law", Owner::vertex, "law=\"u(0,1)\""},
     {"order", Owner::vertex, "order=1 (its place on its processor)"},
     {"comm", Owner::edge, "comm=0.5 or comm=\"u(0,1)\" (the message's time)"},
+    {"cores", Owner::vertex, "cores=2 (the cores of its processor it takes; default 1)"},
     {"processor_scale", Owner::graph, "graph [processor_scale=\"1,1,1/2\"]"},
+    {"processor_cores", Owner::graph, "graph [processor_cores=\"4,4,1\"] (cores per processor)"},
 };
 
 // Names other tools give to what hetstruct calls by the second name.
@@ -226,6 +126,7 @@ constexpr std::pair<const char*, const char*> synonyms[] = {
     {"distribution", "law"}, {"delay", "comm"}, {"latency", "comm"}, {"communication", "comm"},
     {"message", "comm"}, {"speed", "processor_scale"}, {"speeds", "processor_scale"},
     {"scales", "processor_scale"}, {"processor_speed", "processor_scale"}, {"rank_order", "order"},
+    {"threads", "cores"}, {"ncores", "cores"}, {"num_cores", "cores"}, {"core", "cores"},
 };
 
 // Graphviz's attributes (graphviz.org/doc/info/attrs.html), which drawings carry.
@@ -300,16 +201,610 @@ void check_attribute(const std::string& where, Owner owner, const std::string& n
     throw InputError(where, "unknown attribute '" + name + "'", std::string("did you mean ") + meant->hint + "?");
 }
 
+// ---------------------------------------------------------------------------------------------
+// The values of hetstruct's attributes, each parsed whole or refused at `where` (FILE:LINE and
+// what it belongs to). Each returns a canonical text, so that the same value written twice in two
+// ways ("0" and 0, c(1) and c( 1 )) is not taken for a conflict.
+
+// Cores are counted like processors: a typo such as 999999 is refused, not simulated.
+constexpr long max_cores = 65535;
+
+int parse_count(const std::string& where, const std::string& attribute, const std::string& text, const char* hint) {
+  const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  long value = 0;
+  if (digits) {
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (r.ec != std::errc() || value > max_cores)
+      throw InputError(where, attribute + " " + text + " is beyond the limit " + std::to_string(max_cores));
+  }
+  if (!digits || value < 1) throw InputError(where, attribute + " '" + text + "' is not a whole number >= 1", hint);
+  return static_cast<int>(value);
+}
+
 // A message's time: a law, or a bare number for a constant (>= 0).
-distributions::Law parse_time_law(const std::string& text) {
+distributions::Law parse_time_law(const std::string& where, const std::string& text) {
   double value = 0;
   try {
     value = distributions::parse_number(text, "comm");
   } catch (const InputError&) {
-    return distributions::parse_law(text);
+    try {
+      return distributions::parse_law(text);
+    } catch (const InputError& e) {
+      throw InputError(where, "comm '" + text + "': " + e.problem(), e.hint());
+    }
   }
-  if (!(value >= 0.0)) throw InputError("comm", "a message's time must be >= 0, got " + text);
+  if (!(value >= 0.0)) throw InputError(where, "comm: a message's time must be >= 0, got " + text);
   return distributions::Law::constant(value);
+}
+
+distributions::Law parse_vertex_law(const std::string& where, const std::string& text) {
+  try {
+    return distributions::parse_law(text);
+  } catch (const InputError& e) {
+    throw InputError(where, e.what());
+  }
+}
+
+double parse_order(const std::string& where, const std::string& text) {
+  double k = 0;
+  try {
+    k = distributions::parse_number(text, "order");
+  } catch (const InputError&) {
+    throw InputError(where, "order '" + text + "' is not a number", "order=1, 2, 3, ... (smaller first)");
+  }
+  if (!std::isfinite(k)) throw InputError(where, "order '" + text + "' is not a finite number");
+  return k;
+}
+
+// A comma-separated list, one item a processor; `item` parses one (trimmed) item or throws.
+template <class T, class Item>
+std::vector<T> parse_list(const std::string& text, Item item) {
+  std::vector<T> values;
+  std::size_t start = 0;
+  while (true) {
+    const auto comma = text.find(',', start);
+    std::string one = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    one.erase(0, one.find_first_not_of(" \t"));
+    one.erase(one.find_last_not_of(" \t") + 1);
+    values.push_back(item(one));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return values;
+}
+
+std::vector<double> parse_scales(const std::string& where, const std::string& text) {
+  return parse_list<double>(text, [&](const std::string& item) {
+    try {
+      return distributions::parse_number(item, "processor_scale");
+    } catch (const InputError&) {
+      throw InputError(where, "processor_scale '" + text + "': '" + item + "' is not a number",
+                       "a comma-separated list such as \"1,1,1/2\"");
+    }
+  });
+}
+
+std::vector<int> parse_processor_cores(const std::string& where, const std::string& text) {
+  return parse_list<int>(text, [&](const std::string& item) {
+    return parse_count(where, "processor_cores '" + text + "':", item, "a comma-separated list such as \"4,4,1\"");
+  });
+}
+
+std::string join(const std::vector<double>& values) {
+  std::string s;
+  for (const double x : values) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.17g", x);
+    s += (s.empty() ? "" : ",") + std::string(buffer);
+  }
+  return s;
+}
+
+// Parses one of hetstruct's attributes whole (InputError at `where`); returns its canonical text,
+// or nothing for an attribute that is not hetstruct's.
+std::optional<std::string> check_value(const std::string& where, const std::string& key, const std::string& value) {
+  if (key == "processor") return std::to_string(parse_processor(where, value));
+  if (key == "law") return parse_vertex_law(where, value).to_string();
+  if (key == "order") return join({parse_order(where, value)});
+  if (key == "cores") return std::to_string(parse_count(where, "cores", value, "cores=1, 2, 4, ... (default 1)"));
+  if (key == "comm") return parse_time_law(where, value).to_string();
+  if (key == "processor_scale") return join(parse_scales(where, value));
+  if (key == "processor_cores") {
+    const auto cores = parse_processor_cores(where, value);
+    return join(std::vector<double>(cores.begin(), cores.end()));
+  }
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tokenizer: Boost's tokens (read_graphviz_new.cpp: identifiers, numerals, "quoted strings"
+// with \" and backslash-newline, "a" + "b", <HTML strings> with their tags and CDATA, comments,
+// lines starting with '#'), each with its line and place in the text, plus what Boost misreads:
+// numerals in exponent form and numerals glued to letters or dots.
+
+struct Token {
+  enum Kind { id, numeral, quoted, html, punct, bad, unreadable } kind;
+  std::string text;  // as Boost hands it over: quotes removed, \" and backslash-newline undone
+  std::size_t line = 0;
+  std::size_t begin = 0, end = 0;  // the bytes it takes in the file
+  bool exponent = false;           // a numeral in exponent form (1e-3), which Boost would split
+};
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool id_start(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
+bool id_char(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
+
+std::vector<Token> tokenize(const std::string& text) {
+  std::vector<Token> tokens;
+  const std::size_t n = text.size();
+  std::size_t i = 0, line = 1;
+  const auto advance_to = [&](std::size_t to) {
+    for (; i < to && i < n; ++i)
+      if (text[i] == '\n') ++line;
+  };
+  const auto push = [&](Token::Kind kind, std::string s, std::size_t begin, std::size_t at_line) {
+    tokens.push_back({kind, std::move(s), at_line, begin, i, false});
+  };
+  while (i < n) {
+    const char c = text[i];
+    const char next = i + 1 < n ? text[i + 1] : '\0';
+    const std::size_t begin = i, at_line = line;
+    if (std::isspace(static_cast<unsigned char>(c)) || (c == '\\' && next == '\n')) {
+      advance_to(i + (c == '\\' ? 2 : 1));
+    } else if (c == '/' && next == '/') {
+      advance_to(std::min(text.find('\n', i), n));
+    } else if (c == '/' && next == '*') {
+      const auto close = text.find("*/", i + 2);
+      advance_to(close == std::string::npos ? n : close + 2);
+    } else if (c == '#' && (i == 0 || text[i - 1] == '\n')) {
+      advance_to(std::min(text.find('\n', i), n));
+    } else if (c == '"') {
+      std::size_t k = i + 1;
+      while (k < n && text[k] != '"') k += text[k] == '\\' && k + 1 < n ? 2 : 1;
+      if (k >= n) {  // unclosed: Boost says so
+        push(Token::unreadable, "\"", begin, at_line);
+        break;
+      }
+      std::string s = text.substr(i + 1, k - i - 1);
+      // Boost's unescaping, exactly: \" and backslash-newline, nothing else.
+      for (std::size_t j = 0; j + 1 < s.size(); ++j) {
+        if (s[j] == '\\' && s[j + 1] == '"') {
+          s.erase(j, 1);
+        } else if (s[j] == '\\' && s[j + 1] == '\n') {
+          s.erase(j, 2);
+          --j;  // wraps and comes back to j with the loop's ++j
+        }
+      }
+      advance_to(k + 1);
+      // "a" + "b" is one string.
+      if (tokens.size() >= 2 && tokens.back().kind == Token::punct && tokens.back().text == "+" &&
+          tokens[tokens.size() - 2].kind == Token::quoted) {
+        tokens.pop_back();
+        tokens.back().text += s;
+        tokens.back().end = i;
+      } else {
+        push(Token::quoted, s, begin, at_line);
+      }
+    } else if (c == '<') {
+      // An HTML string as Graphviz reads it: up to the '>' that closes the first '<', counting
+      // them. Boost reads <...> as XML tags instead, so that label=<<b>x</b>> ends after </b> and
+      // label=<x> never ends: Boost gets a quoted string in its place (for_boost), this text.
+      int depth = 0;
+      do {
+        if (text[i] == '<') ++depth;
+        else if (text[i] == '>') --depth;
+        advance_to(i + 1);
+      } while (i < n && depth > 0);
+      if (depth > 0) {  // unclosed: Boost says so
+        push(Token::unreadable, "<", begin, at_line);
+        break;
+      }
+      std::string s = text.substr(begin, i - begin);
+      for (char& ch : s)  // nothing Boost would unescape or end its string at
+        if (ch == '"') ch = '\'';
+        else if (ch == '\\') ch = '/';
+      push(Token::html, s, begin, at_line);
+    } else if (c == '-' && (next == '>' || next == '-')) {
+      advance_to(i + 2);
+      push(Token::punct, text.substr(begin, 2), begin, at_line);
+    } else if (id_start(static_cast<unsigned char>(c))) {
+      while (i < n && id_char(static_cast<unsigned char>(text[i]))) advance_to(i + 1);
+      push(Token::id, text.substr(begin, i - begin), begin, at_line);
+    } else if (is_digit(c) || (c == '.' && is_digit(next)) ||
+               (c == '-' && (is_digit(next) || (next == '.' && i + 2 < n && is_digit(text[i + 2]))))) {
+      std::size_t k = i + (c == '-' ? 1 : 0);
+      while (k < n && is_digit(text[k])) ++k;
+      if (k < n && text[k] == '.') ++k;
+      while (k < n && is_digit(text[k])) ++k;
+      bool exponent = false;
+      if (k < n && (text[k] == 'e' || text[k] == 'E')) {
+        std::size_t e = k + 1;
+        if (e < n && (text[e] == '+' || text[e] == '-')) ++e;
+        if (e < n && is_digit(text[e])) {
+          while (e < n && is_digit(text[e])) ++e;
+          k = e;
+          exponent = true;
+        }
+      }
+      // Glued to a letter, a digit or a dot (2x, 1.5.5), or to a signed numeral (1-2): Boost would
+      // read two tokens where the file shows one. The bad token runs to what ends a token.
+      const auto glue = [&](std::size_t at) {
+        return at < n && (id_char(static_cast<unsigned char>(text[at])) || text[at] == '.' ||
+                          ((text[at] == '-' || text[at] == '+') && at + 1 < n && (is_digit(text[at + 1]) || text[at + 1] == '.')));
+      };
+      const bool glued = glue(k);
+      while (glue(k)) ++k;
+      advance_to(k);
+      push(glued ? Token::bad : Token::numeral, text.substr(begin, i - begin), begin, at_line);
+      tokens.back().exponent = exponent && !glued;
+    } else {
+      advance_to(i + 1);
+      push(Token::punct, std::string(1, c), begin, at_line);
+    }
+  }
+  return tokens;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The walker: Boost's grammar (parse_graph, parse_stmt, ... in read_graphviz_new.cpp) over the
+// tokens above. It checks each attribute where it is written and records the vertices in the order
+// the file first names them (Boost's order of creation), with their lines. Where it cannot follow
+// the file it stops (Lost) at that line: Boost then reports the syntax error.
+
+bool is_keyword(const Token& t, const char* word) {
+  if (t.kind != Token::id || t.text.size() != std::strlen(word)) return false;
+  for (std::size_t i = 0; i < t.text.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(t.text[i])) != word[i]) return false;
+  return true;
+}
+
+bool is_keyword(const Token& t) {
+  for (const char* word : {"strict", "graph", "digraph", "node", "edge", "subgraph"})
+    if (is_keyword(t, word)) return true;
+  return false;
+}
+
+std::string quote(const std::string& name) { return "'" + name + "'"; }
+
+struct Site {
+  std::string written, canonical;
+  std::size_t line = 0;
+};
+
+class Walker {
+ public:
+  Walker(const std::vector<Token>& tokens, const std::string& source) : tokens_(tokens), source_(source) {}
+
+  struct Lost {
+    std::size_t line;
+  };
+
+  // Throws InputError for a glued numeral, a valueless attribute or deep nesting, Lost where the
+  // walk cannot follow the file (Boost then names the syntax error).
+  void run() {
+    if (peek_keyword("strict")) ++pos_;
+    if (!peek_keyword("graph") && !peek_keyword("digraph")) lost();
+    ++pos_;
+    if (is_id(peek())) ++pos_;  // the graph's name
+    expect("{");
+    statements();
+    expect("}");
+    if (pos_ != tokens_.size()) lost();
+  }
+
+  // The pending attributes point into the tokens; the vertices' attributes served the checks.
+  void forget_tokens() {
+    std::vector<Pending>().swap(pending_);
+    vertex_attributes.clear();
+  }
+
+  // Once the file's syntax is known to be sound: every attribute in the file's order.
+  void check_attributes() {
+    std::map<std::pair<std::size_t, std::string>, Site> in_statement;
+    for (const auto& p : pending_)
+      if (const auto site = attribute(p)) {
+        const auto [it, added] = in_statement.emplace(std::pair{p.statement, p.key->text}, *site);
+        if (!added && it->second.canonical != site->canonical) conflict(p.context, *p.key, *site, it->second);
+      }
+  }
+
+  std::vector<std::string> vertices;                      // in the order the file first names them
+  std::map<std::string, std::size_t> first_line;          // of each vertex
+  std::map<std::string, std::map<std::string, Site>> vertex_attributes;  // hetstruct's, set explicitly (for conflicts)
+  std::map<std::string, Site> graph_attributes;           // hetstruct's, of the top-level graph
+  std::vector<std::pair<std::string, std::string>> edges;  // in the file's order
+  std::vector<std::size_t> edge_lines;                      // the line of each
+  std::vector<std::size_t> anonymous_braces;  // the tokens '{' that open a subgraph without `subgraph`
+
+ private:
+  // What an attribute list belongs to.
+  struct Context {
+    Owner owner;
+    std::string what;    // "vertex 'a'", "edge 'a' -> 'b'", "node defaults", ... ("" for the graph)
+    std::string vertex;  // a vertex statement's vertex
+  };
+
+  // An attribute as the file writes it, checked once the walk is through (a syntax error first).
+  struct Pending {
+    Context context;
+    const Token *key, *value;
+    bool in_subgraph;
+    std::size_t statement;  // one attribute given twice in one statement is a conflict too
+  };
+
+  const std::vector<Token>& tokens_;
+  const std::string& source_;
+  std::size_t pos_ = 0;
+  std::vector<Pending> pending_;
+  std::size_t statements_ = 0;
+  int subgraphs_ = 0;  // how deep in subgraphs the walk is
+
+  const Token& peek(std::size_t ahead = 0) const {
+    static const Token end{Token::punct, "", 0, 0, 0, false};
+    return pos_ + ahead < tokens_.size() ? tokens_[pos_ + ahead] : end;
+  }
+  std::size_t line() const {
+    if (pos_ < tokens_.size()) return tokens_[pos_].line;
+    return tokens_.empty() ? 1 : tokens_.back().line;
+  }
+  [[noreturn]] void lost() const { throw Lost{line()}; }
+  bool peek_punct(const char* p, std::size_t ahead = 0) const {
+    return peek(ahead).kind == Token::punct && peek(ahead).text == p;
+  }
+  bool peek_keyword(const char* word) const { return is_keyword(peek(), word); }
+  void expect(const char* p) {
+    if (!peek_punct(p)) lost();
+    ++pos_;
+  }
+  // Boost's identifier: a name, a numeral, a quoted or HTML string.
+  bool is_id(const Token& t) const {
+    if (t.kind == Token::bad) refuse_bad(t, "");
+    return (t.kind == Token::id && !is_keyword(t)) || t.kind == Token::numeral || t.kind == Token::quoted ||
+           t.kind == Token::html;
+  }
+  const Token& take_id() {
+    if (!is_id(peek())) lost();
+    return tokens_[pos_++];
+  }
+  std::string at(std::size_t line, const std::string& what) const {
+    return source_ + ":" + std::to_string(line) + (what.empty() ? "" : ": " + what);
+  }
+  // A numeral glued to letters or dots: in an attribute's value (`where` names it), or elsewhere.
+  [[noreturn]] void refuse_bad(const Token& t, const std::string& where) const {
+    const char* hint = "write a number whole, as 0.5 or 1e-3, or quote a name";
+    if (where.empty())
+      throw InputError(at(t.line, ""), "'" + t.text + "' is neither a number nor a name: a numeral glued to letters or a dot", hint);
+    throw InputError(where, "'" + t.text + "' is not a number: a numeral glued to letters or a dot", hint);
+  }
+
+  void statements() {
+    while (!peek_punct("}")) {
+      if (pos_ >= tokens_.size()) lost();
+      statement();
+      if (peek_punct(";")) ++pos_;
+    }
+  }
+
+  void statement() {
+    if (peek_keyword("graph") || peek_keyword("node") || peek_keyword("edge")) {
+      const bool node = peek_keyword("node"), edge = peek_keyword("edge");
+      ++pos_;
+      if (node) attributes({Owner::vertex, "node defaults", ""});
+      else if (edge) attributes({Owner::edge, "edge defaults", ""});
+      else attributes(graph_context());
+    } else if (is_id(peek()) && peek_punct("=", 1)) {  // a graph attribute: name = value
+      const Token& key = take_id();
+      ++pos_;
+      if (peek().kind == Token::bad) refuse_bad(peek(), at(peek().line, graph_context().what) + ": " + key.text);
+      pending_.push_back({graph_context(), &key, &take_id(), subgraphs_ > 0, statements_++});
+    } else if (peek_keyword("subgraph") || peek_punct("{") || is_id(peek())) {
+      const Endpoint first = endpoint();
+      if (peek_punct("->") || peek_punct("--")) {
+        std::vector<Endpoint> ends{first};
+        std::string what = "edge " + first.label;
+        for (int steps = 0; peek_punct("->") || peek_punct("--"); ++steps) {
+          const std::string arrow = peek().text;
+          ++pos_;
+          ends.push_back(endpoint());
+          if (steps < 3) what += " " + arrow + " " + ends.back().label;
+          else if (steps == 3) what += " " + arrow + " ...";  // a long chain is named by its start
+        }
+        subgraph_[current_].has_edges = true;
+        for (std::size_t i = 0; i + 1 < ends.size(); ++i)
+          for (const auto& from : members(ends[i], what))
+            for (const auto& to : members(ends[i + 1], what)) {
+              edges.emplace_back(from, to);
+              edge_lines.push_back(ends[i + 1].line);
+            }
+        if (peek_punct("[")) attributes({Owner::edge, what, ""});
+      } else {
+        subgraph_[current_].members.push_back(first);
+        if (!first.subgraph && peek_punct("[")) attributes({Owner::vertex, "vertex " + first.label, first.key});
+      }
+    } else {
+      lost();
+    }
+  }
+
+  // An edge's end: a vertex (its name) or a subgraph (Boost's name for it).
+  struct Endpoint {
+    bool subgraph = false;
+    std::string key, label;  // label: how messages name it
+    std::size_t line = 0;
+  };
+  struct Subgraph {
+    std::vector<Endpoint> members;  // its vertex statements and subgraphs, as Boost lists them
+    bool has_edges = false;
+  };
+  std::map<std::string, Subgraph> subgraph_{{"___root___", {}}};
+  std::string current_ = "___root___";
+  int anonymous_ = 0;
+
+  // The vertices an edge's end stands for, in the file's order (Boost takes them in the order of
+  // their names: the caller restores the file's). Boost leaves out of a subgraph the vertices
+  // named only in its edge statements, which Graphviz counts: such a subgraph is refused.
+  std::vector<std::string> members(const Endpoint& end, const std::string& what) {
+    if (!end.subgraph) return {end.key};
+    std::vector<std::string> names;
+    std::set<std::string> seen, done;
+    const auto visit = [&](const auto& self, const std::string& key) -> void {
+      if (!done.insert(key).second) return;
+      const auto it = subgraph_.find(key);
+      if (it == subgraph_.end()) return;
+      if (it->second.has_edges)
+        throw InputError(at(end.line, what), "a subgraph at an edge's end holds edge statements",
+                         "Boost's reader would leave their vertices out; write those edges on their own");
+      for (const auto& m : it->second.members) {
+        if (m.subgraph) self(self, m.key);
+        else if (seen.insert(m.key).second) names.push_back(m.key);
+      }
+    };
+    visit(visit, end.key);
+    return names;
+  }
+
+  Context graph_context() const { return {Owner::graph, subgraphs_ > 0 ? "subgraph" : "", ""}; }
+
+  // A vertex (with its port) or a subgraph, as Boost's parse_endpoint reads it.
+  Endpoint endpoint() {
+    if (peek_keyword("subgraph") || peek_punct("{")) {
+      Endpoint end{true, "", "{...}", peek().line};
+      if (peek_punct("{")) anonymous_braces.push_back(pos_);
+      if (peek_keyword("subgraph")) {
+        ++pos_;
+        if (is_id(peek())) {
+          end.key = take_id().text;
+          end.label = "subgraph " + quote(end.key);
+        }
+      }
+      const bool anonymous = end.key.empty();
+      if (anonymous) end.key = "___subgraph_" + std::to_string(++anonymous_);
+      subgraph_.try_emplace(end.key);
+      if (!anonymous && !peek_punct("{")) return end;  // a reference to a subgraph
+      expect("{");
+      if (subgraphs_ >= max_nesting)  // the walk recurses as Boost does
+        throw InputError(at(end.line, ""), "subgraphs nested more than " + std::to_string(max_nesting) + " deep",
+                         "flatten the '{ ... }' nesting");
+      const std::string outer = current_;
+      current_ = end.key;
+      ++subgraphs_;
+      statements();
+      --subgraphs_;
+      current_ = outer;
+      expect("}");
+      return end;
+    }
+    const Token& name = take_id();
+    while (true) {  // ports: @angle, :location, :location:location, :(x,y)
+      if (peek_punct("@")) {
+        ++pos_;
+        take_id();
+      } else if (peek_punct(":")) {
+        ++pos_;
+        if (peek_punct("(")) {
+          ++pos_;
+          take_id();
+          expect(",");
+          take_id();
+          expect(")");
+        } else {
+          take_id();
+          if (peek_punct(":")) {
+            ++pos_;
+            take_id();
+          }
+        }
+      } else {
+        break;
+      }
+    }
+    if (first_line.emplace(name.text, name.line).second) vertices.push_back(name.text);
+    return {false, name.text, quote(name.text), name.line};
+  }
+
+  // [a=1, b=2][c=3]: every value whole, a name without a value refused; one attribute given twice
+  // in one statement, or twice on one vertex, with different values is refused.
+  void attributes(const Context& c) {
+    const std::size_t statement = statements_++;
+    do {
+      expect("[");
+      while (!peek_punct("]")) {
+        const Token& key = take_id();
+        if (!peek_punct("=")) {
+          // Boost would read it as name=true; anything else after it is a syntax error, Boost's to report.
+          if (!peek_punct(",") && !peek_punct(";") && !peek_punct("]") && !is_id(peek())) lost();
+          throw InputError(at(key.line, c.what), "attribute '" + key.text + "' has no value",
+                           "write name=value; a number is written whole, as 0.5 or 1e-3");
+        }
+        ++pos_;
+        if (peek().kind == Token::bad) refuse_bad(peek(), at(peek().line, c.what) + ": " + key.text);
+        pending_.push_back({c, &key, &take_id(), subgraphs_ > 0, statement});
+        if (peek_punct(",") || peek_punct(";")) ++pos_;
+      }
+      expect("]");
+    } while (peek_punct("["));
+  }
+
+  [[noreturn]] void conflict(const Context& c, const Token& key, const Site& now, const Site& before) const {
+    throw InputError(at(now.line, c.what),
+                     key.text + " '" + now.written + "' contradicts " + key.text + " '" + before.written +
+                         "' given on line " + std::to_string(before.line),
+                     "give each attribute once, or the same value");
+  }
+
+  // Checks one attribute where it is written; returns its site if it is one of hetstruct's.
+  std::optional<Site> attribute(const Pending& p) {
+    const Context& c = p.context;
+    const Token &key = *p.key, &value = *p.value;
+    const std::string where = at(key.line, c.what);
+    check_attribute(where, c.owner, key.text);
+    const auto canonical = check_value(where, key.text, value.text);
+    if (!canonical) return std::nullopt;
+    const Site site{value.text, *canonical, key.line};
+    const auto record = [&](std::map<std::string, Site>& sites) {
+      const auto [it, added] = sites.emplace(key.text, site);
+      if (!added && it->second.canonical != site.canonical) conflict(c, key, site, it->second);
+    };
+    if (c.owner == Owner::graph) {
+      // Boost keeps the top-level graph's attributes only.
+      if (p.in_subgraph)
+        throw InputError(where, "'" + key.text + "' is not read inside a subgraph", "give it in the top-level graph");
+      record(graph_attributes);
+    } else if (!c.vertex.empty()) {
+      record(vertex_attributes[c.vertex]);
+    }
+    return site;
+  }
+};
+
+// The text Boost reads, its lines unchanged: numerals in exponent form quoted (1e-3 -> "1e-3"),
+// HTML strings quoted, `subgraph` written before an anonymous subgraph's '{' (Boost 1.74 wants a
+// second '{' after a bare one: `a -> {b c}` and `{rank=same; a; b}` are syntax errors to it), and
+// `strict` blanked, so that an edge given twice or a loop is refused (with its line) rather than
+// dropped (Boost drops a strict graph's repeated edge with its attributes).
+std::string for_boost(const std::string& text, const std::vector<Token>& tokens, const std::vector<std::size_t>& anonymous) {
+  std::string out;
+  out.reserve(text.size() + 16);
+  std::size_t copied = 0;
+  for (std::size_t i = 0, next_anonymous = 0; i < tokens.size(); ++i) {
+    const Token& t = tokens[i];
+    if (next_anonymous < anonymous.size() && anonymous[next_anonymous] == i) {
+      ++next_anonymous;
+      out.append(text, copied, t.begin - copied);
+      out += "subgraph {";
+      copied = t.end;
+    } else if (t.exponent || t.kind == Token::html) {
+      out.append(text, copied, t.begin - copied);
+      out += '"' + t.text + '"';
+      copied = t.end;
+    } else if (i == 0 && is_keyword(t, "strict")) {
+      out.append(text, copied, t.begin - copied);
+      out.append(t.end - t.begin, ' ');
+      copied = t.end;
+    }
+  }
+  out.append(text, copied, std::string::npos);
+  return out;
 }
 
 // What Boost's parser hands over, every attribute as text.
@@ -354,53 +849,69 @@ class DotReader : public boost::detail::graph::mutate_graph {
   std::map<boost::detail::graph::edge_t, std::size_t> edge_index_;
 };
 
-std::vector<double> parse_scales(const std::string& where, const std::string& text) {
-  std::vector<double> scales;
-  std::size_t start = 0;
-  while (true) {
-    const auto comma = text.find(',', start);
-    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    item.erase(0, item.find_first_not_of(" \t"));
-    item.erase(item.find_last_not_of(" \t") + 1);
-    try {
-      scales.push_back(distributions::parse_number(item, "processor_scale"));
-    } catch (const InputError&) {
-      throw InputError(where, "processor_scale '" + text + "': '" + item + "' is not a number",
-                       "a comma-separated list such as \"1,1,1/2\"");
-    }
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return scales;
-}
-
 }  // namespace
 
-Structure parse_dot(const std::string& text, const std::string& source) {
+namespace {
+
+// A value or a name may hold a newline ("a\nb", a law split over lines); an error is one line.
+std::string one_line(std::string s) {
+  for (std::size_t i = 0; (i = s.find_first_of("\r\n", i)) != std::string::npos; i += 2)
+    s.replace(i, 1, s[i] == '\n' ? "\\n" : "\\r");
+  return s;
+}
+
+template <class Read>
+auto on_one_line(Read read) {
+  try {
+    return read();
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    if (what.find_first_of("\r\n") == std::string::npos) throw;
+    throw InputError(one_line(e.where()), one_line(e.problem()), one_line(e.hint()));
+  }
+}
+
+CustomDag read_dot_dag(const std::string& text, const std::string& source) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw InputError(source, "the graph is empty", "write a digraph { ... } with one vertex per task");
-  check_nesting(text, source);
+  auto tokens = tokenize(text);
+  Walker walk(tokens, source);
+  std::optional<std::size_t> lost_at;  // the line where the walk could not follow the file
+  try {
+    walk.run();
+  } catch (const Walker::Lost& lost) {
+    lost_at = lost.line;
+  }
+  // A walk through the whole file has checked Boost's syntax: the attributes are checked now,
+  // so that the tokens (some 20 bytes per byte of the file) are gone before Boost's parse.
+  if (!lost_at) walk.check_attributes();
+  const std::string boost_text = for_boost(text, tokens, walk.anonymous_braces);
+  walk.forget_tokens();
+  std::vector<Token>().swap(tokens);
+  check_nesting(boost_text, source);  // Boost reads on where the walk stopped
+  const std::string syntax_where = lost_at ? source + ":" + std::to_string(*lost_at) : source;
   DotReader dot;
   try {
-    if (!boost::detail::graph::read_graphviz_new(text, &dot)) throw InputError(source, "not a Graphviz graph");
+    if (!boost::detail::graph::read_graphviz_new(boost_text, &dot))
+      throw InputError(syntax_where, "not a Graphviz graph");
   } catch (const boost::bad_graphviz_syntax& e) {
-    throw InputError(source, std::string("DOT syntax error: ") + e.what());
+    throw InputError(syntax_where, std::string("DOT syntax error: ") + e.what());
   } catch (const boost::graph_exception& e) {
     throw InputError(source, std::string("unreadable DOT graph: ") + e.what(),
                      "use a digraph whose vertices carry processor and law attributes");
   }
+  // Boost read what the walk could not follow: refuse rather than guess at the vertices' order.
+  if (lost_at)
+    throw InputError(syntax_where, "hetstruct cannot follow this DOT statement", "write it in plainer DOT");
   const std::size_t n = dot.names.size();
   if (n == 0) throw InputError(source, "the graph has no vertices");
 
   // Boost's vertex -> its place in the file.
   std::vector<std::size_t> place(n, n);
-  std::size_t placed = 0;
-  for (const auto& name : vertex_mentions(text)) {
-    const auto it = dot.index.find(name);
-    if (it != dot.index.end() && place[it->second] == n) place[it->second] = placed++;
-  }
+  for (std::size_t i = 0; i < walk.vertices.size(); ++i)
+    if (const auto it = dot.index.find(walk.vertices[i]); it != dot.index.end()) place[it->second] = i;
   for (std::size_t v = 0; v < n; ++v)
-    if (place[v] == n)
+    if (place[v] == n || walk.vertices.size() != n)
       throw InputError(source + ": vertex '" + dot.names[v] + "'", "cannot tell where the file lists it",
                        "name the vertex with a plain identifier or quoted string");
 
@@ -411,39 +922,52 @@ Structure parse_dot(const std::string& text, const std::string& source) {
     const std::string key = (bare_number ? "comm:" : "law:") + law_text;
     const auto it = law_of_text.find(key);
     if (it != law_of_text.end()) return it->second;
-    int index = -1;
-    try {
-      index = dag.law_index(bare_number ? parse_time_law(law_text) : distributions::parse_law(law_text));
-    } catch (const InputError& e) {
-      throw InputError(where, e.what());
-    }
+    const int index = dag.law_index(bare_number ? parse_time_law(where, law_text) : parse_vertex_law(where, law_text));
     law_of_text.emplace(key, index);
     return index;
   };
+  // Every value below was checked where the file writes it; these are the vertices' and edges'.
+  int width = 0;
   for (std::size_t v = 0; v < n; ++v) {
     const auto& props = dot.vertex_properties[v];
-    const std::string where = source + ": vertex '" + dot.names[v] + "'";
+    const std::string where =
+        source + ":" + std::to_string(walk.first_line.at(dot.names[v])) + ": vertex '" + dot.names[v] + "'";
     for (const auto& [key, value] : props) check_attribute(where, Owner::vertex, key);
     CustomTask& t = dag.tasks[place[v]];
     t.name = dot.names[v];
-    const auto processor = props.find("processor"), law = props.find("law"), order = props.find("order");
+    const auto processor = props.find("processor"), law = props.find("law"), order = props.find("order"),
+               cores = props.find("cores");
     if (processor == props.end() || processor->second.empty())
       throw InputError(where, "has no processor attribute", "add processor=0 (0-based)");
     if (law == props.end() || law->second.empty()) throw InputError(where, "has no law attribute", "add law=\"u(0,1)\"");
     t.processor = parse_processor(where, processor->second);
+    width = std::max(width, t.processor + 1);
     t.law = law_from(where, law->second, false);
-    if (order != props.end()) {
-      double k = 0;
-      try {
-        k = distributions::parse_number(order->second, "order");
-      } catch (const InputError&) {
-        throw InputError(where, "order '" + order->second + "' is not a number", "order=1, 2, 3, ... (smaller first)");
-      }
-      if (!std::isfinite(k)) throw InputError(where, "order '" + order->second + "' is not a finite number");
-      t.order = k;
-    }
+    if (order != props.end()) t.order = parse_order(where, order->second);
+    if (cores != props.end()) t.cores = parse_count(where, "cores", cores->second, "cores=1, 2, 4, ... (default 1)");
   }
+  // Boost lists the edges of `a -> {c b}` in the order of the names; the file's order is the
+  // walk's (a one-port model serves messages ready together in the file's order).
+  std::map<std::pair<std::string, std::string>, std::size_t> file_place;
+  for (std::size_t i = 0; i < walk.edges.size(); ++i)
+    if (const auto [it, added] = file_place.emplace(walk.edges[i], i); !added)
+      throw InputError(source + ":" + std::to_string(walk.edge_lines[i]),
+                       "the edge '" + walk.edges[i].first + "' -> '" + walk.edges[i].second + "' is given twice, first on line " +
+                           std::to_string(walk.edge_lines[it->second]),
+                       "give each precedence once");
+  std::vector<std::size_t> edge_place;
   for (const auto& e : dot.edges) {
+    const auto it = file_place.find({dot.names[e.from], dot.names[e.to]});
+    if (it == file_place.end())
+      throw InputError(source + ": edge '" + dot.names[e.from] + "' -> '" + dot.names[e.to] + "'",
+                       "cannot tell where the file lists it", "write the edge as a plain a -> b");
+    edge_place.push_back(it->second);
+  }
+  std::vector<std::size_t> edge_order(dot.edges.size());
+  for (std::size_t i = 0; i < edge_order.size(); ++i) edge_order[i] = i;
+  std::stable_sort(edge_order.begin(), edge_order.end(), [&](std::size_t a, std::size_t b) { return edge_place[a] < edge_place[b]; });
+  for (const std::size_t i : edge_order) {
+    const auto& e = dot.edges[i];
     const std::string where = source + ": edge '" + dot.names[e.from] + "' -> '" + dot.names[e.to] + "'";
     for (const auto& [key, value] : e.properties) check_attribute(where, Owner::edge, key);
     CustomEdge edge{place[e.from], place[e.to], -1};
@@ -452,9 +976,32 @@ Structure parse_dot(const std::string& text, const std::string& source) {
     dag.edges.push_back(edge);
   }
   for (const auto& [key, value] : dot.graph_properties) check_attribute(source, Owner::graph, key);
+  const auto graph_where = [&](const char* key) {
+    const auto site = walk.graph_attributes.find(key);
+    return site == walk.graph_attributes.end() ? source : source + ":" + std::to_string(site->second.line);
+  };
   if (const auto scales = dot.graph_properties.find("processor_scale"); scales != dot.graph_properties.end())
-    dag.processor_scale = parse_scales(source, scales->second);
-  return build_custom(dag, source);
+    dag.processor_scale = parse_scales(graph_where("processor_scale"), scales->second);
+  if (const auto cores = dot.graph_properties.find("processor_cores"); cores != dot.graph_properties.end()) {
+    const std::string where = graph_where("processor_cores");
+    dag.processor_cores = parse_processor_cores(where, cores->second);
+    if (dag.processor_cores.size() != static_cast<std::size_t>(width))
+      throw InputError(where,
+                       "processor_cores gives " + std::to_string(dag.processor_cores.size()) +
+                           " processors, but the tasks use processors 0 to " + std::to_string(width - 1),
+                       "give one core count per processor");
+  }
+  return dag;
+}
+
+}  // namespace
+
+CustomDag parse_dot_dag(const std::string& text, const std::string& source) {
+  return on_one_line([&] { return read_dot_dag(text, source); });
+}
+
+Structure parse_dot(const std::string& text, const std::string& source) {
+  return on_one_line([&] { return build_custom(read_dot_dag(text, source), source); });
 }
 
 Structure read_dot(const std::string& path) {

@@ -140,7 +140,7 @@ TEST_CASE("fuzz finding: deeply nested DOT subgraphs are refused, not a stack ov
   const std::string many = repeat("{", 500);
   const std::string text = "digraph g {\n// " + many + "\n/* " + many + " */\n# " + many + "\n" +
                            R"dot(a [processor=0, law="u(0,1)", label=")dot" + many + R"dot("];
-  b [processor=0, law="c(1)", label=<b>)dot" + many + R"dot(<br/></b>];
+  b [processor=0, law="c(1)", label=<<b>)dot" + many + R"dot(<br/></b>>];
   subgraph s { subgraph t { a -> b; } }
 })dot";
   const auto s = parse_dot(text, "text.dot");

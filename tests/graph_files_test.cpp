@@ -100,7 +100,7 @@ TEST_CASE("DOT: an explicit order attribute wins over the file's order", "[graph
           "tie.dot: processor 0: tasks 't9' and 't10' have the same order 1 (give the tasks of a processor distinct "
           "orders)");
   REQUIRE(error_of([] { structures::parse_dot(three_tasks("t9", ", order=x", ", order=1"), "bad.dot"); }) ==
-          "bad.dot: vertex 't9': order 'x' is not a number (order=1, 2, 3, ... (smaller first))");
+          "bad.dot:1: vertex 't9': order 'x' is not a number (order=1, 2, 3, ... (smaller first))");
 }
 
 TEST_CASE("DOT: an order that contradicts a precedence is an error naming the tasks", "[graph_files]") {
@@ -144,33 +144,33 @@ TEST_CASE("DOT: edge comm, graph processor_scale, and attributes that look like 
   };
   const std::string ab_graph = "a [processor=0, law=\"c(1)\"]; b [processor=1, law=\"c(1)\"]; ";
   REQUIRE(refused(ab_graph + "a -> b [com=5];") ==
-          "slip.dot: edge 'a' -> 'b': unknown attribute 'com' (did you mean comm=0.5 or comm=\"u(0,1)\" (the message's "
+          "slip.dot:1: edge 'a' -> 'b': unknown attribute 'com' (did you mean comm=0.5 or comm=\"u(0,1)\" (the message's "
           "time)?)");
   REQUIRE(refused(ab_graph + "a -> b [cost=5];") ==
-          "slip.dot: edge 'a' -> 'b': unknown attribute 'cost' (did you mean law=\"u(0,1)\"?)");
+          "slip.dot:1: edge 'a' -> 'b': unknown attribute 'cost' (did you mean law=\"u(0,1)\"?)");
   REQUIRE(refused(ab_graph + "a -> b [latency=5];") ==
-          "slip.dot: edge 'a' -> 'b': unknown attribute 'latency' (did you mean comm=0.5 or comm=\"u(0,1)\" (the "
+          "slip.dot:1: edge 'a' -> 'b': unknown attribute 'latency' (did you mean comm=0.5 or comm=\"u(0,1)\" (the "
           "message's time)?)");
   REQUIRE(refused("a [processor=0, law=\"c(1)\", comm=5];") ==
-          "slip.dot: vertex 'a': 'comm' is an attribute of an edge, not of a vertex (write comm=0.5 or comm=\"u(0,1)\" "
+          "slip.dot:1: vertex 'a': 'comm' is an attribute of an edge, not of a vertex (write comm=0.5 or comm=\"u(0,1)\" "
           "(the message's time))");
   REQUIRE(refused("a [processor=0, law=\"c(1)\", Law=\"c(2)\"];") ==
-          "slip.dot: vertex 'a': unknown attribute 'Law' (did you mean law=\"u(0,1)\"?)");
+          "slip.dot:1: vertex 'a': unknown attribute 'Law' (did you mean law=\"u(0,1)\"?)");
   REQUIRE(refused("a [processor=0, law=\"c(1)\", proccessor=1];") ==
-          "slip.dot: vertex 'a': unknown attribute 'proccessor' (did you mean processor=0 (0-based)?)");
+          "slip.dot:1: vertex 'a': unknown attribute 'proccessor' (did you mean processor=0 (0-based)?)");
   REQUIRE(refused("graph [speeds=\"1,2\"]; a [processor=0, law=\"c(1)\"];") ==
-          "slip.dot: unknown attribute 'speeds' (did you mean graph [processor_scale=\"1,1,1/2\"]?)");
-  REQUIRE(refused(ab_graph + "a -> b [comm=-1];") == "slip.dot: edge 'a' -> 'b': comm: a message's time must be >= 0, got -1");
-  CHECK_THAT(refused(ab_graph + "a -> b [comm=\"u(1,0)\"];"), Catch::StartsWith("slip.dot: edge 'a' -> 'b': "));
+          "slip.dot:1: unknown attribute 'speeds' (did you mean graph [processor_scale=\"1,1,1/2\"]?)");
+  REQUIRE(refused(ab_graph + "a -> b [comm=-1];") == "slip.dot:1: edge 'a' -> 'b': comm: a message's time must be >= 0, got -1");
+  CHECK_THAT(refused(ab_graph + "a -> b [comm=\"u(1,0)\"];"), Catch::StartsWith("slip.dot:1: edge 'a' -> 'b': "));
   REQUIRE(refused("graph [processor_scale=\"1\"]; " + ab_graph) ==
           "slip.dot: processor_scale gives 1 processors, but the tasks use processors 0 to 1 (give one scale per "
           "processor)");
   REQUIRE(refused("graph [processor_scale=\"1,0\"]; " + ab_graph) ==
           "slip.dot: a processor scale must be a finite number > 0 (1 is a reference processor, 1/2 one twice as fast)");
   REQUIRE(refused("graph [processor_scale=\"1,x\"]; " + ab_graph) ==
-          "slip.dot: processor_scale '1,x': 'x' is not a number (a comma-separated list such as \"1,1,1/2\")");
+          "slip.dot:1: processor_scale '1,x': 'x' is not a number (a comma-separated list such as \"1,1,1/2\")");
   REQUIRE(refused(ab_graph + "a -> b; a -> b;") ==
-          "slip.dot: the edge 'a' -> 'b' is given twice (give each precedence once)");
+          "slip.dot:1: the edge 'a' -> 'b' is given twice, first on line 1 (give each precedence once)");
 }
 
 TEST_CASE("DOT: a file whose order and names differ", "[graph_files]") {

@@ -555,24 +555,24 @@ TEST_CASE("DOT: bad files throw InputError naming the file and the problem", "[s
   SECTION("a missing processor") {
     const std::string path = fixture("missing_processor.dot");
     REQUIRE(error_of([&] { read_dot(path); }) ==
-            path + ": vertex 'b': has no processor attribute (add processor=0 (0-based))");
+            path + ":3: vertex 'b': has no processor attribute (add processor=0 (0-based))");
   }
   SECTION("a missing law") {
     const std::string path = fixture("missing_law.dot");
-    REQUIRE(error_of([&] { read_dot(path); }) == path + ": vertex 'b': has no law attribute (add law=\"u(0,1)\")");
+    REQUIRE(error_of([&] { read_dot(path); }) == path + ":3: vertex 'b': has no law attribute (add law=\"u(0,1)\")");
   }
   SECTION("a vertex named only in an edge has no attributes") {
     const std::string message =
         error_of([] { parse_dot("digraph { a [processor=0, law=\"c(1)\"]; a -> ghost; }", "g.dot"); });
-    REQUIRE(message == "g.dot: vertex 'ghost': has no processor attribute (add processor=0 (0-based))");
+    REQUIRE(message == "g.dot:1: vertex 'ghost': has no processor attribute (add processor=0 (0-based))");
   }
   SECTION("a law that does not parse or is invalid") {
     const std::string bounds = fixture("bad_law_bounds.dot");
     const std::string message = error_of([&] { read_dot(bounds); });
-    CHECK_THAT(message, Catch::StartsWith(bounds + ": vertex 'b': ") && Catch::Contains("u(1,0)") &&
+    CHECK_THAT(message, Catch::StartsWith(bounds + ":3: vertex 'b': ") && Catch::Contains("u(1,0)") &&
                             Catch::Contains("lo < hi"));
     const std::string name = fixture("bad_law_name.dot");
-    CHECK_THAT(error_of([&] { read_dot(name); }), Catch::StartsWith(name + ": vertex 'a': ") && Catch::Contains("x(1)"));
+    CHECK_THAT(error_of([&] { read_dot(name); }), Catch::StartsWith(name + ":2: vertex 'a': ") && Catch::Contains("x(1)"));
   }
   SECTION("a processor that is not an index") {
     for (const std::string text : {"-1", "1.5", "one", "2x"}) {
@@ -580,12 +580,12 @@ TEST_CASE("DOT: bad files throw InputError naming the file and the problem", "[s
       const std::string message = error_of([&] {
         parse_dot("digraph { a [processor=\"" + text + "\", law=\"c(1)\"]; }", "p.dot");
       });
-      REQUIRE(message == "p.dot: vertex 'a': processor '" + text + "' is not a processor index (use 0, 1, 2, ...)");
+      REQUIRE(message == "p.dot:1: vertex 'a': processor '" + text + "' is not a processor index (use 0, 1, 2, ...)");
     }
   }
   SECTION("a DOT syntax error") {
     const std::string path = fixture("syntax_error.dot");
-    CHECK_THAT(error_of([&] { read_dot(path); }), Catch::StartsWith(path + ": DOT syntax error"));
+    CHECK_THAT(error_of([&] { read_dot(path); }), Catch::StartsWith(path + ":4: DOT syntax error"));
   }
   SECTION("an undirected graph") {
     CHECK_THAT(error_of([] { parse_dot("graph { a [processor=0, law=\"c(1)\"]; b [processor=0, law=\"c(1)\"]; a -- b; }", "u.dot"); }),

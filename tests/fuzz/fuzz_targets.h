@@ -136,6 +136,17 @@ inline void check_custom(const structures::Structure& s) {
 inline void check_dot(const std::string& text) {
   try {
     check_custom(structures::parse_dot(text, "fuzz.dot"));
+    // The multi-core attributes as the reader hands them over: cores >= 1 on every task, one core
+    // count >= 1 per processor the tasks use (or none).
+    const auto dag = structures::parse_dot_dag(text, "fuzz.dot");
+    int width = 0;
+    for (const auto& t : dag.tasks) {
+      require(t.cores >= 1, "DOT: a task with cores < 1");
+      width = std::max(width, t.processor + 1);
+    }
+    require(dag.processor_cores.empty() || dag.processor_cores.size() == static_cast<std::size_t>(width),
+            "DOT: processor_cores does not give one count per processor");
+    for (const int c : dag.processor_cores) require(c >= 1, "DOT: a processor with cores < 1");
   } catch (const InputError&) {
   }
 }
