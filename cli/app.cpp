@@ -580,6 +580,14 @@ void install_interrupt_handlers() {
   sigaction(SIGTERM, &on_interrupt, nullptr);
 }
 
+// A message as one line: a newline or carriage return inside a quoted value (a file's multi-line
+// string, an option's text) is written as \n or \r.
+std::string one_line(std::string text) {
+  for (std::size_t at = 0; (at = text.find_first_of("\n\r", at)) != std::string::npos; at += 2)
+    text.replace(at, 1, text[at] == '\n' ? "\\n" : "\\r");
+  return text;
+}
+
 // The exit status of a failure, after its one line on stderr.
 int report_failure(const CLI::App& app, int argc, char** argv, const std::string& command_names) {
   try {
@@ -590,10 +598,10 @@ int report_failure(const CLI::App& app, int argc, char** argv, const std::string
       std::cerr << "hetstruct: unknown command or option '" << argv[1] << "' (commands: " << command_names
                 << "; see hetstruct --help)\n";
     else
-      std::cerr << "hetstruct: " << parse_error_message(e.what()) << " (see hetstruct --help)\n";
+      std::cerr << "hetstruct: " << one_line(parse_error_message(e.what())) << " (see hetstruct --help)\n";
     return 2;
   } catch (const InputError& e) {
-    std::cerr << "hetstruct: " << flag_message(e) << "\n";
+    std::cerr << "hetstruct: " << one_line(flag_message(e)) << "\n";
     return 2;
   } catch (const engine::Interrupted& e) {
     std::cerr << "\nhetstruct: " << e.what() << "\n";
