@@ -1,7 +1,7 @@
 // The Heterogeneous BSP cost model: the machine description, the cost of one superstep, and the
 // closed forms of the built-in HBSP algorithms. Nothing here samples.
 //
-// Sources (../shared/papers/):
+// Sources (the papers, by title):
 //   HBSP^1  Williams & Parsons 2001, "Practical experience using a computational model for the
 //           design of heterogeneous distributed software", Section 3: a superstep costs
 //           w + g*h + L with h = max_j r_j*h_j (Eq. 1); scatter and one-/two-phase broadcast

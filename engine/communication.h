@@ -2,7 +2,7 @@
 // (Wilson, Section 5). Processors are one-port: a processor talks to one peer at a time and never
 // while it computes, unless a protocol says otherwise; a message occupies both ends for C.
 //
-// Each protocol is a named evaluator documented by its rules (wilson-semantics.md gives the
+// Each protocol is a named evaluator documented by its rules (docs/semantics.md gives the
 // readings and their fit to Tables 3-8). A protocol object is made once per worker thread and
 // keeps its buffers, so a replication allocates nothing.
 #pragma once

@@ -4,7 +4,7 @@
 // regular structure on request, gets the generic plan: tasks in topological order with CSR
 // predecessor lists. Evaluating a replication allocates nothing: buffers live in a Workspace.
 //
-// Semantics (wilson-semantics.md): a task starts at the max of its predecessors' finish times
+// Semantics (docs/semantics.md): a task starts at the max of its predecessors' finish times
 // (sources at 0), never clipped at 0; the makespan is the max over the sinks (the last tasks).
 //
 // A custom DAG (PlanKind::dag of a StructureKind::custom structure):

@@ -56,7 +56,7 @@ using Vertex = boost::graph_traits<PrecedenceGraph>::vertex_descriptor;
 
 enum class StructureKind { asynchronous, synchronous, nearest_neighbor, master_slave, custom };
 
-// How nearest neighbours synchronise after each task (wilson-semantics.md).
+// How nearest neighbours synchronise after each task (docs/semantics.md).
 enum class NeighborExchange {
   // Wilson's tables: each processor exchanges first with its left, then with its right neighbour,
   // each exchange needing both sides ready; task k+1 on processor i starts at max(f_0..f_{i+1}).

@@ -1,5 +1,5 @@
 // Compiled plans: the generic plan against a direct Boost.Graph longest path, specialised plans
-// against generic ones and against the recurrences of wilson-semantics.md, hand-computed cases.
+// against generic ones and against the recurrences of docs/semantics.md, hand-computed cases.
 #include <algorithm>
 #include <cstdint>
 #include <functional>
@@ -240,7 +240,7 @@ TEST_CASE("specialised plans equal generic plans bit for bit", "[plan]") {
   }
 }
 
-TEST_CASE("specialised plans follow the recurrences of wilson-semantics.md", "[plan]") {
+TEST_CASE("specialised plans follow the recurrences of docs/semantics.md", "[plan]") {
   // Independent of the graphs: the rules written out over the same draws, in the same
   // arithmetic order, so the results are exact.
   const std::uint64_t seed = 20240611;

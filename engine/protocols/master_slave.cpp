@@ -1,5 +1,5 @@
 // Asynchronous master-slave structure with communication and dealing policies (Wilson 5.1,
-// Figure 4; wilson-semantics.md; Morin 1998 for the policies).
+// Figure 4; docs/semantics.md; Morin 1998 for the policies).
 //
 // One discrete-event simulation serves every protocol of the family. The pool holds width*levels
 // tasks. One processor is the master; the others are slaves. A message costs C and is a rendezvous:
@@ -376,7 +376,7 @@ class MasterSlave final : public Protocol {
 
 }  // namespace
 
-// master-computes (the default; wilson-semantics.md, Tables 5 and 8 reproduced): processor 0 is
+// master-computes (the default; docs/semantics.md, Tables 5 and 8 reproduced): processor 0 is
 // the master (a fast one if m > 0, so m-1 fast slaves come first, then n-m slow ones; a slow one if
 // m = 0); it computes pool tasks too, each own task costing it 2C (self-send C, self-return C).
 // This is what Wilson's Eq. 15 charges: two communication units for every task. Fit (1000

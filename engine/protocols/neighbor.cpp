@@ -1,5 +1,5 @@
 // Nearest-neighbour structure with communication (Wilson 5.1, Figure 3, Eq. 12;
-// wilson-semantics.md, "Nearest-neighbor, C > 0").
+// docs/semantics.md, "Nearest neighbour with communication").
 //
 // Common to every protocol here: processors 0..n-1 sit on a line with no wrap-around, the fast
 // ones (0..m-1) at the left end; processor i's k-th task uses the k-th variate of its stream
@@ -29,7 +29,7 @@ namespace {
 constexpr double infinity = std::numeric_limits<double>::infinity();
 
 // event-commit: event-driven exchanges with a commitment rule, the semantics note's literal
-// rule (the default is event-available, below, which shares these rules); it fits Tables 4 and 7 (wilson-semantics.md, "Nearest-neighbor, C > 0"). Fit over the 216
+// rule (the default is event-available, below, which shares these rules); it fits Tables 4 and 7 (docs/semantics.md, "Nearest neighbour with communication"). Fit over the 216
 // cells of Tables 4 and 7, 1000 replications a cell: worst 1.08%, mean 0.28%; residuals are
 // systematic (about +15 at (16,0), C = .15; -10 at uniform (4,1), C >= .20). Rules:
 //  - Neighbours i and i+1 exchange after iteration k only when both have finished task k and
