@@ -226,6 +226,10 @@ Structure build_custom(const CustomDag& dag, const std::string& source) {
     g[v].level = depth[v];
     s.levels = std::max(s.levels, depth[v] + 1);
   }
+  // Cores and a trace's recorded makespan, as the reader gives them.
+  for (std::size_t v = 0; v < n; ++v) g[v].cores = dag.tasks[v].cores;
+  s.processor_cores = dag.processor_cores;
+  s.recorded_makespan = dag.recorded_makespan;
   return s;
 }
 
