@@ -65,8 +65,8 @@ Structure parse_stg(const std::string& text, const std::string& source, const Ta
 // Without a mapping, a machine is a processor with the machine's cores (numbered: the listed
 // machines that ran tasks in the list's order, then unlisted ones by first use, then a processor of
 // its own for each task that names no machine), and its tasks run in the order they started
-// (executedAt), else in a topological order closest to the file's; see parse_wfformat. Throws
-// InputError naming the task or the field.
+// (executedAt) when all of them have a start, else in the topological order closest to the
+// file's; see parse_wfformat. Throws InputError naming the task or the field.
 Structure read_wfformat(const std::string& path, const TaskGraphOptions& options = {});
 Structure parse_wfformat(const std::string& text, const std::string& source, const TaskGraphOptions& options = {});
 
