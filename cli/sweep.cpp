@@ -466,9 +466,10 @@ Settings read_settings(const SweepCommand& c) {
   s.graph.task_graph.law.shape = structures::parse_task_law_shape(c.task_law);
   s.graph.task_graph.law.cv = c.task_cv;
   s.graph.task_graph.mapping = c.mapping;
-  s.graph.task_graph.bandwidth = c.bandwidth;
+  if (c.given("--bandwidth")) s.graph.task_graph.bandwidth = c.bandwidth;  // none: --comm on every edge
   s.graph.processor_scales = c.scales;
   structures::validate(s.graph.task_graph.law);
+  structures::validate_bandwidth(s.graph.task_graph.bandwidth);
   if (c.resume && c.out_path.empty()) throw InputError("--resume", "needs --out FILE");
   if (engine::parse_format(c.format) != engine::Format::csv && c.resume)
     throw InputError("--resume", "resumes a CSV file only", "leave out --format or give --format csv");

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <limits>
+#include <mutex>
+#include <set>
 #include <vector>
 
 #include "distributions/format.h"
@@ -42,6 +44,17 @@ const char* negative_cause(const distributions::Component& c) {
 }
 
 // Negative times are not refused (Wilson's normal laws are not truncated): warn once.
+// A note repeated by every configuration of a sweep is said once.
+void warn_once(const std::string& text) {
+  static std::mutex mutex;
+  static std::set<std::string> said;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (!said.insert(text).second) return;
+  }
+  warn(text);
+}
+
 void warn_negative_times(const std::vector<Law>& laws) {
   static bool warned = false;
   if (warned) return;
@@ -237,6 +250,7 @@ structures::Structure Model::build() const {
     }
     if (!processor_cores.empty()) structures::set_processor_cores(s, parse_cores(processor_cores, s.width), "processor_cores");
     warn_negative_times(s.laws);
+    for (const auto& note : s.notes) warn_once(note);
     return s;
   }
   if (!processor_scales.empty())

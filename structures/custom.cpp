@@ -274,6 +274,7 @@ Structure build_custom(const CustomDag& dag, const std::string& source) {
   s.width = std::max(width, static_cast<int>(dag.processor_scale.size()));
   s.processor_cores = dag.processor_cores;
   s.recorded_makespan = dag.recorded_makespan;
+  s.notes = dag.notes;
   PrecedenceGraph& g = s.custom_graph();
   for (const auto& t : dag.tasks) {
     Task task;

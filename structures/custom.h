@@ -48,6 +48,8 @@ struct CustomDag {
   std::vector<int> processor_cores;
   // A trace's makespan as it was recorded on the real machine (none: not a trace, or not recorded).
   std::optional<double> recorded_makespan;
+  // What the reader decided that the user should know (Structure::notes).
+  std::vector<std::string> notes;
 
   // The index of `law` in `laws`, added if new: identical laws share one index.
   int law_index(const distributions::Law& law);

@@ -96,9 +96,14 @@ constexpr std::size_t max_tasks = 100'000'000;
 
 Structure parse_stg(const std::string& text, const std::string& source, const TaskGraphOptions& options) {
   validate(options.law);
+  if (options.bandwidth)
+    throw InputError("bandwidth", "applies to WfFormat files only", "an STG file gives no message sizes; use --comm");
   Fields fields(text, source);
   if (!fields.peek()) throw InputError(source, "the file is empty", "an STG file starts with its number of tasks");
+  const std::string first_line = fields.where();
   const std::size_t n = fields.integer("the number of tasks", max_tasks);
+  // Like an empty DOT file: the two dummies frame nothing.
+  if (n == 0) throw InputError(first_line, "the number of tasks is 0: the graph has no vertices", "n counts the tasks between the dummies");
   const std::size_t count = n + 2, exit = n + 1;
   struct Record {
     double cost;
@@ -131,13 +136,14 @@ Structure parse_stg(const std::string& text, const std::string& source, const Ta
                      "the first line gives n, the tasks between the dummies; comments start with '#'");
 
   // The dummy entry and exit, of cost 0, only frame the graph: drop them (when they are dummies).
+  // A dummy with a cost (or with predecessors, or a successor) is kept as a task: the file's
+  // numbers are never dropped silently.
   std::vector<bool> is_predecessor(count, false);
   for (const auto& r : records)
     for (const auto p : r.predecessors) is_predecessor[p] = true;
   std::vector<bool> dropped(count, false);
   dropped[0] = records[0].cost == 0.0 && records[0].predecessors.empty();
   dropped[exit] = records[exit].cost == 0.0 && !is_predecessor[exit];
-  if (n == 0) dropped[0] = dropped[exit] = false;  // nothing else to keep
 
   CustomDag dag;
   std::vector<std::size_t> index(count, 0);

@@ -101,6 +101,8 @@ struct Structure {
   std::vector<int> processor_cores;
   // A trace's recorded makespan (none when the file gives none), printed beside the model's.
   std::optional<double> recorded_makespan;
+  // What a reader decided that the model's user should know (the front ends print each once).
+  std::vector<std::string> notes;
 
   // The precedence graph. A regular structure is fully described by the fields above, so its
   // graph is built on first use only: the engine's loop plans never need it, and 10^6 levels on

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <filesystem>
+#include <sstream>
 
 #include <glob.h>
 
@@ -18,6 +19,13 @@ void validate(const TaskLawOptions& options) {
   if (options.shape == TaskLawShape::constant && options.cv > 0.0)
     throw InputError("task_cv", "a constant task law has no coefficient of variation",
                      "choose the normal or uniform task law, or drop the coefficient");
+}
+
+void validate_bandwidth(const std::optional<double>& bandwidth) {
+  if (!bandwidth || (*bandwidth > 0.0 && std::isfinite(*bandwidth))) return;
+  std::ostringstream value;
+  value << *bandwidth;
+  throw InputError("bandwidth", "must be a finite number > 0, got " + value.str(), "bytes per unit of time");
 }
 
 distributions::Law task_law(double mean, const TaskLawOptions& options) {

@@ -3,6 +3,7 @@
 // measured runtime); the options say which law to draw around it and where the tasks run.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,26 +37,36 @@ struct TaskGraphOptions {
   // each task on a processor of its own (STG: the pure longest path), or for WfFormat the machines
   // the trace ran its tasks on when it names them.
   std::string mapping;
-  // WfFormat: bytes per unit of time. A crossing edge's message takes the bytes of the files the
-  // parent writes and the child reads, divided by this. 0: edges carry the model's communication
-  // cost instead.
-  double bandwidth = 0.0;
+  // WfFormat: bytes per unit of time (finite, > 0). A crossing edge's message takes the bytes of
+  // the files the parent writes and the child reads, divided by this. None: edges carry the model's
+  // communication cost instead. STG and DOT files refuse it.
+  std::optional<double> bandwidth;
 };
+
+// Checks a bandwidth (none, or finite and > 0) and throws InputError naming `bandwidth`.
+void validate_bandwidth(const std::optional<double>& bandwidth);
 
 // STG: the number of tasks n, then n + 2 lines `id cost predecessor-count predecessor-ids...`
 // (ids 0 to n+1; task 0 and task n+1 are the dummy entry and exit, of cost 0), then comment lines
 // starting with '#'. The dummy entry and exit are dropped when their cost is 0 (a mapping file may
-// name them or not). A task is named by its id. Throws InputError naming file:line.
+// name them or not); a dummy with a cost is kept as a task of that cost. A task is named by its id.
+// Throws InputError naming file:line, also for n = 0 (no task) and for a bandwidth (an STG file
+// gives no message sizes).
 Structure read_stg(const std::string& path, const TaskGraphOptions& options = {});
 Structure parse_stg(const std::string& text, const std::string& source, const TaskGraphOptions& options = {});
 
 // WfFormat 1.5/1.6 (workflow.specification.tasks with id, parents, children, inputFiles,
-// outputFiles; workflow.specification.files with id and sizeInBytes; workflow.execution.tasks with
-// id, runtimeInSeconds and machines) or the older layout (workflow.tasks with name or id,
+// outputFiles; workflow.specification.files with id and sizeInBytes; workflow.execution with
+// makespanInSeconds, tasks with id, runtimeInSeconds, machines, coreCount, executedAt, and machines
+// with nodeName and cpu.coreCount) or the older layout (workflow.tasks or jobs with name or id,
 // runtimeInSeconds or runtime, parents, children, files with name, sizeInBytes or size, and link
-// input or output; machine or machines). A task is named by its id (its name when it has none).
-// Tasks run in the order the file lists them; with machines, a machine is a processor, numbered in
-// the order of workflow.execution.machines (or of first use). Throws InputError naming the task.
+// input or output, machine or machines, cores; workflow.machines with cpu.count; workflow.makespan
+// or makespanInSeconds). A task is named by its id (its name when it has none).
+// Without a mapping, a machine is a processor with the machine's cores (numbered: the listed
+// machines that ran tasks in the list's order, then unlisted ones by first use, then a processor of
+// its own for each task that names no machine), and its tasks run in the order they started
+// (executedAt) when all of them have a start, else in the topological order closest to the
+// file's; see parse_wfformat. Throws InputError naming the task or the field.
 Structure read_wfformat(const std::string& path, const TaskGraphOptions& options = {});
 Structure parse_wfformat(const std::string& text, const std::string& source, const TaskGraphOptions& options = {});
 

@@ -1,15 +1,20 @@
 // WfCommons' WfFormat JSON (github.com/wfcommons/WfFormat), read with nlohmann-json.
 //
 // 1.5 and later: workflow.specification.tasks[] {id, name, parents, children, inputFiles,
-// outputFiles}, workflow.specification.files[] {id, sizeInBytes}, workflow.execution.tasks[] {id,
-// runtimeInSeconds, machines}, workflow.execution.machines[] {nodeName}.
-// Before 1.5: workflow.tasks[] (or jobs[]) {name, id, runtimeInSeconds or runtime, parents,
-// children, files[] {name or id, sizeInBytes or size, link: input | output}, machine or machines},
-// workflow.machines[] {nodeName}.
+// outputFiles}, workflow.specification.files[] {id, sizeInBytes} (optional), workflow.execution
+// {makespanInSeconds, tasks[] {id, runtimeInSeconds, machines, coreCount, executedAt}, machines[]
+// {nodeName, cpu {coreCount}}}.
+// 1.0 to 1.4: workflow {makespan or makespanInSeconds, tasks[] (jobs[] up to 1.2) {name, id,
+// runtimeInSeconds or runtime, parents, children, files[] {name or id, sizeInBytes or size, link:
+// input | output}, machine, cores}, machines[] {nodeName, cpu {count}}}; no task start times.
+// Fields read nowhere: CPU speeds (a recorded runtime is the task's time on the machine it ran on),
+// memory, energy, bytes read and written, priorities, commands.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <optional>
+#include <queue>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -88,8 +93,8 @@ class Reader {
     const json* value = member(object, key);
     return value ? strings(*value, where + " " + key) : std::vector<std::string>{};
   }
-  InputError error(const std::string& where, const std::string& problem) const {
-    return InputError(source_ + ": " + where, problem);
+  InputError error(const std::string& where, const std::string& problem, const std::string& hint = {}) const {
+    return InputError(source_ + ": " + where, problem, hint);
   }
   const std::string& source() const { return source_; }
 
@@ -97,39 +102,155 @@ class Reader {
   std::string source_;
 };
 
+// The most cores a task or a machine may have: more is a typo, not a machine.
+constexpr double max_cores = 65536;
+
+// A count of cores: a whole number from 1 to max_cores (WfFormat allows a task a fractional
+// coreCount; a task here takes whole cores, so 1.5 is refused rather than rounded).
+int cores(const Reader& r, const json& value, const std::string& where) {
+  if (!value.is_number()) throw r.error(where, std::string("is a JSON ") + value.type_name() + ", not a number");
+  const double x = value.get<double>();
+  if (!(x >= 1.0) || x != std::floor(x) || x > max_cores)
+    throw r.error(where, "must be a whole number of cores from 1 to " + std::to_string(static_cast<int>(max_cores)) +
+                             ", got " + value.dump());
+  return static_cast<int>(x);
+}
+
+// An ISO 8601 date-time, as WfFormat 1.5 records a task's start (executedAt):
+// 2024-01-31T12:00:00Z, with an optional fraction of a second and an offset Z, +HH:MM, +HHMM or
+// +HH (none: read as UTC), or the basic form 20240131T120000Z. Seconds since 1970-01-01 UTC;
+// nothing when the text is not one (a bad month, day, hour, ... included).
+std::optional<double> parse_date_time(const std::string& s) {
+  std::size_t i = 0;
+  const auto digits = [&](std::size_t count, int& out) {
+    out = 0;
+    for (std::size_t k = 0; k < count; ++k, ++i) {
+      if (i >= s.size() || s[i] < '0' || s[i] > '9') return false;
+      out = out * 10 + (s[i] - '0');
+    }
+    return true;
+  };
+  const auto skip = [&](char c) {
+    if (i >= s.size() || s[i] != c) return false;
+    ++i;
+    return true;
+  };
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+  if (!digits(4, year)) return {};
+  const bool extended = skip('-');  // the separators, all or none
+  if (!digits(2, month) || (extended && !skip('-')) || !digits(2, day)) return {};
+  if (!skip('T') && !skip('t') && !skip(' ')) return {};
+  if (!digits(2, hour) || (extended && !skip(':')) || !digits(2, minute) || (extended && !skip(':')) || !digits(2, second))
+    return {};
+  double fraction = 0.0;
+  if (skip('.') || skip(',')) {
+    const std::size_t first = i;
+    for (double scale = 0.1; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, scale /= 10) fraction += (s[i] - '0') * scale;
+    if (i == first) return {};
+  }
+  int offset = 0;
+  if (skip('Z') || skip('z')) {
+  } else if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
+    const int sign = s[i++] == '-' ? -1 : 1;
+    int hours = 0, minutes = 0;
+    if (!digits(2, hours)) return {};
+    if (i < s.size()) {
+      skip(':');
+      if (!digits(2, minutes)) return {};
+    }
+    if (hours > 23 || minutes > 59) return {};
+    offset = sign * (hours * 3600 + minutes * 60);
+  }
+  if (i != s.size()) return {};
+  const std::chrono::year_month_day date{std::chrono::year{year}, std::chrono::month{static_cast<unsigned>(month)},
+                                         std::chrono::day{static_cast<unsigned>(day)}};
+  if (!date.ok() || hour > 23 || minute > 59 || second > 60) return {};  // 60: a leap second
+  const double days = static_cast<double>(std::chrono::sys_days{date}.time_since_epoch().count());
+  return days * 86400.0 + hour * 3600.0 + minute * 60.0 + second + fraction - offset;
+}
+
 // One task as either layout gives it.
 struct WfTask {
   std::string id, name;
   std::vector<std::string> parents, children, inputs, outputs, machines;
   std::optional<double> runtime;
+  std::optional<double> started;  // its recorded start, seconds since 1970 (executedAt)
+  int cores = 1;
 };
 
 std::string label(const WfTask& t) { return "task '" + t.id + "'"; }
 
-// Both layouts: a runtime in seconds, and machines as a list or a single name.
+// Both layouts: a runtime in seconds, machines as a list or a single name, the cores the task took
+// (coreCount; cores before 1.5) and its start (executedAt; before 1.5 the schema records none).
 void read_execution(const Reader& r, const json& task, const std::string& where, WfTask& t) {
   if (const json* runtime = r.member(task, "runtimeInSeconds")) t.runtime = r.number(*runtime, where + " runtimeInSeconds");
   else if (const json* old = r.member(task, "runtime")) t.runtime = r.number(*old, where + " runtime");
   if (const json* machines = r.member(task, "machines")) t.machines = r.strings(*machines, where + " machines");
   else if (const json* machine = r.member(task, "machine")) t.machines = {r.string(*machine, where + " machine")};
+  if (const json* count = r.member(task, "coreCount")) t.cores = cores(r, *count, where + " coreCount");
+  else if (const json* old = r.member(task, "cores")) t.cores = cores(r, *old, where + " cores");
+  if (const json* at = r.member(task, "executedAt")) {
+    const std::string text = r.string(*at, where + " executedAt");
+    t.started = parse_date_time(text);
+    if (!t.started)
+      throw r.error(where + " executedAt", "'" + text + "' is not an ISO 8601 date-time",
+                    "such as 2024-01-31T12:00:00Z or 2024-01-31T12:00:00.25+01:00");
+  }
 }
 
-std::vector<std::string> machine_names(const Reader& r, const json* machines, const std::string& where) {
-  std::vector<std::string> names;
-  if (!machines) return names;
+struct Machine {
+  std::string name;
+  std::optional<int> cores;  // cpu.coreCount (cpu.count before 1.5)
+};
+
+std::vector<Machine> read_machines(const Reader& r, const json* machines, const std::string& where) {
+  std::vector<Machine> out;
+  if (!machines) return out;
   for (const auto& m : r.array(*machines, where)) {
     r.object(m, where + " entry");
-    names.push_back(r.string(r.required(m, "nodeName", where + " entry"), where + " nodeName"));
+    Machine machine{r.string(r.required(m, "nodeName", where + " entry"), where + " nodeName"), std::nullopt};
+    if (const json* cpu = r.member(m, "cpu")) {
+      const std::string at = "machine '" + machine.name + "' cpu";
+      r.object(*cpu, at);
+      if (const json* count = r.member(*cpu, "coreCount")) machine.cores = cores(r, *count, at + ".coreCount");
+      else if (const json* old = r.member(*cpu, "count")) machine.cores = cores(r, *old, at + ".count");
+    }
+    out.push_back(std::move(machine));
   }
-  return names;
+  return out;
+}
+
+using Arc = std::pair<std::size_t, std::size_t>;
+
+// Kahn's algorithm, the task the file lists first among the ready ones: the topological order
+// closest to the file's. Shorter than n when the arcs close a cycle.
+std::vector<std::size_t> topological_order(std::size_t n, const std::vector<Arc>& arcs) {
+  std::vector<std::vector<std::size_t>> next(n);
+  std::vector<std::size_t> waiting(n, 0);
+  for (const auto& [from, to] : arcs) {
+    next[from].push_back(to);
+    ++waiting[to];
+  }
+  std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> ready;
+  for (std::size_t v = 0; v < n; ++v)
+    if (waiting[v] == 0) ready.push(v);
+  std::vector<std::size_t> order;
+  order.reserve(n);
+  while (!ready.empty()) {
+    const std::size_t v = ready.top();
+    ready.pop();
+    order.push_back(v);
+    for (const std::size_t w : next[v])
+      if (--waiting[w] == 0) ready.push(w);
+  }
+  return order;
 }
 
 }  // namespace
 
 Structure parse_wfformat(const std::string& text, const std::string& source, const TaskGraphOptions& options) {
   validate(options.law);
-  if (!(options.bandwidth >= 0.0) || !std::isfinite(options.bandwidth))
-    throw InputError("bandwidth", "must be a finite number > 0 (bytes per unit of time)");
+  validate_bandwidth(options.bandwidth);
   check_nesting(text, source);
   json root;
   try {
@@ -147,8 +268,9 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
 
   std::vector<WfTask> tasks;
   std::map<std::string, double> file_bytes;  // 1.5: declared files
-  std::vector<std::string> declared_machines;
+  std::vector<Machine> declared_machines;
   std::map<std::string, std::map<std::string, double>> written;  // old layout: task -> file -> bytes
+  CustomDag dag;
   const json* specification = r.member(workflow, "specification");
   if (specification) {
     r.object(*specification, "workflow.specification");
@@ -176,6 +298,8 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
     for (std::size_t i = 0; i < tasks.size(); ++i) by_id.emplace(tasks[i].id, i);
     if (const json* execution = r.member(workflow, "execution")) {
       r.object(*execution, "workflow.execution");
+      if (const json* makespan = r.member(*execution, "makespanInSeconds"))
+        dag.recorded_makespan = r.number(*makespan, "workflow.execution.makespanInSeconds");
       const json& executed = r.array(r.required(*execution, "tasks", "workflow.execution"), "workflow.execution.tasks");
       for (std::size_t i = 0; i < executed.size(); ++i) {
         const std::string where = "workflow.execution.tasks[" + std::to_string(i) + "]";
@@ -185,13 +309,17 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
         if (it == by_id.end()) throw r.error(where, "names task '" + id + "', which workflow.specification.tasks does not list");
         read_execution(r, executed[i], "task '" + id + "'", tasks[it->second]);
       }
-      declared_machines = machine_names(r, r.member(*execution, "machines"), "workflow.execution.machines");
+      declared_machines = read_machines(r, r.member(*execution, "machines"), "workflow.execution.machines");
     }
   } else {
     const json* list = r.member(workflow, "tasks");
     const char* key = "workflow.tasks";
     if (!list && (list = r.member(workflow, "jobs"))) key = "workflow.jobs";
     if (!list) throw r.error("workflow", "has neither 'specification' (WfFormat 1.5 and later) nor 'tasks' (before 1.5)");
+    if (const json* makespan = r.member(workflow, "makespanInSeconds"))
+      dag.recorded_makespan = r.number(*makespan, "workflow.makespanInSeconds");
+    else if (const json* old = r.member(workflow, "makespan"))
+      dag.recorded_makespan = r.number(*old, "workflow.makespan");
     for (const auto& task : r.array(*list, key)) {
       const std::string where = std::string(key) + "[" + std::to_string(tasks.size()) + "]";
       r.object(task, where);
@@ -221,12 +349,11 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
         }
       tasks.push_back(std::move(t));
     }
-    declared_machines = machine_names(r, r.member(workflow, "machines"), "workflow.machines");
+    declared_machines = read_machines(r, r.member(workflow, "machines"), "workflow.machines");
   }
   if (tasks.empty()) throw InputError(source, "the workflow has no tasks");
 
   // Tasks, with their names as given; edges from both parents and children, each once, in file order.
-  CustomDag dag;
   std::map<std::string, std::size_t> index;
   std::map<std::string, std::size_t> by_name;  // old files may link tasks by name
   for (std::size_t i = 0; i < tasks.size(); ++i) {
@@ -243,15 +370,10 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
     throw r.error(label(from), std::string(role) + " '" + ref + "' is not a task of the workflow");
   };
   for (const auto& t : tasks) {
-    for (const auto& f : t.inputs)
-      if (specification && !file_bytes.count(f))
-        throw r.error(label(t), "input file '" + f + "' is not in workflow.specification.files");
-    for (const auto& f : t.outputs)
-      if (specification && !file_bytes.count(f))
-        throw r.error(label(t), "output file '" + f + "' is not in workflow.specification.files");
     if (!t.runtime) throw r.error(label(t), "has no runtimeInSeconds");
     CustomTask task;
     task.name = t.id;
+    task.cores = t.cores;
     try {
       task.law = dag.law_index(task_law(*t.runtime, options.law));
     } catch (const InputError& e) {
@@ -267,8 +389,9 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
     for (const auto& arc : arcs) {
       if (!linked.insert(arc).second) continue;
       CustomEdge e{arc.first, arc.second, -1};
-      if (options.bandwidth > 0.0) {
-        // The bytes the parent writes and the child reads.
+      if (options.bandwidth) {
+        // The bytes the parent writes and the child reads. A file's size matters only here: a
+        // file the files list lacks is fine without --bandwidth.
         const auto& parent = tasks[arc.first];
         const std::set<std::string> reads(tasks[arc.second].inputs.begin(), tasks[arc.second].inputs.end());
         std::set<std::string> counted;
@@ -276,34 +399,98 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
         for (const auto& f : parent.outputs)
           if (reads.count(f) && counted.insert(f).second) {
             const auto own = written.find(parent.id);
-            bytes += own != written.end() && own->second.count(f) ? own->second.at(f) : file_bytes.at(f);
+            if (own != written.end() && own->second.count(f)) {
+              bytes += own->second.at(f);
+            } else if (const auto size = file_bytes.find(f); size != file_bytes.end()) {
+              bytes += size->second;
+            } else {
+              throw r.error(label(parent), "file '" + f + "', which it writes and task '" + tasks[arc.second].id +
+                                               "' reads, has no size (workflow.specification.files does not list it)",
+                            "--bandwidth needs the size of every file an edge carries; leave --bandwidth out to "
+                            "give edges --comm");
+            }
           }
-        e.comm_law = dag.law_index(distributions::Law::constant(bytes / options.bandwidth));
+        e.comm_law = dag.law_index(distributions::Law::constant(bytes / *options.bandwidth));
       }
       dag.edges.push_back(e);
     }
   }
 
-  // Processors: the mapping file, else the machines the trace names, else one per task.
+  // Processors: the mapping file (its processors have one core, and each task takes one), else
+  // the machines the tasks ran on, else one per task.
   if (!options.mapping.empty()) {
     apply_mapping(read_mapping(options.mapping), dag);
-  } else if (std::any_of(tasks.begin(), tasks.end(), [](const WfTask& t) { return !t.machines.empty(); })) {
-    std::map<std::string, int> processor;
-    for (const auto& m : declared_machines) processor.emplace(m, static_cast<int>(processor.size()));
-    for (std::size_t i = 0; i < tasks.size(); ++i) {
-      if (tasks[i].machines.empty())
-        throw r.error(label(tasks[i]), "names no machine, while other tasks do (give a mapping file)");
-      const std::string& m = tasks[i].machines.front();
-      if (!declared_machines.empty() && !processor.count(m))
-        throw r.error(label(tasks[i]), "runs on machine '" + m + "', which the workflow's machines do not list");
-      dag.tasks[i].processor = processor.emplace(m, static_cast<int>(processor.size())).first->second;
-      if (dag.tasks[i].processor > max_processor) throw r.error(label(tasks[i]), "more machines than processors allowed");
+    for (auto& t : dag.tasks) t.cores = 1;
+    return build_custom(dag, source);
+  }
+  // Numbered: the listed machines that ran tasks, in the list's order; then machines the list
+  // lacks, in the order the tasks first name them; then one processor for each task that names
+  // none, in the file's order. A task that names several machines runs on the first.
+  std::map<std::string, const Machine*> listed;
+  for (const auto& m : declared_machines) listed.emplace(m.name, &m);
+  std::set<std::string> used;
+  for (const auto& t : tasks)
+    if (!t.machines.empty()) used.insert(t.machines.front());
+  std::map<std::string, int> processor;
+  std::vector<std::string> processor_machine;  // empty for a task's own processor
+  const auto add = [&](const std::string& machine, const std::string& what) {
+    if (processor_machine.size() > static_cast<std::size_t>(max_processor))
+      throw InputError(source, what + " makes more than " + std::to_string(max_processor + 1) + " processors",
+                       "give a mapping file");
+    processor_machine.push_back(machine);
+    return static_cast<int>(processor_machine.size() - 1);
+  };
+  for (const auto& m : declared_machines)
+    if (used.count(m.name) && !processor.count(m.name)) processor.emplace(m.name, add(m.name, "machine '" + m.name + "'"));
+  for (const auto& t : tasks)
+    if (!t.machines.empty() && !processor.count(t.machines.front()))
+      processor.emplace(t.machines.front(), add(t.machines.front(), "machine '" + t.machines.front() + "'"));
+  for (std::size_t i = 0; i < tasks.size(); ++i)
+    dag.tasks[i].processor = tasks[i].machines.empty() ? add("", label(tasks[i]) + ", on a processor of its own,")
+                                                       : processor.at(tasks[i].machines.front());
+  // Cores: the machine's cpu.coreCount; when the trace gives none (an unlisted machine, a task's
+  // own processor), as many as its largest task takes. A task may not take more cores than its
+  // machine has.
+  dag.processor_cores.assign(processor_machine.size(), 0);
+  for (std::size_t p = 0; p < processor_machine.size(); ++p)
+    if (const auto it = listed.find(processor_machine[p]); it != listed.end() && it->second->cores)
+      dag.processor_cores[p] = *it->second->cores;
+  std::vector<bool> known(processor_machine.size());
+  for (std::size_t p = 0; p < known.size(); ++p) known[p] = dag.processor_cores[p] > 0;
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    const auto p = static_cast<std::size_t>(dag.tasks[i].processor);
+    if (!known[p]) {
+      dag.processor_cores[p] = std::max(dag.processor_cores[p], tasks[i].cores);
+    } else if (tasks[i].cores > dag.processor_cores[p]) {
+      throw r.error(label(tasks[i]), "takes " + std::to_string(tasks[i].cores) + " cores, but machine '" +
+                                         processor_machine[p] + "' has " + std::to_string(dag.processor_cores[p]),
+                    "a task's coreCount is at most its machine's cpu.coreCount");
     }
-  } else {
-    if (tasks.size() > static_cast<std::size_t>(max_processor) + 1)
-      throw InputError(source, std::to_string(tasks.size()) + " tasks, one per processor, are more than " +
-                                   std::to_string(max_processor + 1) + " processors", "give a mapping file");
-    for (std::size_t i = 0; i < tasks.size(); ++i) dag.tasks[i].processor = static_cast<int>(i);
+  }
+  // Each machine's tasks in the order they ran: by their recorded starts when every task of the
+  // machine has one (ties in the topological order), else in the topological order closest to the
+  // file's. Starts are compared only within one machine, so clocks that disagree between machines
+  // do no harm; starts that contradict the precedences (one machine's order closing a cycle through
+  // the edges) are set aside for the topological order on every machine.
+  std::vector<Arc> arcs;
+  for (const auto& e : dag.edges) arcs.emplace_back(e.from, e.to);
+  const auto topological = topological_order(tasks.size(), arcs);
+  if (topological.size() == tasks.size()) {  // else a cycle, which build_custom names
+    std::vector<std::vector<std::size_t>> on(processor_machine.size());
+    for (const std::size_t v : topological) on[static_cast<std::size_t>(dag.tasks[v].processor)].push_back(v);
+    for (auto& list : on) {
+      if (std::all_of(list.begin(), list.end(), [&](std::size_t v) { return tasks[v].started.has_value(); }))
+        std::stable_sort(list.begin(), list.end(), [&](std::size_t a, std::size_t b) { return *tasks[a].started < *tasks[b].started; });
+      for (std::size_t k = 0; k < list.size(); ++k) {
+        dag.tasks[list[k]].order = static_cast<double>(k);
+        if (k > 0) arcs.emplace_back(list[k - 1], list[k]);
+      }
+    }
+    if (topological_order(tasks.size(), arcs).size() != tasks.size()) {
+      for (std::size_t k = 0; k < topological.size(); ++k) dag.tasks[topological[k]].order = static_cast<double>(k);
+      dag.notes.push_back(source + ": the recorded start times contradict the precedences on some machine: every "
+                          "machine runs its tasks in a topological order of the file instead");
+    }
   }
   return build_custom(dag, source);
 }

@@ -355,14 +355,9 @@ TEST_CASE("WfFormat: malformed files name the task and the problem", "[graph_fil
           "w.json: task 'x': parent 'ghost' is not a task of the workflow");
   REQUIRE(wf(R"([{"id": "x", "parents": "y"}])", one_runtime) == "w.json: task 'x' parents: is a JSON string, not an array");
   REQUIRE(wf(R"([{"id": "x"}, {"id": "x"}])", one_runtime) == "w.json: task 'x': is listed twice");
-  REQUIRE(wf(R"([{"id": "x", "inputFiles": ["f"]}])", one_runtime) ==
-          "w.json: task 'x': input file 'f' is not in workflow.specification.files");
   REQUIRE(wf(R"([{"id": "x", "children": ["y"]}, {"id": "y", "children": ["x"]}])",
              R"([{"id": "x", "runtimeInSeconds": 1}, {"id": "y", "runtimeInSeconds": 1}])") ==
           "w.json: the graph has a cycle: 'x' -> 'y' -> 'x' (a precedence graph must be acyclic)");
-  REQUIRE(wf(R"([{"id": "x"}, {"id": "y"}])",
-             R"([{"id": "x", "runtimeInSeconds": 1, "machines": ["n"]}, {"id": "y", "runtimeInSeconds": 1}])") ==
-          "w.json: task 'y': names no machine, while other tasks do (give a mapping file)");
   CHECK_THAT(error_of([] { structures::parse_wfformat(std::string(100, '[') + std::string(100, ']'), "deep.json"); }),
              Catch::StartsWith("deep.json: JSON nested more than 64 deep"));
   CHECK_THAT(error_of([] { structures::read_wfformat(data_dir); }), Catch::EndsWith("is a directory, not a graph file"));

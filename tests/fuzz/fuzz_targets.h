@@ -114,9 +114,16 @@ inline void check_custom(const structures::Structure& s) {
   require(s.width >= 1 && s.levels >= 1, "an accepted graph has no processor or no level");
   require(s.processor_scale.empty() || s.processor_scale.size() == static_cast<std::size_t>(s.width),
           "processor_scale does not give one scale per processor");
+  require(s.processor_cores.empty() || s.processor_cores.size() == static_cast<std::size_t>(s.width),
+          "processor_cores does not give one count per processor");
+  for (const int c : s.processor_cores) require(c >= 1, "a processor has no core");
+  require(!s.recorded_makespan || (*s.recorded_makespan >= 0.0 && std::isfinite(*s.recorded_makespan)),
+          "a recorded makespan is negative or not finite");
   for (std::size_t v = 0; v < n; ++v) {
     const auto& t = s.graph()[v];
     require(t.processor >= 0 && t.processor < s.width, "a task's processor is outside [0, width)");
+    const int cores = s.processor_cores.empty() ? 1 : s.processor_cores[static_cast<std::size_t>(t.processor)];
+    require(t.cores >= 1 && t.cores <= cores, "a task takes no core, or more cores than its processor has");
     require(t.law >= 0 && t.law < static_cast<int>(s.laws.size()), "a task's law index is out of range");
     require(t.level >= 0 && t.level < s.levels, "a task's level is outside [0, levels)");
   }
