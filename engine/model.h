@@ -42,8 +42,8 @@ struct Model {
   // `processor_scales` (a list "1,1,1/2", one per processor) gives every processor's; either
   // replaces the file's speeds. Only with a graph.
   std::string processor_scales;
-  std::string port;             // a graph's port model (free, one-port); empty: free
-  bool overlap = false;         // one-port: a processor computes while it communicates
+  std::string port;             // a graph's port model (free, one-port, one-port-greedy); empty: free
+  bool overlap = false;         // one-port models: a processor computes while it communicates
   bool memory_check = true;     // refuse a model larger than the available memory (engine/resources.h)
 
   // Wilson's (n, m) model of a structure: n - m processors draw `law`, m draw `scale` * `law`.
