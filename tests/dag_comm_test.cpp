@@ -659,6 +659,22 @@ TEST_CASE("DAG communication: a booked message delays a ready task under one-por
   REQUIRE(makespan_of(rendezvous, 0.0, Port::one_port_greedy, true) == 6.0);
   REQUIRE(Reference{rendezvous, 0.0}.one_port_greedy(1, 0, false) == 7.0);
   REQUIRE(Reference{rendezvous, 0.0}.one_port(1, 0, false) == 8.0);
+
+  // Neither model is always below the other (C = 1). a (processor 2) sends to b (0), c and d (1);
+  // processor 1 runs c, d, f, processor 0 b, e. Free: 9. one-port: a -> b [1,2], a -> c [2,3],
+  // a -> d booked [3,4], so c (ready 3) runs [4,5]; b [2,4], b -> d [5,6], c -> e [5,6], d and e
+  // [6,7], e -> f [7,8], f [8,11]: 11. one-port-greedy: the same three messages, but at 4 the
+  // message b -> d goes first and holds processor 1's receive port, so c runs only [5,6];
+  // c -> e [6,7], d and e [7,8], e -> f [8,9], f [9,12]: 12.
+  const Structure anomaly = parse_dot(
+      "digraph { a [processor=2, law=\"c(1)\"]; b [processor=0, law=\"c(2)\"]; c [processor=1, law=\"c(1)\"]; "
+      "d [processor=1, law=\"c(1)\"]; e [processor=0, law=\"c(1)\"]; f [processor=1, law=\"c(3)\"]; "
+      "a -> b; a -> c; a -> d; b -> d; c -> e; e -> f; }",
+      "anomaly.dot");
+  REQUIRE(makespan_of(anomaly, 1.0, Port::free) == 9.0);
+  REQUIRE(makespan_of(anomaly, 1.0, Port::one_port) == 11.0);
+  REQUIRE(makespan_of(anomaly, 1.0, Port::one_port_greedy) == 12.0);
+  REQUIRE(Reference{anomaly, 1.0}.one_port_greedy(1, 0, false) == 12.0);
 }
 
 TEST_CASE("DAG communication: the one-port models are free where no two messages share a port", "[dag][comm][port]") {
