@@ -712,7 +712,7 @@ TEST_CASE("DAG communication: the one-port models are free where no two messages
   }
 }
 
-TEST_CASE("DAG communication: without overlap, free where no message meets a computation", "[dag][comm][port]") {
+TEST_CASE("DAG communication: without overlap, the one-port models are free where no message meets a computation", "[dag][comm][port]") {
   // Replications whose free schedule meets plan.h's condition (no two messages share a port, and no
   // task of a message's two processors runs across its ready time or starts while it would travel):
   // both one-port models without overlap give free's makespan exactly.
