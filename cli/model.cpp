@@ -68,10 +68,13 @@ void ModelOptions::add_to(CLI::App& app, Offer offer) {
         ->group(group);
     app.add_option("--port", model.port,
                    "With --graph: free (a message only delays its receiver; the default) | one-port (a processor "
-                   "sends one message at a time and receives one at a time, first come first served)")
+                   "sends one message at a time and receives one at a time; a message books both ports when its "
+                   "data is ready: blocking sends) | one-port-greedy (the same ports, work-conserving: no processor "
+                   "idles while it has a task it can start or a message it can send)")
         ->group(group);
     app.add_flag("--overlap", model.overlap,
-                 "With --graph --port one-port: a processor computes while it communicates (Wilson's do not)")
+                 "With --graph --port one-port or one-port-greedy: a processor computes while it communicates "
+                 "(Wilson's do not)")
         ->group(group);
   }
   if (offer.protocol)

@@ -303,7 +303,9 @@ void SweepCommand::add_to(CLI::App& app) {
   list("--graph", graph, "Graph files (.dot, .gv, .stg, .json), a list a.dot,b.dot, a folder (its graph files) or a "
                          "pattern 'graphs/*.dot': values of the structure column, with --m, --a, --comm and --port "
                          "(--n, --law, --fast-law, --levels, --protocol, --policy and --exchange act on --structure only)");
-  list("--port", port, "A graph's port models, a list: free,one-port,one-port-overlap (the protocol column)");
+  list("--port", port,
+       "A graph's port models, a list: free,one-port,one-port-overlap,one-port-greedy,one-port-greedy-overlap "
+       "(the protocol column)");
   // Settings of every graph, not columns (simulate's options of the same names).
   auto* graphs = "Graphs (every graph of the sweep)";
   app_->add_option("--task-law", task_law, "STG/WfFormat: the law around each task's mean: normal | uniform | constant")

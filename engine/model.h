@@ -45,8 +45,8 @@ struct Model {
   // A graph's cores per processor: a list "4,4,1", or one count for every processor (empty: the
   // file's, else 1 each). Only with a graph.
   std::string processor_cores;
-  std::string port;             // a graph's port model (free, one-port); empty: free
-  bool overlap = false;         // one-port: a processor computes while it communicates
+  std::string port;             // a graph's port model (free, one-port, one-port-greedy); empty: free
+  bool overlap = false;         // one-port models: a processor computes while it communicates
   bool memory_check = true;     // refuse a model larger than the available memory (engine/resources.h)
 
   // Wilson's (n, m) model of a structure: n - m processors draw `law`, m draw `scale` * `law`.

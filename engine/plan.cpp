@@ -219,18 +219,27 @@ const char* to_string(PlanKind kind) {
   return "?";
 }
 
-const char* to_string(Port port) { return port == Port::one_port ? "one-port" : "free"; }
+const char* to_string(Port port) {
+  switch (port) {
+    case Port::free: return "free";
+    case Port::one_port: return "one-port";
+    case Port::one_port_greedy: return "one-port-greedy";
+  }
+  return "?";
+}
 
 Port parse_port(const std::string& name) {
   if (name == "free") return Port::free;
   if (name == "one-port") return Port::one_port;
-  throw InputError("port", "unknown port model '" + name + "'", "choose free or one-port");
+  if (name == "one-port-greedy") return Port::one_port_greedy;
+  throw InputError("port", "unknown port model '" + name + "'", "choose free, one-port or one-port-greedy");
 }
 
 std::string Plan::communication() const {
   if (kind == PlanKind::protocol) return protocol;
   if (messages.empty()) return "";
-  return port == Port::free ? "free" : overlap ? "one-port-overlap" : "one-port";
+  const std::string name = to_string(port);
+  return overlap ? name + "-overlap" : name;
 }
 
 std::uint64_t Plan::compute_tasks() const {
@@ -250,8 +259,8 @@ bool needs_protocol(const structures::Structure& s, const CompileOptions& option
   if (s.kind != StructureKind::custom && (options.port || options.overlap))
     throw InputError(options.port ? "port" : "overlap", "port models apply to a DAG (graph) only",
                      "Wilson's structures communicate by their protocols");
-  if (options.overlap && options.port != Port::one_port)
-    throw InputError("overlap", "applies to the one-port model only", "a free port model always overlaps");
+  if (options.overlap && options.port != Port::one_port && options.port != Port::one_port_greedy)
+    throw InputError("overlap", "applies to the one-port models only", "a free port model always overlaps");
   const bool asked = options.comm_cost > 0.0 || !options.protocol.empty() || !options.policy.empty();
   if (!asked) return false;
   switch (s.kind) {
@@ -264,7 +273,8 @@ bool needs_protocol(const structures::Structure& s, const CompileOptions& option
       return false;
     case StructureKind::custom:
       if (!options.protocol.empty())
-        throw InputError("protocol", "a DAG communicates by a port model, not a protocol", "use port free or one-port");
+        throw InputError("protocol", "a DAG communicates by a port model, not a protocol",
+                         "use port free, one-port or one-port-greedy");
       return false;
   }
   return false;
@@ -334,13 +344,20 @@ Workspace::Workspace(const Plan& plan)
       starts.resize(plan.task_sampler.size());
       core_free.resize(plan.core_begin.back());
     }
-    if (plan.port == Port::one_port && !plan.messages.empty()) {
+    if (plan.port != Port::free && !plan.messages.empty()) {
       missing.resize(plan.task_sampler.size());
       input_time.resize(plan.task_sampler.size());
       send_free.resize(plan.width);
       receive_free.resize(plan.width);
       compute_free.resize(plan.width);
       events.reserve(plan.task_sampler.size() + plan.messages.size());
+    }
+    if (plan.port == Port::one_port_greedy && !plan.messages.empty()) {
+      sending.resize(plan.width);
+      receiving.resize(plan.width);
+      computing.resize(plan.width);
+      waiting_messages.reserve(plan.messages.size());
+      waiting_tasks.reserve(plan.task_sampler.size());
     }
   }
   if (plan.kind == PlanKind::protocol) protocol = make_protocol(structures::to_string(*plan.structure), plan.protocol, plan.comm);
@@ -637,6 +654,112 @@ double simulate_one_port(const Plan& plan, double* finish, const double* duratio
   return makespan;
 }
 
+// The greedy (work-conserving) one-port model, event by event (the rules are in plan.h): a
+// resource is busy from the start of its item until that item's end is processed; after each
+// instant's ends, the waiting messages (by ready time, then message order) and then the waiting
+// tasks (plan order) start where their resources are idle. Per instant it scans what waits.
+double simulate_one_port_greedy(const Plan& plan, double* finish, const double* duration, const double* message,
+                                Workspace& ws) {
+  using Event = Workspace::Event;
+  const auto later = [](const Event& a, const Event& b) { return a.time != b.time ? a.time > b.time : a.key > b.key; };
+  const std::size_t tasks = plan.task_sampler.size();
+  const bool overlap = plan.overlap;
+  const int* processor = plan.task_processor.data();
+  auto& heap = ws.events;
+  auto& messages = ws.waiting_messages;
+  auto& ready_tasks = ws.waiting_tasks;
+  heap.clear();
+  messages.clear();
+  ready_tasks.clear();
+  std::fill(ws.send_free.begin(), ws.send_free.end(), minus_infinity);
+  std::fill(ws.receive_free.begin(), ws.receive_free.end(), minus_infinity);
+  std::fill(ws.compute_free.begin(), ws.compute_free.end(), minus_infinity);
+  std::fill(ws.sending.begin(), ws.sending.end(), std::uint8_t{0});
+  std::fill(ws.receiving.begin(), ws.receiving.end(), std::uint8_t{0});
+  std::fill(ws.computing.begin(), ws.computing.end(), std::uint8_t{0});
+  for (std::size_t t = 0; t < tasks; ++t) {
+    ws.missing[t] = plan.pred_begin[t + 1] - plan.pred_begin[t];
+    ws.input_time[t] = minus_infinity;
+    if (ws.missing[t] == 0) {
+      ws.input_time[t] = 0.0;  // sources at 0
+      ready_tasks.push_back(static_cast<std::uint32_t>(t));
+    }
+  }
+  const auto ready_before = [&](std::uint32_t a, std::uint32_t b) {
+    const double x = finish[plan.messages[a].from], y = finish[plan.messages[b].from];
+    return x != y ? x < y : a < b;
+  };
+  const auto deliver = [&](std::uint32_t t, double time) {
+    ws.input_time[t] = std::max(ws.input_time[t], time);
+    if (--ws.missing[t] == 0) ready_tasks.insert(std::upper_bound(ready_tasks.begin(), ready_tasks.end(), t), t);
+  };
+  for (;;) {
+    // Start what can start now: messages first, then tasks.
+    std::size_t kept = 0;
+    for (const std::uint32_t k : messages) {
+      const Message& m = plan.messages[k];
+      const int from = processor[m.from], to = processor[m.to];
+      if (ws.sending[from] || ws.receiving[to] || (!overlap && (ws.computing[from] || ws.computing[to]))) {
+        messages[kept++] = k;
+        continue;
+      }
+      double start = std::max({finish[m.from], ws.send_free[from], ws.receive_free[to]});
+      if (!overlap) start = std::max({start, ws.compute_free[from], ws.compute_free[to]});
+      const double end = start + message[k];
+      ws.sending[from] = ws.receiving[to] = 1;
+      ws.send_free[from] = ws.receive_free[to] = end;  // each resource: the end of the last item it ran
+      heap.push_back({end, k});
+      std::push_heap(heap.begin(), heap.end(), later);
+    }
+    messages.resize(kept);
+    kept = 0;
+    for (const std::uint32_t t : ready_tasks) {
+      const int p = processor[t];
+      if (ws.computing[p] || (!overlap && (ws.sending[p] || ws.receiving[p]))) {
+        ready_tasks[kept++] = t;
+        continue;
+      }
+      double start = std::max(ws.input_time[t], ws.compute_free[p]);
+      if (!overlap) start = std::max({start, ws.send_free[p], ws.receive_free[p]});
+      finish[t] = start + duration[t];
+      ws.computing[p] = 1;
+      ws.compute_free[p] = finish[t];
+      heap.push_back({finish[t], task_bit | t});
+      std::push_heap(heap.begin(), heap.end(), later);
+    }
+    ready_tasks.resize(kept);
+    if (heap.empty()) break;
+    // The next instant: every end at the earliest time left.
+    const double now = heap.front().time;
+    while (!heap.empty() && heap.front().time == now) {
+      std::pop_heap(heap.begin(), heap.end(), later);
+      const Event e = heap.back();
+      heap.pop_back();
+      if (e.key & task_bit) {
+        const std::uint32_t t = e.key & ~task_bit;
+        ws.computing[processor[t]] = 0;
+        for (auto j = plan.succ_begin[t]; j < plan.succ_begin[t + 1]; ++j) {
+          const int m = plan.succ_message[j];
+          if (m < 0) {
+            deliver(plan.succs[j], finish[t]);
+          } else {
+            const auto k = static_cast<std::uint32_t>(m);
+            messages.insert(std::upper_bound(messages.begin(), messages.end(), k, ready_before), k);
+          }
+        }
+      } else {
+        const Message& m = plan.messages[e.key];
+        ws.sending[processor[m.from]] = 0;
+        ws.receiving[processor[m.to]] = 0;
+        deliver(m.to, e.time);
+      }
+    }
+  }
+  double makespan = minus_infinity;
+  for (const auto t : plan.sinks) makespan = std::max(makespan, finish[t]);
+  return makespan;
+}
+
 // A custom DAG's task times for one replication, in draw order from its one stream.
 template <class Draw>
 void draw_tasks(const Plan& plan, const Draw& draw, ProcessorStream& stream, double* duration) {
@@ -687,7 +810,7 @@ double evaluate_dag(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Wor
     message[k] = plan.samplers[static_cast<std::size_t>(plan.messages[k].law)](stream);
   if (plan.multicore()) return propagate_cores(plan, ws.first.data(), duration, message, ws);
   if (plan.port == Port::free) return propagate_free(plan, ws.first.data(), duration, message);
-  return simulate_one_port(plan, ws.first.data(), duration, message, ws);
+  return (plan.port == Port::one_port ? simulate_one_port : simulate_one_port_greedy)(plan, ws.first.data(), duration, message, ws);
 }
 
 

@@ -21,21 +21,47 @@
 //    hand without it: by sending vertex, then its out-edges in insertion order).
 //  - Port models (Port). `free`: a message only delays its receiver: task v starts at the max over
 //    its predecessors u of finish(u) + c(u,v) (c = 0 within a processor): the longest path with
-//    edge weights, any number of messages at once (macro-dataflow). `one_port`: each processor has
-//    a send port and a receive port, each carrying one message at a time. Events are served in the
-//    order of their time, messages before tasks at equal times, then messages in message order
-//    (messages ready at once wait in the file's edge order, whichever tasks send them) and tasks
-//    in plan order. A message from u (processor P) to v (processor Q) is ready at finish(u) and
-//    starts at max(ready, P's send port free, Q's receive port free), both ports then busy until it ends;
-//    v starts once its last input (a predecessor's finish, a message's arrival) is in. Without
-//    `overlap` (Wilson's processors) a processor does not compute while it communicates: a task
-//    starts no earlier than its processor's ports are free, a message no earlier than both ends
-//    have finished the task they compute (a rendezvous: a sender whose receiver computes waits
-//    with its message, so even a message of time 0 can delay). With times >= 0 the event order is causal, so each port
-//    serves its messages first come first served; a negative time (an untruncated normal) is
-//    served when the simulation reaches it.
-//  At C = 0 with no edge law there are no messages, and both port models are the zero-communication
-//  longest path, bit for bit.
+//    edge weights, any number of messages at once (macro-dataflow). The two one-port models give
+//    each processor a send port and a receive port, each carrying one message at a time, and a
+//    compute unit running one task at a time (a processor's tasks are chained by its order anyway).
+//    A message from u (processor P) to v (processor Q) is ready at finish(u) and needs P's send
+//    port and Q's receive port; v starts once its last input (a predecessor's finish, a message's
+//    arrival) is in. Without `overlap` (Wilson's processors) a processor does not compute while it
+//    communicates: a message also needs both P's and Q's compute idle (a rendezvous: the receiver
+//    takes part, so even a message of time 0 waits for a receiver that computes), and a task also
+//    needs its processor's two ports idle. With `overlap` ports and computation are independent.
+//    They differ in when a message takes its ports:
+//    `one_port` (booking; blocking sends issued in that order): items are served one at a time in
+//    the order of their ready time (a message's finish(u), a task's last input), messages before
+//    tasks at equal times, then messages in message order (the file's edge order, whichever tasks
+//    send them) and tasks in plan order. Serving an item books its resources at once, possibly in
+//    the future: a message starts at max(ready, P's send port free, Q's receive port free [, P's
+//    and Q's compute free]), a task at max(ready, [its ports free]), each "free" being the end of
+//    what the resource was booked for so far. So a message booked when its data is ready holds its
+//    ports until it has gone, and a task served later will not start before such a booked
+//    interval even when its processor is idle until then. With times >= 0 each port serves its
+//    messages first come first served; a negative time (an untruncated normal) is served when
+//    the simulation reaches it.
+//    `one_port_greedy` (work-conserving): no processor idles while it has a task it can start or
+//    a message it can send. A resource is busy from the start of what it runs until that item's
+//    end is processed; nothing is booked ahead. Event by event: take every end at the earliest
+//    time left (finishes and arrivals, together), free their resources and record what became
+//    ready; then start, in this order, each waiting message whose resources (above) are all idle,
+//    by ready time then message order, and then each waiting task whose resources are all idle,
+//    in plan order (sources wait from time 0). An item starts at the max of its ready time and
+//    the times its resources became free (each: the end of the last item it ran; with times >= 0
+//    this max is the current event time); an item of time 0 holds its resources until its end, a
+//    later event at the same time. A waiting message does not hold its sender: without overlap
+//    the sender may start a task while its message waits for the receiver, and the message then
+//    waits for an instant when both ends are idle.
+//  Both one-port models are never faster than free. Each reduces to free when no two messages
+//  share a port (no processor sends two messages, none receives two): with `overlap`, exactly, for
+//  any times; without it, when moreover no message meets a computation at either end in the free
+//  schedule (no task of P or Q runs across finish(u) or starts in [finish(u), finish(u) + c(u,v))),
+//  for times >= 0. At C = 0 with no edge law there are no messages, and every port model is the
+//  zero-communication longest path, bit for bit; at C > 0, however small, each crossing edge is a
+//  message, and without overlap its rendezvous makes the makespan jump (tests/data/stencil4x4.dot:
+//  42.1 at C = 0; at C = 1e-9, 70.6 under one_port, 45.5 under one_port_greedy, 42.1 with overlap).
 //  - Processors of several cores (Structure::processor_cores, free port only). A processor of K
 //    cores starts its tasks in its order (the chain's order, Precedence::start_order), each once
 //    its inputs are in, the task before it has started, and as many of its cores as the task takes
@@ -72,9 +98,9 @@ enum class PlanKind {
 const char* to_string(PlanKind kind);
 
 // How a DAG's messages use the processors (see above).
-enum class Port { free, one_port };
+enum class Port { free, one_port, one_port_greedy };
 const char* to_string(Port port);
-// Accepts free and one-port (InputError on `port` otherwise).
+// Accepts free, one-port and one-port-greedy (InputError on `port` otherwise).
 Port parse_port(const std::string& name);
 
 // Where a generic plan's task times come from.
@@ -118,7 +144,7 @@ class Plan {
   std::vector<int> pred_message;          // parallel to preds: index into messages, or -1
   std::vector<Message> messages;          // in message order: the file's edge order (the one-port tie order)
   Port port = Port::free;
-  bool overlap = false;                   // one-port: a processor computes while it communicates
+  bool overlap = false;                   // one-port models: a processor computes while it communicates
   // One-port: successors of task t: succs[succ_begin[t] .. succ_begin[t+1]), with the message
   // each edge carries (-1: none).
   std::vector<std::uint32_t> succ_begin, succs;
@@ -146,7 +172,7 @@ class Plan {
   // Whether a replication communicates: a protocol, or a DAG with messages.
   bool communicates() const { return kind == PlanKind::protocol || !messages.empty(); }
   // The name of how it communicates: the protocol, or the DAG's port model ("free", "one-port",
-  // "one-port-overlap").
+  // "one-port-overlap", "one-port-greedy", "one-port-greedy-overlap").
   std::string communication() const;
 };
 
@@ -156,7 +182,7 @@ struct CompileOptions {
   std::string protocol;    // a protocol by name (engine/communication.h); empty: the default
   std::string policy;      // master-slave dealing policy; empty: dynamic
   std::optional<Port> port;  // a custom DAG's port model (none: free); refused on other structures
-  bool overlap = false;      // one-port: compute while communicating
+  bool overlap = false;      // one-port models: compute while communicating
 };
 
 // Throws InputError where a structure cannot be compiled as asked (a task pool has no fixed DAG).
@@ -209,6 +235,10 @@ class Workspace {
     std::uint32_t key;  // messages: their index; tasks: task_bit | position (after messages)
   };
   std::vector<Event> events;
+  // One-port greedy: whether each processor's send port, receive port and compute unit are busy,
+  // and the messages (by ready time, then message order) and tasks (plan order) waiting to start.
+  std::vector<std::uint8_t> sending, receiving, computing;
+  std::vector<std::uint32_t> waiting_messages, waiting_tasks;
 };
 
 // Control variates of a replication (engine/estimators.h): statistics of its own task times whose

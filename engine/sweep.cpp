@@ -580,7 +580,7 @@ ModelSweep model_sweep(const Model& model) {
   if (!model.graph.empty()) {
     if (!is_graph(model.graph)) throw InputError("graph", "'" + model.graph + "' is not a graph file a sweep reads");
     set(SweepDim::structure, model.graph);
-    set(SweepDim::protocol, model.overlap ? "one-port-overlap" : model.port);
+    set(SweepDim::protocol, sweep_port_value(model.port, model.overlap));
     out.graph.task_graph = model.task_graph;
     out.graph.processor_scales = model.processor_scales;
   } else {

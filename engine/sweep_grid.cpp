@@ -311,10 +311,14 @@ bool graph_column(std::size_t dim) {
 }
 
 SweepPort parse_sweep_port(const std::string& value) {
-  if (value.empty() || value == "free" || value == "one-port") return {value, false};
+  if (value.empty() || value == "free" || value == "one-port" || value == "one-port-greedy") return {value, false};
   if (value == "one-port-overlap") return {"one-port", true};
-  throw InputError("port", "unknown port model '" + value + "'", "choose free, one-port or one-port-overlap");
+  if (value == "one-port-greedy-overlap") return {"one-port-greedy", true};
+  throw InputError("port", "unknown port model '" + value + "'",
+                   "choose free, one-port, one-port-overlap, one-port-greedy or one-port-greedy-overlap");
 }
+
+std::string sweep_port_value(const std::string& port, bool overlap) { return overlap ? port + "-overlap" : port; }
 
 Model to_model(const SweepConfig& c, const GraphSettings& graph) {
   Model m;

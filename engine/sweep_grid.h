@@ -92,18 +92,22 @@ std::string config_key(const SweepConfig& c);
 std::string describe(const SweepConfig& c);
 // Whether a structure value is a graph file (.dot, .gv, .stg or .json: structures/task_graphs.h). A graph's
 // configuration leaves n empty (its width is its file's); its protocol value is its port model:
-// free, one-port or one-port-overlap.
+// free, one-port, one-port-overlap, one-port-greedy or one-port-greedy-overlap.
 bool is_graph(const std::string& structure);
 // Whether a graph's configuration has column `dim`: structure, m, a, comm and protocol (its port
 // model). n, law, fast_law and levels are its file's; policy and exchange are ms's and nn's.
 bool graph_column(std::size_t dim);
 // A graph's value of the protocol column as the model's port and overlap (empty: the model's
-// default). InputError on a value other than free, one-port or one-port-overlap.
+// default). InputError on a value other than free, one-port, one-port-overlap, one-port-greedy or
+// one-port-greedy-overlap.
 struct SweepPort {
   std::string port;
   bool overlap = false;
 };
 SweepPort parse_sweep_port(const std::string& value);
+// The inverse: a model's port and overlap as the protocol column's value (one-port and overlap:
+// one-port-overlap).
+std::string sweep_port_value(const std::string& port, bool overlap);
 // What a sweep sets on every graph's model beside its columns, as simulate's options do on one:
 // the STG/WfFormat task law, mapping and bandwidth, and the processors' scales (Model's fields of
 // the same names). They are not columns of the CSV: one sweep, one setting.

@@ -221,7 +221,7 @@ TEST_CASE("Cores: the engine against an independent simulation of the rule on ra
   }
 }
 
-TEST_CASE("Cores: one core each is the chain bit for bit; with many cores only the start order holds back", "[cores]") {
+TEST_CASE("Cores: one core each is the chain bit for bit, and with many cores only the start order holds back", "[cores]") {
   for (std::uint64_t seed = 1; seed <= 10; ++seed) {
     const auto c = random_case(seed, 30, 3);
     auto chained = c.dag;

@@ -383,7 +383,7 @@ TEST_CASE("graph files: a folder or a pattern names several, sorted", "[graph_fi
   namespace fs = std::filesystem;
   // A pattern in the last component, on tests/data: the matches in byte order.
   REQUIRE(structures::expand_graph_paths(fixture("s*.dot")) ==
-          std::vector<std::string>{fixture("same_processor.dot"), fixture("shared_fork.dot"), fixture("syntax_error.dot")});
+          std::vector<std::string>{fixture("same_processor.dot"), fixture("shared_fork.dot"), fixture("stencil4x4.dot"), fixture("syntax_error.dot")});
   REQUIRE(error_of([] { structures::expand_graph_paths(fixture("sample_wf?.json")); }) ==
           "graph: no file matches '" + fixture("sample_wf?.json") + "'");
   REQUIRE(structures::expand_graph_paths(fixture("[cd]*.dot")) ==

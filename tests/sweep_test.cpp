@@ -415,7 +415,8 @@ TEST_CASE("a sweep's graph settings are simulate's: the task law, its cv and the
 TEST_CASE("a bad TOML graph or port names the file, the line and the key", "[sweep]") {
   const std::string graph = "graph = \"" + std::string(HETSTRUCT_TEST_DATA) + "/diamond.dot\"\n";
   CHECK(config_error(graph + "port = [\"free\", \"two-port\"]\n") ==
-        "FILE:2: key 'port': unknown port model 'two-port' (choose free, one-port or one-port-overlap)");
+        "FILE:2: key 'port': unknown port model 'two-port' (choose free, one-port, one-port-overlap, "
+        "one-port-greedy or one-port-greedy-overlap)");
   CHECK(config_error(graph + "m = 0\nport = \"free,free\"\n") == "FILE:3: key 'port': the value free appears twice");
   CHECK(config_error("structure = \"sync\"\ngraph = \"/nonexistent/*.dot\"\n") ==
         "FILE:2: key 'graph': no file matches '/nonexistent/*.dot'");
