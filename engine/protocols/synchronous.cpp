@@ -11,17 +11,17 @@
 // tests/sync_protocol_test.cpp checks this against the zero-communication plan for every name.
 //
 // Protocols (synchronous_protocol_names() lists them, the default first):
-//   initiator-collector                 random order per level, pre-emptible collector (default)
+//   initiator-collector-release         slow first, blocking collector, the backlog in position
+//                                       order, a release set by the last sender and its wait
+//                                       (reading 4, the default)
+//   initiator-collector-release-whole   reading 4 with whole multiples of C in the release
+//   initiator-collector                 random order per level, pre-emptible collector (reading 2)
 //   initiator-collector-slow-first      the same, slow processors first (fixed order)
 //   initiator-collector-fast-first      the same, fast processors first (the paper's stated order)
 //   initiator-collector-blocking        the same, collector not pre-emptible
 //   initiator-collector-always-release  the same, the release is always sent
 //   initiator-collector-self            slow first, blocking collector, the initiator's own task
 //                                       initiated by a message to itself (reading 3)
-//   initiator-collector-release         slow first, blocking collector, the backlog in position
-//                                       order, a release set by the last sender and its wait
-//                                       (reading 4)
-//   initiator-collector-release-whole   reading 4 with whole multiples of C in the release
 //   coordinator                         Eq. 11's upper bound, (n+1)C + max X per level
 //   coordinator-fcfs                    coordinator collecting completions first come first served
 //   coordinator-slow-first              coordinator initiating the slow processors first (the
@@ -459,18 +459,15 @@ class Coordinator final : public Protocol {
 
 }  // namespace
 
-// The default first: reading 3 (initiator-collector-self) scores best on all 216 cells of Tables 3
-// and 6 (worst 2.00% / 2.03%, mean 0.57%, 1,000 replications a cell; tests/benchmarks/
-// score_sync_protocols), against 2.70% / 2.68% and 0.79% / 0.81% for initiator-collector.
+// The default first: reading 4 (initiator-collector-release) scores best on all 216 cells of
+// Tables 3 and 6 (Table 3 worst 1.15% / mean 0.23%, Table 6 0.89% / 0.26%, 1,000 replications of
+// 1,000 levels a cell, seed 1; tests/benchmarks/score_sync_protocols), against 2.00% / 0.57% and
+// 2.03% / 0.57% for reading 3 (initiator-collector-self) and 1.41% / 0.32%, 1.32% / 0.29% for its
+// whole-C variant.
 const std::vector<ProtocolEntry>& synchronous_protocols() {
   using Rules = InitiatorCollector::Rules;
   using Release = InitiatorCollector::Release;
   static const std::vector<ProtocolEntry> family = {
-      {"initiator-collector-self", "reading 3: slow first, the initiator initiates itself too, FCFS collection",
-       [](const CommSetup& s) -> std::unique_ptr<Protocol> {
-         return std::make_unique<InitiatorCollector>(
-             s, Rules{.order = Order::slow_first, .preemptible = false, .self_initiation = true});
-       }},
       {"initiator-collector-release",
        "reading 4: slow first, no self-message, the backlog in position order, a release by last sender and wait",
        [](const CommSetup& s) -> std::unique_ptr<Protocol> {
@@ -481,6 +478,11 @@ const std::vector<ProtocolEntry>& synchronous_protocols() {
        [](const CommSetup& s) -> std::unique_ptr<Protocol> {
          return std::make_unique<InitiatorCollector>(
              s, Rules{.order = Order::slow_first, .preemptible = false, .release = Release::by_last_sender_whole});
+       }},
+      {"initiator-collector-self", "reading 3: slow first, the initiator initiates itself too, FCFS collection",
+       [](const CommSetup& s) -> std::unique_ptr<Protocol> {
+         return std::make_unique<InitiatorCollector>(
+             s, Rules{.order = Order::slow_first, .preemptible = false, .self_initiation = true});
        }},
       {"initiator-collector", "reading 2: a random order a level, a pre-emptible collector",
        [](const CommSetup& s) -> std::unique_ptr<Protocol> { return std::make_unique<InitiatorCollector>(s, Rules{}); }},
