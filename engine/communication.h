@@ -209,7 +209,8 @@ std::vector<std::string> reference_protocol_names(const std::string& structure);
 // The initiator-collector protocols (synchronous.cpp) before their receipts were scheduled first
 // come, first served: the greedy port with a heap of waiting messages, every draw through
 // TaskTimes::next. The class keeps both forms behind a flag; make_reference_protocol("sync", ...)
-// returns this one.
+// returns this one. Reading 4 (initiator-collector-release, -release-whole) came after: its
+// frozen form only draws through TaskTimes::next, holding its monomorphic draws to the general path.
 std::unique_ptr<Protocol> make_frozen_synchronous_protocol(const std::string& name, const CommSetup& setup);
 
 // A master-slave dealing policy: its name, the approach it stands for (the label

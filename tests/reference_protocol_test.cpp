@@ -103,7 +103,7 @@ TEST_CASE("initiator-collector protocols received first come first served equal 
 
 TEST_CASE("only the kept protocols have a frozen implementation", "[nn-protocol]") {
   REQUIRE(reference_protocol_names("nn") == std::vector<std::string>{"event-available", "event-commit"});
-  REQUIRE(reference_protocol_names("sync").size() == 6);  // the initiator-collector family
+  REQUIRE(reference_protocol_names("sync").size() == 8);  // the initiator-collector family, reading 4 included
   CommSetup setup{4, 1, 10, 0.1, {1.0, 1.0, 1.0, 1.0}};
   REQUIRE_THROWS(make_reference_protocol("nn", "plain", setup));
   REQUIRE_THROWS(make_reference_protocol("sync", "coordinator", setup));

@@ -172,7 +172,7 @@ TEST_CASE("every row says what ran: the protocol by its name, the exchange only 
   std::vector<std::string> ran;  // structure, comm, protocol, exchange and method of each mc row
   for (const auto& r : rows)
     if (r[11] == "mc") ran.push_back(r[0] + " " + r[7] + " " + r[8] + " " + r[10] + " " + r[12]);
-  CHECK(ran == std::vector<std::string>{"sync 0   synchronous", "sync 0.1 initiator-collector-self  initiator-collector-self",
+  CHECK(ran == std::vector<std::string>{"sync 0   synchronous", "sync 0.1 initiator-collector-release  initiator-collector-release",
                                         "nn 0  plain neighbor-plain", "nn 0.1 event-available  event-available",
                                         "ms 0   task-pool", "ms 0.1 master-computes  master-computes",
                                         "async 0   asynchronous", "async 0.1   asynchronous"});

@@ -45,15 +45,16 @@ constexpr double tight = 1e-12;
 
 }  // namespace
 
-TEST_CASE("synchronous protocol names: reading 3, initiator-collector-self, is the default", "[sync-protocol]") {
+TEST_CASE("synchronous protocol names: reading 4, initiator-collector-release, is the default", "[sync-protocol]") {
   const auto names = engine::synchronous_protocol_names();
-  REQUIRE(names.front() == "initiator-collector-self");
+  REQUIRE(names.front() == "initiator-collector-release");
   for (const char* name : {"initiator-collector", "initiator-collector-slow-first", "initiator-collector-fast-first", "initiator-collector-blocking",
-                           "initiator-collector-always-release", "initiator-collector-self", "coordinator",
+                           "initiator-collector-always-release", "initiator-collector-self", "initiator-collector-release",
+                           "initiator-collector-release-whole", "coordinator",
                            "coordinator-fcfs", "coordinator-slow-first"})
     REQUIRE(std::find(names.begin(), names.end(), name) != names.end());
   const auto s = constant_sync({0.5, 0.5, 0.5}, 0, 2);
-  REQUIRE(engine::compile(s, with_comm(0.1)).protocol == "initiator-collector-self");
+  REQUIRE(engine::compile(s, with_comm(0.1)).protocol == "initiator-collector-release");
   REQUIRE_THROWS(engine::compile(s, with_comm(0.1, "no-such-protocol")));
 }
 

@@ -11,7 +11,11 @@
 // tests/sync_protocol_test.cpp checks this against the zero-communication plan for every name.
 //
 // Protocols (synchronous_protocol_names() lists them, the default first):
-//   initiator-collector                 random order per level, pre-emptible collector (default)
+//   initiator-collector-release         slow first, blocking collector, the backlog in position
+//                                       order, a release set by the last sender and its wait
+//                                       (reading 4, the default)
+//   initiator-collector-release-whole   reading 4 with whole multiples of C in the release
+//   initiator-collector                 random order per level, pre-emptible collector (reading 2)
 //   initiator-collector-slow-first      the same, slow processors first (fixed order)
 //   initiator-collector-fast-first      the same, fast processors first (the paper's stated order)
 //   initiator-collector-blocking        the same, collector not pre-emptible
@@ -150,16 +154,39 @@ void random_order(ProcessorStream& stream, std::vector<int>& positions) {
 //   worst 2.02%, mean 0.57%; tests/benchmarks/score_sync_protocols.cpp rescores every protocol.
 //   n = 2: the level ends at max(L + 2C + X_0, L + C + X_1) + C; n = 1: the task alone.
 //
+// - Reading 4 (initiator-collector-release; README, "With communication"): reading 3's order
+//   (slow first), blocking collector and ports, without the self-message (the initiator computes
+//   from L + (n-1)C, r_0 = L + (n-1)C + X_0), and two changes:
+//   * the receipts: a completion arrives at a_j = max(r_j, E) (every one that ended while the
+//     collector computed arrives at E); they are received in order of arrival, equal arrivals in
+//     position order 2, 3, ..., n-1 with the initiator last, each from max(port free, a_j): the
+//     backlog at E in position order, later ones first come first served;
+//   * the end of the level, from R, the end of the last receipt, and w, that completion's wait
+//     (its receipt's start minus a_j): R + C/2 if it was the initiator's, R + C if position
+//     n-1's, R + C + max(0, C - 2w) if an ordinary position's (2..n-2). The whole-C variant:
+//     R + max(0, C - w) after the initiator, R + C + max(0, C - w) after an ordinary position.
+//   The release's pieces are fitted to Tables 3 and 6, not derived (README). At small C a level
+//   whose longest task is at the initiator or the collector costs (n + 1/2)C over it, at ordinary
+//   position j (j + 3)C, at position n-1 (n + 1)C (tests/sync_reading4_test.cpp). n = 2: the one
+//   message is the initiator's, the level is max(L + C + X_0, L + C + X_1) + 3C/2; n = 1: the task.
+//
 // At C = 0: every start is L, r_j = fl(L + X_j), E = fl(L + X_1), shifts and the release add 0,
 // and T is the max of them, so the level ends at fl(L + max X) exactly (the receipt order plays no
 // part in the max). Exact bit for bit, negative times included; the self-message adds n*0 = 0.
 class InitiatorCollector final : public Protocol {
  public:
+  // How the level ends after the last receipt (and, for reading 4, how the receipts are ordered).
+  enum class Release {
+    unless_initiator_last,  // readings 2 and 3: one release (C) unless the initiator's completion came last
+    by_last_sender,         // reading 4: C/2 after the initiator, C after position n-1, C + max(0, C - 2w) else
+    by_last_sender_whole,   // reading 4 in whole C: max(0, C - w) after the initiator, C + max(0, C - w) else
+  };
   struct Rules {
     Order order = Order::random;
     bool preemptible = true;      // the collector's task gives way to receipts
     bool always_release = false;  // send the release even when the initiator was the last
     bool self_initiation = false;  // the initiator's own task starts after a message to itself (C)
+    Release release = Release::unless_initiator_last;
   };
 
   // `frozen`: the implementation as it was before issue 11 (each level's receipts scheduled with a
@@ -191,7 +218,10 @@ class InitiatorCollector final : public Protocol {
     for (int k = 0; k < setup_.levels; ++k) {
       if (rules_.order == Order::random) random_order(times.protocol_stream(), positions_);
       for (int j = 0; j < n; ++j) task_[j] = next(positions_[j]);
-      const double level_end = frozen_ ? collect_greedy(level_start, c) : collect(level_start, c);
+      // Reading 4 came after issue 11: its frozen form differs only in drawing through TaskTimes::next.
+      const double level_end = rules_.release != Release::unless_initiator_last ? collect_by_arrival(level_start, c)
+                               : frozen_                                         ? collect_greedy(level_start, c)
+                                                                                 : collect(level_start, c);
       level_start = level_end;
     }
     return level_start;
@@ -242,25 +272,7 @@ class InitiatorCollector final : public Protocol {
     const int count = n - 1;
     message_[0] = ready_[0];
     for (int j = 2; j < n; ++j) message_[j - 1] = ready_[j];
-    if (count <= max_ranked) {
-      for (int a = 0; a < count; ++a) {
-        const double r = message_[a];
-        long rank = 0;
-        for (int b = 0; b < a; ++b) rank += message_[b] <= r;
-        for (int b = a + 1; b < count; ++b) rank += message_[b] < r;
-        sorted_[rank] = r;
-        sorted_position_[rank] = a;
-      }
-    } else {
-      for (int a = 0; a < count; ++a) by_ready_[a] = a;
-      std::sort(by_ready_.begin(), by_ready_.begin() + count, [this](int a, int b) {
-        return message_[a] != message_[b] ? message_[a] < message_[b] : a < b;
-      });
-      for (int k = 0; k < count; ++k) {
-        sorted_[k] = message_[by_ready_[k]];
-        sorted_position_[k] = by_ready_[k];
-      }
-    }
+    rank_by_time(count);
     double port_free = rules_.preemptible ? minus_infinity : collector_end;
     double second_last = port_free;  // the port's free time when the last receipt but one starts
     for (int k = 0; k < count; ++k) {
@@ -271,6 +283,64 @@ class InitiatorCollector final : public Protocol {
     }
     const bool initiator_received_last = sorted_position_[count - 1] == 0 && (count == 1 || message_[0] > second_last);
     return level_end(port_free, collector_end, initiator_received_last, c);
+  }
+
+  // Reading 4 (initiator-collector-release): one level from its start L. The collector's port
+  // opens at the end E of its own task. A completion arrives at a = max(r_j, E) (the ones that
+  // ended while the collector computed all arrive at E) and the receipts go in order of arrival,
+  // equal arrivals in position order 2, 3, ..., n-1 with the initiator last: the backlog at E in
+  // position order, later ones first come first served. A receipt starts at max(port free, a).
+  // The last receipt's sender and its wait w = start - a give the release (release_after).
+  double collect_by_arrival(double level_start, double c) {
+    const int n = setup_.width;
+    const double collector_end = ready_times(level_start, c);
+    // Message i is position i + 2 for i < n - 2 and the initiator for i = n - 2: the index is the
+    // tie order.
+    const int count = n - 1;
+    for (int j = 2; j < n; ++j) message_[j - 2] = std::max(ready_[j], collector_end);
+    message_[count - 1] = std::max(ready_[0], collector_end);
+    rank_by_time(count);
+    double port_free = collector_end, start = collector_end;
+    for (int k = 0; k < count; ++k) {
+      start = sorted_[k] <= port_free ? port_free : sorted_[k];
+      port_free = start + c;
+    }
+    const int last = sorted_position_[count - 1];
+    const int sender = last == count - 1 ? 0 : last + 2;
+    return release_after(port_free, sender, start - sorted_[count - 1], c);
+  }
+
+  // Reading 4's end of the level after the last receipt ends at `received`, from `sender` (a
+  // position) that waited `wait` at the collector. At C = 0 every term added is +0.
+  double release_after(double received, int sender, double wait, double c) const {
+    const int n = setup_.width;
+    const bool whole = rules_.release == Release::by_last_sender_whole;
+    if (sender == 0) return whole ? received + std::max(0.0, c - wait) : received + 0.5 * c;
+    if (sender == n - 1) return received + c;
+    return (received + c) + std::max(0.0, c - (whole ? wait : 2.0 * wait));
+  }
+
+  // sorted_[0..count) gets message_[0..count) in increasing order, lower index first on ties, and
+  // sorted_position_ the indices. Up to max_ranked messages by ranks counted without a branch.
+  void rank_by_time(int count) {
+    if (count <= max_ranked) {
+      for (int a = 0; a < count; ++a) {
+        const double r = message_[a];
+        long rank = 0;
+        for (int b = 0; b < a; ++b) rank += message_[b] <= r;
+        for (int b = a + 1; b < count; ++b) rank += message_[b] < r;
+        sorted_[rank] = r;
+        sorted_position_[rank] = a;
+      }
+      return;
+    }
+    for (int a = 0; a < count; ++a) by_ready_[a] = a;
+    std::sort(by_ready_.begin(), by_ready_.begin() + count,
+              [this](int a, int b) { return message_[a] != message_[b] ? message_[a] < message_[b] : a < b; });
+    for (int k = 0; k < count; ++k) {
+      sorted_[k] = message_[by_ready_[k]];
+      sorted_position_[k] = by_ready_[k];
+    }
   }
 
   // The frozen form of collect(): the greedy port itself, with a heap of the waiting messages.
@@ -389,12 +459,26 @@ class Coordinator final : public Protocol {
 
 }  // namespace
 
-// The default first: reading 3 (initiator-collector-self) scores best on all 216 cells of Tables 3
-// and 6 (worst 2.00% / 2.03%, mean 0.57%, 1,000 replications a cell; tests/benchmarks/
-// score_sync_protocols), against 2.70% / 2.68% and 0.79% / 0.81% for initiator-collector.
+// The default first: reading 4 (initiator-collector-release) scores best on all 216 cells of
+// Tables 3 and 6 (Table 3 worst 1.15% / mean 0.23%, Table 6 0.89% / 0.26%, 1,000 replications of
+// 1,000 levels a cell, seed 1; tests/benchmarks/score_sync_protocols), against 2.00% / 0.57% and
+// 2.03% / 0.57% for reading 3 (initiator-collector-self) and 1.41% / 0.32%, 1.32% / 0.29% for its
+// whole-C variant.
 const std::vector<ProtocolEntry>& synchronous_protocols() {
   using Rules = InitiatorCollector::Rules;
+  using Release = InitiatorCollector::Release;
   static const std::vector<ProtocolEntry> family = {
+      {"initiator-collector-release",
+       "reading 4: slow first, no self-message, the backlog in position order, a release by last sender and wait",
+       [](const CommSetup& s) -> std::unique_ptr<Protocol> {
+         return std::make_unique<InitiatorCollector>(
+             s, Rules{.order = Order::slow_first, .preemptible = false, .release = Release::by_last_sender});
+       }},
+      {"initiator-collector-release-whole", "reading 4 with whole multiples of C in the release",
+       [](const CommSetup& s) -> std::unique_ptr<Protocol> {
+         return std::make_unique<InitiatorCollector>(
+             s, Rules{.order = Order::slow_first, .preemptible = false, .release = Release::by_last_sender_whole});
+       }},
       {"initiator-collector-self", "reading 3: slow first, the initiator initiates itself too, FCFS collection",
        [](const CommSetup& s) -> std::unique_ptr<Protocol> {
          return std::make_unique<InitiatorCollector>(

@@ -162,6 +162,8 @@ BENCHMARK_CAPTURE(protocol_plan, ms_master_computes_16_8, structures::master_sla
 // The protocols made faster in issue 11 against their frozen implementations
 // (engine/protocols/reference.cpp), in the same run: protocol/<structure>/<name>/<n>_<m>/<law>/C_0.1
 // then /current or /reference. Wilson's Tables 4 and 7 (nn), 3 and 6 (sync) run at these widths.
+// Reading 4 (sync initiator-collector-release*) came later: its /reference differs only in drawing
+// through TaskTimes::next, so its /current stands beside the other synchronous protocols.
 //
 //   ./build/hetstruct_bench --benchmark_filter='^protocol/' --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 void protocol_version(benchmark::State& state, std::string structure, std::string name, int n, int m, bool normal,
