@@ -26,7 +26,7 @@ std::optional<StructureBounds> comm_bounds(const structures::Structure& s, bool 
   switch (s.kind) {
     case StructureKind::synchronous:
       // Eq. 11's upper bound is the coordinator reading's exact mean ((n+1)C + max X a level); the
-      // default initiator-collector protocol, which fits the tables better, may exceed it at large
+      // default initiator-collector protocol (reading 4), which fits the tables better, may exceed it at large
       // C. The label says which reading the bound is for.
       return StructureBounds{
           synchronous_bounds(closed_form(s, paper_uniform, scale)->value, s.width, s.levels, comm), "eq11_coordinator"};

@@ -276,7 +276,7 @@ TEST_CASE("synchronous protocols give bit-identical results on 1 and 2 threads",
 }
 
 TEST_CASE("initiator-collector fits Table 3 at (8,3), a = 1/2, C = .10", "[sync-protocol]") {
-  // wilson-semantics.md: the initiator-collector reading is within 2.7% of every cell of Tables 3
+  // docs/semantics.md: the initiator-collector reading is within 2.7% of every cell of Tables 3
   // and 6; this cell (paper: 1610) comes out about 0.9% high. The coordinator (Eq. 11's upper
   // bound) is about 8% high here.
   const auto s = structures::synchronous(structures::heterogeneous(8, 3, 0.5, Law::paper_normal()), 1000);
@@ -292,7 +292,7 @@ TEST_CASE("initiator-collector fits Table 3 at (8,3), a = 1/2, C = .10", "[sync-
 }
 
 TEST_CASE("initiator-collector-self fits Table 3 at (8,3), a = 1/2, C = .10", "[sync-protocol]") {
-  // Documented fit (wilson-semantics.md, reading 3; tests/benchmarks/score_sync_protocols): within
+  // Documented fit (docs/semantics.md, reading 3; tests/benchmarks/score_sync_protocols): within
   // 2.03% of every cell of Tables 3 and 6. At this cell (paper: 1610) the score program's 1000
   // replications (seed 1) give 1615.75 (stderr .19), +0.36%; the default initiator-collector gives
   // 1628.2, +1.13%. An independent run (seed 2, 300 replications) must be within the documented

@@ -1,4 +1,4 @@
-// Synchronous structure with communication (Wilson 5.1, Figure 2; wilson-semantics.md).
+// Synchronous structure with communication (Wilson 5.1, Figure 2; docs/semantics.md).
 //
 // Every protocol here runs the p levels one after another: a level starts when the previous one
 // ends (the first at 0) and each processor draws one task time per level, times.next(processor),
@@ -76,7 +76,7 @@ void random_order(ProcessorStream& stream, std::vector<int>& positions) {
 
 // ---- Initiator and collector --------------------------------------------------------------------
 //
-// wilson-semantics.md, "Synchronous, C > 0", reading 2 (the closest fit to Tables 3 and 6 found).
+// docs/semantics.md, "Synchronous with communication", reading 2 (the closest fit to Tables 3 and 6 found).
 // Every processor has one half-duplex port; a message takes C and occupies both ends; a processor
 // that computes does not communicate, except the pre-emptible collector. Per level, with L the
 // level's start and X_j the task time of the processor at position j:
@@ -130,7 +130,7 @@ void random_order(ProcessorStream& stream, std::vector<int>& positions) {
 //   (n-1)C + x, the collector receives them one by one until (n+1)C + x and then releases the
 //   initiator: (n+2)C + x.
 //
-// - Self-initiation (initiator-collector-self; wilson-semantics.md, reading 3, the closest fit to
+// - Self-initiation (initiator-collector-self; docs/semantics.md, reading 3, the closest fit to
 //   Tables 3 and 6 found since reading 2). The same port rules with three changes, all Rules
 //   fields of this one class:
 //   * the order is fixed, slow first: positions 0..n-m-1 are the slow processors m..n-1, then the
@@ -150,7 +150,7 @@ void random_order(ProcessorStream& stream, std::vector<int>& positions) {
 //   initiator's, ready at nC + x, last, so no release: the per-level slope n+1 that the paper
 //   shows at large C for n = 3, 4 (tests/sync_protocol_test.cpp works n = 3, 4). This is the
 //   "own task carries its communication" rule that also made the master-slave tables fit. Fit
-//   (wilson-semantics.md, 300,000 levels per cell): Table 3 worst 2.03%, mean 0.57%; Table 6
+//   (docs/semantics.md, 300,000 levels per cell): Table 3 worst 2.03%, mean 0.57%; Table 6
 //   worst 2.02%, mean 0.57%; tests/benchmarks/score_sync_protocols.cpp rescores every protocol.
 //   n = 2: the level ends at max(L + 2C + X_0, L + C + X_1) + C; n = 1: the task alone.
 //

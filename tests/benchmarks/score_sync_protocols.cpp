@@ -1,5 +1,5 @@
 // Scores every synchronous protocol against the synch cells of Wilson's Tables 3 (normal laws) and
-// 6 (uniform laws), the way the readings of wilson-semantics.md were scored: the mean makespan of
+// 6 (uniform laws), the way the readings of docs/semantics.md were scored: the mean makespan of
 // each cell (p = 1000 levels, `--reps` replications, the same seed for every cell and protocol),
 // its deviation in % from the paper's integer, and per table the worst and the mean |deviation|,
 // leaving out the cells the paper contradicts itself on (engine::contradiction_flags).
