@@ -547,6 +547,8 @@ void print_summary(const SweepCommand& c, const Settings& s, const Sweep& sweep,
     summary << ", " << n << (n == 1 ? " difference" : " differences") << " left out (target invalid)";
   if (const auto n = sweep.valid.not_applicable)
     summary << ", " << n << (n == 1 ? " difference" : " differences") << " not made (the comparison has no meaning for a graph)";
+  if (const auto n = sweep.valid.no_effect)
+    summary << ", " << n << (n == 1 ? " difference" : " differences") << " not made (the comparison has no effect there)";
   summary << "), " << s.reps << " replications each";
   if (s.mean) {
     summary << " (" << (s.mean->stop.active() ? "at most, " : "") << "the means by " << engine::to_string(s.mean->estimator);

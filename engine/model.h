@@ -42,6 +42,10 @@ struct Model {
   // `processor_scales` (a list "1,1,1/2", one per processor) gives every processor's; either
   // replaces the file's speeds. Only with a graph.
   std::string processor_scales;
+  // A graph's machine is Wilson's even at m = 0: the first fast_count processors at `scale`, the
+  // others at 1, the file's speeds and processor_scales replaced (at m = 0: equal processors). A
+  // comparison that sets m or a on a graph (engine/sweep_grid.h) means that machine.
+  bool wilson_machine = false;
   std::string port;             // a graph's port model (free, one-port); empty: free
   bool overlap = false;         // one-port: a processor computes while it communicates
   bool memory_check = true;     // refuse a model larger than the available memory (engine/resources.h)

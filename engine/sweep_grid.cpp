@@ -322,7 +322,8 @@ Model to_model(const SweepConfig& c, const GraphSettings& graph) {
     if (!c[SweepDim::n].empty()) throw InputError("width", "a graph's width is its file's", "leave n out of a graph's sweep");
     m.graph = c[SweepDim::structure];
     m.task_graph = graph.task_graph;
-    m.processor_scales = graph.processor_scales;
+    m.processor_scales = graph.wilson_machine ? "" : graph.processor_scales;
+    m.wilson_machine = graph.wilson_machine;
     m.fast_count = std::stoi(c[SweepDim::m]);
     m.scale = c[SweepDim::a];
     m.comm = c[SweepDim::comm];
@@ -577,6 +578,10 @@ bool Comparison::applies_to(const SweepConfig& c) const {
       for (const auto& a : assignments_)
         if (a.dim == d || (a.expression && a.expression->reads(d))) return false;
   return true;
+}
+
+bool Comparison::sets(std::size_t dim) const {
+  return std::any_of(assignments_.begin(), assignments_.end(), [dim](const Assignment& a) { return a.dim == dim; });
 }
 
 SweepConfig Comparison::target(const SweepConfig& c) const {

@@ -110,6 +110,9 @@ SweepPort parse_sweep_port(const std::string& value);
 struct GraphSettings {
   structures::TaskGraphOptions task_graph;
   std::string processor_scales;
+  // A comparison's target that sets m or a: Wilson's machine (m processors at a, the others at 1)
+  // replaces the file's speeds and processor_scales, at m = 0 too (Model::wilson_machine).
+  bool wilson_machine = false;
 };
 // The model a configuration names (memory_check off: the grid is checked once, check_grid_memory);
 // a graph's with `graph`'s settings.
@@ -157,6 +160,8 @@ class Comparison {
   // column a graph does not have (graph_column). In a sweep of graphs and structures together,
   // `n=n-m` compares the structures only.
   bool applies_to(const SweepConfig& c) const;
+  // Whether it assigns column `dim` (SweepDim).
+  bool sets(std::size_t dim) const;
 
  private:
   struct Assignment {
