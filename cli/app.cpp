@@ -113,15 +113,26 @@ struct Simulate {
     std::vector<bounds::DagEstimate> dag_estimates;  // computed before the run: bad input fails first
     if (estimates || (asked.histogram_bins > 0 && engine::dag_estimates_apply(sim)))
       dag_estimates = bounds::dag_estimates(engine::stochastic_dag(sim));
-    announce_duration(engine::run_seconds(sim.plan.kind, static_cast<double>(sim.plan.compute_tasks()),
-                                          static_cast<double>(sampling.reps), sampling.effective_threads()),
-                      "simulate " + sim.structure.name);
-    Progress progress("simulate " + sim.structure.name);
     engine::RunOptions run = sampling.run_options();
+    // Every option checked before anything is announced or run; the exact expectation samples nothing.
+    const auto planned = engine::check_run(sim, run, metrics, requested, stop);
+    if (planned != engine::Estimator::exact) {
+      // A target stops the run at most at --target-reps N replications (fewer with a better
+      // estimator); --target-se and --target-rel at a count the run finds: the cap bounds it.
+      std::uint64_t reps = sampling.reps;
+      if (stop.target_reps > 0 && stop.target_se == 0.0 && stop.target_rel == 0.0) reps = std::min(reps, stop.target_reps);
+      const std::string what = "simulate " + sim.structure.name;
+      const double seconds = engine::run_seconds(sim.plan.kind, static_cast<double>(sim.plan.compute_tasks()),
+                                                 static_cast<double>(reps), sampling.effective_threads());
+      if (!stop.active()) announce_duration(seconds, what);
+      else announce_duration(seconds, what, " at most (" + std::to_string(reps) + " replications; the target may stop it sooner)");
+    }
+    Progress progress("simulate " + sim.structure.name);
     run.progress = [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
     const auto t0 = std::chrono::steady_clock::now();
     engine::run(sim, run, metrics, requested, stop);
     const double elapsed = seconds_since(t0);
+    if (sim.target_met && !*sim.target_met) estimator.warn_missed(1, 1, "runs", sampling.reps, sim.estimate.stderr_);
 
     const engine::Record r = engine::simulation_record(sim, sampling.seed);
     r.check_finite();
@@ -176,8 +187,11 @@ struct Simulate {
       if (e.comparison().empty()) throw InputError(e.cause());
       throw InputError("--compare-to", "'" + e.comparison() + "': " + flag_message(e.cause()));
     }
-    std::string csv = engine::csv_header(engine::sweep_columns());
+    std::string csv = engine::csv_header(engine::sweep_columns(engine::has_target(mean)));
     for (const auto& r : rows) csv += engine::csv_line(r);
+    if (!rows.empty() && rows.back().text("target_met") == "false")  // the mean row, last
+      estimator.warn_missed(1, 1, "runs", sampling.reps,
+                            rows.back().text("stderr").empty() ? std::nan("") : std::stod(rows.back().text("stderr")));
     output.emit(format == engine::Format::csv ? csv : engine::render(engine::records_of_csv(csv), format));
     return 0;
   }
@@ -442,9 +456,17 @@ struct Table {
               << fixed(s.min_variance_factor, 2) << ")\n";
     }
     std::cerr << summary.str();
+    const auto missed = std::count_if(results.begin(), results.end(), [](const auto& r) { return r.target_met == false; });
+    estimator.warn_missed(static_cast<std::uint64_t>(missed), results.size(), "cells", sampling.reps);
     return 0;
   }
 };
+
+// How many records say target_met false (a run its cap stopped before its target).
+std::uint64_t missed_targets(const std::vector<engine::Record>& records) {
+  return static_cast<std::uint64_t>(
+      std::count_if(records.begin(), records.end(), [](const engine::Record& r) { return r.text("target_met") == "false"; }));
+}
 
 // ---- policies --------------------------------------------------------------------------------
 
@@ -475,6 +497,7 @@ struct Policies {
         });
     progress.reset();
     output.emit(records);
+    estimator.warn_missed(missed_targets(records), records.size(), "policies", sampling.reps);
     return 0;
   }
 };
@@ -532,6 +555,7 @@ struct Figure {
       all_points.insert(all_points.end(), points.begin(), points.end());
     }
     if (output.asked()) output.emit(all_points);
+    estimator.warn_missed(missed_targets(all_points), all_points.size(), "points", sampling.reps);
     return 0;
   }
 };

@@ -60,9 +60,9 @@ std::vector<std::string>& pending_warnings() {
 }
 }  // namespace
 
-void announce_duration(double seconds, const std::string& what) {
+void announce_duration(double seconds, const std::string& what, const std::string& qualifier) {
   if (seconds < 60.0) return;
-  std::cerr << "hetstruct: " << what << " should take about " << engine::human_seconds(seconds)
+  std::cerr << "hetstruct: " << what << " should take about " << engine::human_seconds(seconds) << qualifier
             << " (Ctrl-C stops it cleanly)\n";
 }
 

@@ -35,7 +35,8 @@ void warn_later(const std::string& text);
 void flush_warnings();
 
 // One line on stderr when a run is expected to take more than a minute.
-void announce_duration(double seconds, const std::string& what);
+// `qualifier` follows the time ("about 3 min" + qualifier), e.g. " at most (the cap)".
+void announce_duration(double seconds, const std::string& what, const std::string& qualifier = "");
 
 // A progress line on stderr, only when stderr is a terminal; thread-safe and throttled.
 class Progress {

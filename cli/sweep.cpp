@@ -86,9 +86,11 @@ struct Sweep {
   std::vector<engine::RunSpec> runs;
   std::vector<std::string> rows;
   std::uint64_t resumed = 0;
+  bool target = false;  // the means stop on a target: the column target_met
+  std::uint64_t missed = 0;  // mean rows simulated here whose target the cap stopped first
 
   std::string csv() const {
-    std::string text = engine::csv_header(engine::sweep_columns());
+    std::string text = engine::csv_header(engine::sweep_columns(target));
     for (const auto& r : rows) text += r;
     return text;
   }
@@ -97,9 +99,10 @@ struct Sweep {
   std::string rows_of(const engine::Entry& entry, const engine::Job& job, const std::vector<engine::Estimate>& estimates,
                       std::uint64_t seed, const std::vector<engine::RunExtras>& extras) {
     std::string text;
-    const auto records = engine::config_records(entry, job, comparisons, estimates, seed, extras);
+    const auto records = engine::config_records(entry, job, comparisons, estimates, seed, extras, target);
     for (const auto& r : records) text += engine::csv_line(r);
     ++mean_estimators[records.back().text("estimator")];  // the mean row is the last
+    if (records.back().text("target_met") == "false") ++missed;
     return text;
   }
 };
@@ -417,7 +420,7 @@ void SweepCommand::apply_config_file() {
         option->add_result(item.inputs[0]);
         option->run_callback();
         (void)estimator.value();  // the value checked now, so that its error names the line
-        (void)estimator.stop();
+        (void)estimator.stop(!config_path.empty());
         (void)structures::parse_task_law_shape(task_law);
       } catch (const CLI::Error& e) {
         throw InputError(where, "key '" + item.name + "': " + e.what());
@@ -476,7 +479,7 @@ Settings read_settings(const SweepCommand& c) {
     throw InputError("--structure", "missing", "give --structure sync or a list such as sync,nn,ms, or --graph");
   if (c.n.empty() && !c.structure.empty()) throw InputError("--n", "missing", "give --n 8, a list 8,16 or a range 2:16:2");
   s.distribution = sweep_distribution(c.estimators, c.quantiles, c.deadlines);
-  s.mean = engine::mean_estimator(c.estimator.value(), c.estimator.stop(), s.distribution.any());
+  s.mean = engine::mean_estimator(c.estimator.value(), c.estimator.stop(!c.config_path.empty()), s.distribution.any());
   return s;
 }
 
@@ -496,6 +499,7 @@ std::vector<engine::SweepGrid> make_grids(const SweepCommand& c, std::uint64_t m
 Sweep prepare(const SweepCommand& c, const Settings& s) {
   const auto grids = make_grids(c, s.max_configs);
   Sweep sweep;
+  sweep.target = engine::has_target(s.mean);
   for (const auto& text : c.compare_to) sweep.comparisons.emplace_back(text);
   sweep.valid = entries_of(grids, sweep.comparisons, c.skip_invalid, s.graph);
   if (!c.out_path.empty()) check_writable_folder(c.out_path);  // fail now, not after the simulation
@@ -650,6 +654,7 @@ int SweepCommand::execute() {
   if (out_path.empty()) std::cout << text;
   else write_file_atomically(out_path, text);
   if (!quiet && rank == 0) print_summary(*this, s, sweep, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), reps_of_means);
+  if (rank == 0) estimator.warn_missed(sweep.missed, sweep.todo.size(), "configurations", s.reps);
   return 0;
 }
 

@@ -26,6 +26,7 @@ std::string plain(const Record::Field& f) {
       [&](const auto& v) -> std::string {
         using T = std::decay_t<decltype(v)>;
         if constexpr (std::is_same_v<T, std::monostate>) return "";
+        else if constexpr (std::is_same_v<T, bool>) return v ? "true" : "false";
         else if constexpr (std::is_same_v<T, double>) return number_text(v, f.name);
         else if constexpr (std::is_same_v<T, std::string>) return v;
         else if constexpr (std::is_same_v<T, std::vector<double>>) {
@@ -42,6 +43,7 @@ std::string json_value(const Record::Field& f) {
       [&](const auto& v) -> std::string {
         using T = std::decay_t<decltype(v)>;
         if constexpr (std::is_same_v<T, std::monostate>) return "null";
+        else if constexpr (std::is_same_v<T, bool>) return v ? "true" : "false";
         else if constexpr (std::is_same_v<T, double>) return std::isnan(v) ? "null" : number_text(v, f.name);
         else if constexpr (std::is_same_v<T, std::string>) return json_string(v);
         else if constexpr (std::is_same_v<T, std::vector<double>>) {

@@ -27,26 +27,40 @@ Simulation prepare(const Model& model) {
   return sim;
 }
 
+std::optional<Estimator> check_run(Simulation& sim, const RunOptions& options, bool metrics, Estimator estimator,
+                                   const StopRule& stop) {
+  if (metrics || sim.distribution_options.any()) {
+    const std::string what = metrics ? "the measures (metrics)" : "the makespan's distribution";
+    if (estimator != Estimator::mc && estimator != Estimator::automatic)
+      throw InputError("estimator", what + " are estimated by plain Monte Carlo only");
+    if (stop.active())
+      throw InputError(metrics ? "metrics" : "target_se", what + " run a fixed number of replications (no target precision)");
+    if (sim.distribution_options.any()) sim.distribution_options.validate();
+    return Estimator::mc;
+  }
+  fit_controls(sim.estimators, options.reps);
+  const Estimator resolved = resolve_estimator(estimator, sim.estimators, options.reps);
+  // auto on master-slave picks between its candidates by a pilot: not known before the run.
+  if (estimator == Estimator::automatic && resolved == Estimator::antithetic_cv) return std::nullopt;
+  return resolved;
+}
+
 void run(Simulation& sim, const RunOptions& options, bool metrics, Estimator estimator, const StopRule& stop) {
   const bool keep = sim.distribution_options.any();
+  (void)check_run(sim, options, metrics, estimator, stop);
   if (!metrics && !keep) {
     const auto result = estimate_mean(sim.plan, sim.estimators, estimator, options, stop);
     sim.estimate = result.estimate;
     sim.estimator = result.estimator;
     sim.variance_factor = result.variance_factor;
+    sim.target_met = result.target_met;
     return;
   }
   // The measures and the distribution are read off plain replications, one by one: no control,
   // twin or exact value stands in for them, and they need the fixed count the memory guard checked.
-  const std::string what = metrics ? "the measures (metrics)" : "the makespan's distribution";
-  if (estimator != Estimator::mc && estimator != Estimator::automatic)
-    throw InputError("estimator", what + " are estimated by plain Monte Carlo only");
-  if (stop.active())
-    throw InputError(metrics ? "metrics" : "target_se", what + " run a fixed number of replications (no target precision)");
   sim.estimator = Estimator::mc;
   sim.variance_factor = 1.0;
   std::vector<double> makespans;
-  if (keep) sim.distribution_options.validate();
   if (!metrics) {
     sim.estimate = run_sampled(sim.plan, options, makespans, sim.model.memory_check);
   } else {
@@ -82,6 +96,7 @@ Record simulation_record(const Simulation& sim, std::uint64_t seed) {
   r.add("z", sim.z()).add("comm", comm ? sim.plan.comm.comm_cost : 0.0).add("protocol", sim.plan.communication());
   r.add("policy", comm && sim.plan.structure == structures::StructureKind::master_slave ? sim.plan.comm.policy : "");
   r.add("estimator", to_string(sim.estimator)).add("variance_factor", sim.variance_factor);
+  if (sim.target_met) r.add_flag("target_met", *sim.target_met);  // a run with a target only
   if (const auto& m = sim.metrics) {
     r.add("power_weights", sim.power_weights).add("heterogeneity", sim.heterogeneity);
     r.add("p_deg", m->parallelism_degree.mean).add("p_deg_stderr", m->parallelism_degree.stderr_);

@@ -495,17 +495,27 @@ Estimate with_error(std::uint64_t reps, double value, double stderr_, double ci_
 
 }  // namespace
 
-const std::vector<std::string>& sweep_columns() {
+const std::vector<std::string>& sweep_columns(bool target) {
   static const std::vector<std::string> names = sweep_record({}, "", "", "", 0.0, nullptr, 0).names();
-  return names;
+  static const std::vector<std::string> with_target = [] {
+    auto n = names;
+    n.push_back("target_met");
+    return n;
+  }();
+  return target ? with_target : names;
 }
+
+bool has_target(const std::optional<MeanEstimator>& mean) { return mean && mean->stop.active(); }
 
 std::vector<Record> config_records(const Entry& entry, const Job& job, const std::vector<Comparison>& comparisons,
                                    const std::vector<Estimate>& estimates, std::uint64_t seed,
-                                   const std::vector<RunExtras>& extras) {
+                                   const std::vector<RunExtras>& extras, bool target) {
   std::vector<Record> rows;
   auto row = [&](const std::string& estimator, const std::string& method, const std::string& compare, double value,
-                 const Estimate* e) { rows.push_back(sweep_record(entry.ran, estimator, method, compare, value, e, seed)); };
+                 const Estimate* e) {
+    rows.push_back(sweep_record(entry.ran, estimator, method, compare, value, e, seed));
+    if (target) rows.back().add_none("target_met");
+  };
   const structures::Structure& s = job.s;
   const bool zero_comm = job.plan.kind != PlanKind::protocol;
   const bool paper_uniform = job.model.is_paper_uniform();
@@ -552,6 +562,10 @@ std::vector<Record> config_records(const Entry& entry, const Job& job, const std
   const EstimatorResult* by = entry.mc_run < extras.size() && extras[entry.mc_run].estimator ? &*extras[entry.mc_run].estimator : nullptr;
   rows.push_back(sweep_record(entry.ran, by ? to_string(by->estimator) : "mc", zero_comm ? to_string(job.plan.kind) : job.plan.protocol,
                               "", e.mean, &e, seed, by ? by->variance_factor : 1.0));
+  if (target) {
+    if (by && by->target_met) rows.back().add_flag("target_met", *by->target_met);
+    else rows.back().add_none("target_met");
+  }
   return rows;
 }
 
@@ -589,7 +603,11 @@ bool resumable(const std::string& written, std::uint64_t written_reps, std::uint
 std::vector<std::string> resumed_rows(const std::vector<Entry>& entries, const std::string& text,
                                       const std::string& path, std::uint64_t reps, std::uint64_t seed,
                                       const std::optional<MeanEstimator>& mean) {
-  const auto& columns = sweep_columns();
+  // A file written with a target has the column target_met, one without has not: either is a
+  // sweep's CSV, but only a file of the same kind as this run holds rows it can keep.
+  const bool target = has_target(mean);
+  const bool file_target = text.rfind(csv_header(sweep_columns(!target)), 0) == 0 ? !target : target;
+  const auto& columns = sweep_columns(file_target);
   const auto column = [&](const char* name) {
     return static_cast<std::size_t>(std::find(columns.begin(), columns.end(), name) - columns.begin());
   };
@@ -623,8 +641,8 @@ std::vector<std::string> resumed_rows(const std::vector<Entry>& entries, const s
     if (!sampling_estimator(fields[estimator])) continue;  // not the mean row
     const auto it = in_file.find(key);
     std::uint64_t written_reps = 0;
-    const bool same_run = fields[seed_at] == std::to_string(seed) && parse_uint(fields[reps_at], written_reps) &&
-                          resumable(fields[estimator], written_reps, reps, mean);
+    const bool same_run = file_target == target && fields[seed_at] == std::to_string(seed) &&
+                          parse_uint(fields[reps_at], written_reps) && resumable(fields[estimator], written_reps, reps, mean);
     if (it == in_file.end()) outside.insert(describe(c));
     else it->second.push_back(same_run ? pending_rows : "");  // empty: simulate it again
     pending_rows.clear();
@@ -700,7 +718,7 @@ std::vector<Record> model_sweep_records(const Model& model, const std::vector<Co
   }
   std::vector<Record> rows;
   share.entry_done = [&](const Entry& entry, const Job& job) {
-    rows = config_records(entry, job, comparisons, share.estimates, options.seed, share.extras);
+    rows = config_records(entry, job, comparisons, share.estimates, options.seed, share.extras, has_target(mean));
   };
   RunOptions run = options;
   run.progress = nullptr;

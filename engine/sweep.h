@@ -229,14 +229,20 @@ std::vector<Estimate> fold_pieces(std::vector<BlockPiece>& pieces, const std::ve
 
 // A configuration's records, from its runs' estimates (indexed as plan_runs laid them out).
 // With `extras` (indexed likewise), the ratio rows and the distribution's rows where they hold them.
+// `target`: the mean rows stop on a target (MeanEstimator::stop), and every row has the column
+// target_met (sweep_columns(true)).
 std::vector<Record> config_records(const Entry& entry, const Job& job, const std::vector<Comparison>& comparisons,
                                    const std::vector<Estimate>& estimates, std::uint64_t seed,
-                                   const std::vector<RunExtras>& extras = {});
+                                   const std::vector<RunExtras>& extras = {}, bool target = false);
 
 // The columns of a sweep's records: the dimensions, then estimator, method, compare_to, value,
 // stderr, ci_low, ci_high, reps, seed, variance_factor (the mean row's, against plain sampling on
-// the same run: 1 for mc; empty on the other rows).
-const std::vector<std::string>& sweep_columns();
+// the same run: 1 for mc; empty on the other rows); with `target` (a sweep whose means stop on a
+// target), target_met last: true or false on the mean row (false: the cap, reps, came first),
+// empty on the others.
+const std::vector<std::string>& sweep_columns(bool target = false);
+// Whether a sweep's mean rows stop on a target (its records have the column target_met).
+bool has_target(const std::optional<MeanEstimator>& mean);
 
 // The rows of a previous sweep's CSV `text` (read from `path`, which errors name) that `entries`
 // keep: per entry, its configuration's rows as written where they are complete (down to the mean
