@@ -18,6 +18,7 @@ std::string listed(const std::vector<std::string>& names) {
 
 void ModelOptions::add_to(CLI::App& app, Offer offer) {
   app_ = &app;
+  protocols_ = offer.protocol;
   auto* group = "Model";
   if (offer.structure)
     app.add_option("--structure,-s", structure,
@@ -107,6 +108,14 @@ engine::Model ModelOptions::resolved() const {
     for (const char* flag : {"--scales", "--port", "--overlap"})
       if (given(flag)) throw InputError(flag, "applies to a graph only", "give --graph FILE.dot");
     if (!given("--n")) throw InputError("--n", "missing", "give the width: the number of processors");
+    // The exchange rule is nn's at C = 0: elsewhere it would do nothing.
+    if (given("--exchange")) {
+      if (m.structure != structures::StructureKind::nearest_neighbor)
+        throw InputError("--exchange", "applies to the nearest-neighbour structure (nn) only", "leave it out, or give -s nn");
+      if (protocols_ && m.comm_value() > 0.0)
+        throw InputError("--exchange", "applies to nn at C = 0 only: with communication nn runs a protocol",
+                         "choose the protocol with --protocol");
+    }
   }
   return m;
 }
