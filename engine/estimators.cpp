@@ -183,7 +183,11 @@ EstimatorResult summarize_regression(const CoMoments& total, const std::vector<d
   e.ci_high = e.mean + half;
   // Per evaluation: a pair costs two makespans.
   const double plain = s.count > 1 ? s.m2 / (static_cast<double>(s.count) - 1.0) : nan;
-  out.variance_factor = effective > 0.0 ? plain / ((pairs ? 2.0 : 1.0) * effective) : nan;
+  // A residual at rounding level (the controls, or a pair's reflection, explain the makespans
+  // exactly up to their last bits: one processor's sum of draws) is no variance: the factor is
+  // undefined, not the 1e29 that noise over noise gave. No real estimator gains 1e12.
+  const double per_evaluation = (pairs ? 2.0 : 1.0) * effective;
+  out.variance_factor = per_evaluation > 1e-12 * plain ? plain / per_evaluation : nan;
   return out;
 }
 
