@@ -279,7 +279,8 @@ struct Simulate {
     if (!std::isnan(d.sd.stderr_)) out << "  stderr " << fixed(d.sd.stderr_, 4) << "  95% CI " << interval(d.sd.ci_low, d.sd.ci_high);
     out << "\n";
     for (const auto& q : d.quantiles)
-      out << "quantile    " << std::left << std::setw(6) << full(q.level) << std::right << fixed(q.value, 4)
+      // A level of 6 or more characters (0.0025, 1e-300) keeps a space before its value.
+      out << "quantile    " << std::left << std::setw(5) << full(q.level) << ' ' << std::right << fixed(q.value, 4)
           << "  95% CI " << interval(q.ci_low, q.ci_high) << "\n";
     for (const auto& e : d.deadlines)
       out << "deadline    P(makespan > " << full(e.deadline) << ") = " << fixed(e.p, 4) << "  stderr " << fixed(e.stderr_, 4)
