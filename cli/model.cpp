@@ -1,5 +1,7 @@
 #include "cli/model.h"
 
+#include "cli/options.h"
+
 #include "distributions/input_error.h"
 #include "engine/communication.h"
 
@@ -66,7 +68,7 @@ void ModelOptions::add_to(CLI::App& app, Offer offer) {
     app.add_option("--port", model.port,
                    "With --graph: free (a message only delays its receiver; the default) | one-port (a processor "
                    "sends one message at a time and receives one at a time, first come first served)")
-        ->group(group);
+        ->check(non_empty("choose free or one-port; leave --port out for free"))->group(group);
     app.add_flag("--overlap", model.overlap,
                  "With --graph --port one-port: a processor computes while it communicates (Wilson's do not)")
         ->group(group);
@@ -104,6 +106,10 @@ engine::Model ModelOptions::resolved() const {
       if (given(flag))
         throw InputError(flag, "has no effect on a graph",
                          "a graph's width, laws and levels are its file's; give --m, --a, --scales, --comm, --port");
+    // The law's shape around each cost needs a spread: without one the times are the costs.
+    if (given("--task-law") && m.task_graph.law.shape != structures::TaskLawShape::constant && !(m.task_graph.law.cv > 0.0))
+      throw InputError("--task-law", "has no effect without --task-cv: each task takes its cost, constant",
+                       "give --task-cv V > 0, the coefficient of variation");
   } else {
     for (const char* flag : {"--scales", "--port", "--overlap"})
       if (given(flag)) throw InputError(flag, "applies to a graph only", "give --graph FILE.dot");

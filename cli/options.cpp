@@ -104,11 +104,17 @@ void EstimatorOptions::warn_missed(std::uint64_t missed, std::uint64_t total, co
                " " + what + ": the cap of " + std::to_string(cap) + " replications (--reps) came first (target_met false)");
 }
 
+CLI::Validator non_empty(const std::string& hint) {
+  return CLI::Validator(
+      [hint](std::string& value) { return value.empty() ? "an empty value does nothing (" + hint + ")" : std::string(); },
+      "", "non-empty");
+}
+
 void OutputOptions::add_to(CLI::App& app, engine::Format default_format) {
   format = engine::to_string(default_format);
   format_option_ = app.add_option("--format,-f", format, "csv | json | text")->capture_default_str()->group("Output");
   app.add_option("--out,-o", out_path, "Write to this file (atomically: whole or not at all) instead of stdout")
-      ->group("Output");
+      ->check(non_empty("leave --out out to print on stdout"))->group("Output");
 }
 
 void OutputOptions::emit(const std::string& text) const {

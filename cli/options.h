@@ -35,6 +35,10 @@ struct SamplingOptions {
 };
 
 // How the estimate is made (engine/estimators.h): --estimator and the target precision.
+// A CLI11 check refusing an empty value (--out '', --port ''), which would do nothing: `hint` says
+// what to do instead.
+CLI::Validator non_empty(const std::string& hint);
+
 struct EstimatorOptions {
   std::string estimator = "auto";
   double target_se = 0.0;

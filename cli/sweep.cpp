@@ -357,6 +357,7 @@ void SweepCommand::add_to(CLI::App& app) {
       ->capture_default_str()->group("Sampling");
   app_->add_option("--threads,-t", threads, "Worker threads (0: all cores)")->capture_default_str()->group("Sampling");
   app_->add_option("--out,-o", out_path, "Write the CSV to this file (atomically, checkpointed) instead of stdout")
+      ->check(non_empty("leave --out out to print on stdout"))
       ->group("Output");
   app_->add_option("--format,-f", format, "csv (checkpointed, resumable) | json | text (written once, at the end)")
       ->capture_default_str()->group("Output");
@@ -468,6 +469,9 @@ Settings read_settings(const SweepCommand& c) {
     if (c.given(flag) && c.graph.empty()) throw InputError(flag, "applies to a graph only", "give --graph FILE.dot");
   s.graph.task_graph.law.shape = structures::parse_task_law_shape(c.task_law);
   s.graph.task_graph.law.cv = c.task_cv;
+  if (c.given("--task-law") && s.graph.task_graph.law.shape != structures::TaskLawShape::constant && !(c.task_cv > 0.0))
+    throw InputError("--task-law", "has no effect without --task-cv: each task takes its cost, constant",
+                     "give --task-cv V > 0, the coefficient of variation");
   s.graph.task_graph.mapping = c.mapping;
   s.graph.task_graph.bandwidth = c.bandwidth;
   s.graph.processor_scales = c.scales;
