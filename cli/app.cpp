@@ -151,7 +151,7 @@ struct Simulate {
       return 0;
     }
     if (output.value() == engine::Format::text) output.emit(text_report(sim, r, elapsed));
-    else output.emit(std::span(&r, 1), {}, true);
+    else output.emit(std::span(&r, 1));  // JSON: an array of one, as every command prints
     return 0;
   }
 

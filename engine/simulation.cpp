@@ -82,7 +82,14 @@ Record simulation_record(const Simulation& sim, std::uint64_t seed) {
                           : sim.model.law == "uniform" || sim.model.law == "normal" ? sim.model.law
                                                                                      : s.laws.back().to_string();
   Record r;
-  r.add("structure", s.name).add("law", law).add("fast_law", custom || s.fast_count == 0 ? "" : s.laws.front().to_string());
+  // A text that does not apply (a graph's law, no fast law, no protocol or policy) is no value:
+  // empty in CSV as before, null in JSON as every other command's missing values.
+  const auto text = [&r](const char* name, const std::string& value) -> Record& {
+    return value.empty() ? r.add_none(name) : r.add(name, value);
+  };
+  r.add("structure", s.name);
+  text("law", law);
+  text("fast_law", custom || s.fast_count == 0 ? "" : s.laws.front().to_string());
   r.add("n", s.width);
   // A graph has m and a only when they were given (its speeds may come from its file or a list).
   if (custom && s.fast_count == 0) r.add_none("m");
@@ -93,8 +100,9 @@ Record simulation_record(const Simulation& sim, std::uint64_t seed) {
   if (sim.closed_form) r.add("closed_form", sim.closed_form->value).add("closed_form_method", sim.closed_form->method);
   else r.add_none("closed_form").add_none("closed_form_method");
   const bool comm = !sim.zero_comm();
-  r.add("z", sim.z()).add("comm", comm ? sim.plan.comm.comm_cost : 0.0).add("protocol", sim.plan.communication());
-  r.add("policy", comm && sim.plan.structure == structures::StructureKind::master_slave ? sim.plan.comm.policy : "");
+  r.add("z", sim.z()).add("comm", comm ? sim.plan.comm.comm_cost : 0.0);
+  text("protocol", sim.plan.communication());
+  text("policy", comm && sim.plan.structure == structures::StructureKind::master_slave ? sim.plan.comm.policy : "");
   r.add("estimator", to_string(sim.estimator)).add("variance_factor", sim.variance_factor);
   if (sim.target_met) r.add_flag("target_met", *sim.target_met);  // a run with a target only
   if (const auto& m = sim.metrics) {
