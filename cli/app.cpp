@@ -549,7 +549,7 @@ struct Figure {
       const auto points = engine::figure_points(spec, run, [&](std::size_t d, std::size_t t) { progress.update(d, t); });
       write_file_atomically(base + ".csv", engine::render(points, engine::Format::csv));
       draw_with_gnuplot(base, "--out-dir", [&](const std::string& svg, const std::string& png) {
-        return figure_script(spec, run, points.front().names(), base + ".csv", svg, png);
+        return figure_script(spec, run, points.front().names(), base + ".csv", svg, png, figure_sampling(points, run));
       });
       std::cerr << "hetstruct figure " << spec.number << ": wrote " << base << ".csv, .gp, .svg, .png ("
                 << fixed(seconds_since(t0), 1) << " s)\n";
