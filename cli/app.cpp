@@ -3,6 +3,7 @@
 #include "cli/app.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -541,6 +542,9 @@ struct Figure {
     for (const int n : numbers) specs.push_back(engine::wilson_figure(n));  // validate all before any work
     const auto base_of = [&](const engine::FigureSpec& spec) { return out_dir + "/figure" + std::to_string(spec.number); };
     for (const auto& spec : specs) check_gnuplot_base(base_of(spec), "--out-dir");
+    std::error_code ec;  // the folder, as hbsp predict makes its own, before any work
+    std::filesystem::create_directories(out_dir, ec);
+    if (ec) throw InputError(out_dir, "cannot create the output folder: " + ec.message());
     std::vector<engine::Record> all_points;
     for (const auto& spec : specs) {
       const auto t0 = std::chrono::steady_clock::now();
