@@ -133,6 +133,7 @@ struct Simulate {
     const auto t0 = std::chrono::steady_clock::now();
     engine::run(sim, run, metrics, requested, stop);
     const double elapsed = seconds_since(t0);
+    progress.finish();  // the result starts on a clean line
     if (sim.target_met && !*sim.target_met) estimator.warn_missed(1, 1, "runs", sampling.reps, sim.estimate.stderr_);
 
     const engine::Record r = engine::simulation_record(sim, sampling.seed);
@@ -184,6 +185,7 @@ struct Simulate {
     std::vector<engine::Record> rows;
     try {
       rows = engine::model_sweep_records(model, comparisons, run, mean, asked);
+      progress.finish();
     } catch (const engine::InvalidConfiguration& e) {
       if (e.comparison().empty()) throw InputError(e.cause());
       throw InputError("--compare-to", "'" + e.comparison() + "': " + flag_message(e.cause()));
@@ -431,6 +433,7 @@ struct Table {
     Progress progress("table " + which);
     const auto t0 = std::chrono::steady_clock::now();
     const auto results = engine::regenerate(tables, run, [&](std::size_t done, std::size_t total) { progress.update(done, total); });
+    progress.finish();
     const double elapsed = seconds_since(t0);
 
     std::vector<engine::Record> records;
@@ -551,6 +554,7 @@ struct Figure {
       Progress progress("figure " + std::to_string(spec.number));
       const std::string base = base_of(spec);
       const auto points = engine::figure_points(spec, run, [&](std::size_t d, std::size_t t) { progress.update(d, t); });
+      progress.finish();
       write_file_atomically(base + ".csv", engine::render(points, engine::Format::csv));
       draw_with_gnuplot(base, "--out-dir", [&](const std::string& svg, const std::string& png) {
         return figure_script(spec, run, points.front().names(), base + ".csv", svg, png, figure_sampling(points, run));

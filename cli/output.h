@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdio>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -42,12 +43,18 @@ void announce_duration(double seconds, const std::string& what, const std::strin
 class Progress {
  public:
   explicit Progress(std::string label);
+  // Always on, writing to `stream` (for tests).
+  Progress(std::string label, std::FILE* stream);
   ~Progress();
   void update(std::uint64_t done, std::uint64_t total);
   void set_label(std::string label);
+  // Clears the progress line, so that what prints next (the result, on the same terminal) starts
+  // on a clean line; a later update() draws it again.
+  void finish();
 
  private:
   std::string label_;
+  std::FILE* stream_ = stderr;
   bool enabled_;
   bool printed_ = false;
   std::mutex mutex_;
