@@ -205,7 +205,7 @@ TEST_CASE("a graph's m=0 and a=1 compare with equal processors whatever gives it
   listed.graph = wilson.graph;
   listed.processor_scales = "1/2,1";
   Model file;
-  file.graph = std::string(HETSTRUCT_TEST_DATA) + "/scaled_diamond.dot";
+  file.graph = std::string(HETSTRUCT_TEST_DATA) + "/two_speeds.dot";
   const auto reference = model_sweep_records(wilson, {Comparison("m=0")}, options);
   const Record& expected = row_of(reference, "difference", "m=0");
   CHECK(number(expected, "value") < 0.0);
