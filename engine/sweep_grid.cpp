@@ -573,6 +573,8 @@ Comparison::Comparison(const std::string& text) {
 
 bool Comparison::applies_to(const SweepConfig& c) const {
   if (!is_graph(c[SweepDim::structure])) return true;
+  for (const auto& a : assignments_)  // a graph against one of Wilson's structures
+    if (a.dim == SweepDim::structure && !is_graph(a.value)) return false;
   for (std::size_t d = 0; d < SweepDim::count; ++d)
     if (!graph_column(d))
       for (const auto& a : assignments_)
@@ -588,6 +590,13 @@ SweepConfig Comparison::target(const SweepConfig& c) const {
   SweepConfig t = c;
   for (const auto& a : assignments_) {
     if (!a.expression) {
+      // A graph and one of Wilson's structures share no model but m, a and C: the target would
+      // have no width, laws or levels (or a graph would get them).
+      if (a.dim == SweepDim::structure && is_graph(a.value) != is_graph(c[SweepDim::structure]))
+        throw InputError("structure",
+                         std::string("compares ") + (is_graph(a.value) ? "a structure with a graph" : "a graph with a structure") +
+                             ", which share no width, laws or levels",
+                         "compare graphs with graphs and structures with structures");
       t[a.dim] = a.value;
       continue;
     }

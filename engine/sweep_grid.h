@@ -157,8 +157,9 @@ class Comparison {
   // target can be built is the caller's check.
   SweepConfig target(const SweepConfig& c) const;
   // Whether it means anything for `c`: false for a graph's configuration when it sets or reads a
-  // column a graph does not have (graph_column). In a sweep of graphs and structures together,
-  // `n=n-m` compares the structures only.
+  // column a graph does not have (graph_column), or sets one of Wilson's structures. In a sweep of
+  // graphs and structures together, `n=n-m` compares the structures only. (A structure's target
+  // that is a graph is an InputError of target().)
   bool applies_to(const SweepConfig& c) const;
   // Whether it assigns column `dim` (SweepDim).
   bool sets(std::size_t dim) const;
