@@ -31,7 +31,8 @@ struct Validated {
   SweepConfig model;  // ran with the policy only where tasks are dealt (ms: its default named), C only
                       // where messages may travel (not async), a only where it scales fast processors
                       // (m > 0, no fast_law), fast_law only at m > 0, and for a graph its machine (the
-                      // processors' scales, in the a column; none: equal) instead of m and a
+                      // processors' scales, in the a column; none: equal) instead of m and a, and its
+                      // port and C only where a message travels
 };
 
 Validated validate_model(const SweepConfig& c, const GraphSettings& graph) {
@@ -58,6 +59,9 @@ Validated validate_model(const SweepConfig& c, const GraphSettings& graph) {
       for (const double a : s.processor_scale) scales += (scales.empty() ? "" : ";") + distributions::format_exact(a);
     model[SweepDim::m] = "";
     model[SweepDim::a] = scales;
+    // No message travels (C = 0 and no edge law, or no edge across processors): the port model
+    // and C change nothing.
+    if (plan.messages.empty()) model[SweepDim::protocol] = model[SweepDim::comm] = "";
   } else {
     if (m.fast_count == 0) model[SweepDim::fast_law] = "";
     if (m.fast_count == 0 || !m.fast_law.empty()) model[SweepDim::a] = "";
@@ -82,6 +86,9 @@ std::optional<std::string> no_effect(const Comparison& cmp, const SweepConfig& c
   if (t == c || base != target) return std::nullopt;
   const auto sets = [&](std::size_t d) { return cmp.sets(d) && t[d] != c[d]; };
   const std::string same = "would not change the model: it ";
+  if (graph && (sets(SweepDim::protocol) || sets(SweepDim::comm)))
+    return same + "sets the port model or C, and no message travels on this graph (no edge crosses processors "
+                  "with a time: C = 0 and no edge law)";
   if (sets(SweepDim::exchange)) return same + "sets the exchange, which applies to nn at C = 0 only";
   if (sets(SweepDim::protocol)) return same + "sets the protocol, and at C = 0 every synchronous protocol is the level barrier";
   if (sets(SweepDim::comm)) return same + "sets C, and the asynchronous structure has no communication";
