@@ -165,6 +165,7 @@ std::vector<Record> records_of_csv(const std::string& text) {
       const auto parsed = std::from_chars(f.data(), f.data() + f.size(), x);
       if (f.empty()) r.add_none(header[i]);
       else if (parsed.ec == std::errc() && parsed.ptr == f.data() + f.size() && std::isfinite(x)) r.add(header[i], x);
+      else if (f == "true" || f == "false") r.add_flag(header[i], f == "true");  // as the CSV writer prints a flag
       else r.add(header[i], f);
     }
     records.push_back(std::move(r));

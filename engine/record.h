@@ -71,7 +71,7 @@ std::string csv_line(const Record& r);  // ends with '\n'
 bool parse_csv_line(const std::string& line, std::vector<std::string>& fields);
 
 // A CSV text (a header line, then rows) as records: a field that reads whole as a finite number is
-// a number, an empty one none, the rest text. For front ends that convert a CSV they wrote.
+// a number, an empty one none, true or false a flag, the rest text. For front ends that convert a CSV they wrote.
 std::vector<Record> records_of_csv(const std::string& text);
 
 // ---- JSON (RFC 8259) -------------------------------------------------------------------------

@@ -676,3 +676,12 @@ TEST_CASE("the progress line is cleared before the result", "[progress]") {
   std::fclose(stream);
   std::free(buffer);
 }
+
+// A sweep's JSON (its CSV read back) has target_met as true or false, as simulate's JSON has, not
+// the strings "true" and "false".
+TEST_CASE("a sweep's JSON has target_met as a flag", "[sweep]") {
+  const std::string json = run_sweep({"-s", "sync", "--n", "4", "--levels", "10", "--reps", "100", "--estimator", "mc",
+                                      "--target-se", "1", "--format", "json", "--quiet"});
+  CHECK(json.find("\"target_met\":true") != std::string::npos);
+  CHECK(json.find("\"target_met\":\"true\"") == std::string::npos);
+}
