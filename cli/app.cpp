@@ -3,6 +3,7 @@
 #include "cli/app.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -113,15 +114,27 @@ struct Simulate {
     std::vector<bounds::DagEstimate> dag_estimates;  // computed before the run: bad input fails first
     if (estimates || (asked.histogram_bins > 0 && engine::dag_estimates_apply(sim)))
       dag_estimates = bounds::dag_estimates(engine::stochastic_dag(sim));
-    announce_duration(engine::run_seconds(sim.plan.kind, static_cast<double>(sim.plan.compute_tasks()),
-                                          static_cast<double>(sampling.reps), sampling.effective_threads()),
-                      "simulate " + sim.structure.name);
-    Progress progress("simulate " + sim.structure.name);
     engine::RunOptions run = sampling.run_options();
+    // Every option checked before anything is announced or run; the exact expectation samples nothing.
+    const auto planned = engine::check_run(sim, run, metrics, requested, stop);
+    if (planned != engine::Estimator::exact) {
+      // A target stops the run at most at --target-reps N replications (fewer with a better
+      // estimator); --target-se and --target-rel at a count the run finds: the cap bounds it.
+      std::uint64_t reps = sampling.reps;
+      if (stop.target_reps > 0 && stop.target_se == 0.0 && stop.target_rel == 0.0) reps = std::min(reps, stop.target_reps);
+      const std::string what = "simulate " + sim.structure.name;
+      const double seconds = engine::run_seconds(sim.plan.kind, static_cast<double>(sim.plan.compute_tasks()),
+                                                 static_cast<double>(reps), sampling.effective_threads());
+      if (!stop.active()) announce_duration(seconds, what);
+      else announce_duration(seconds, what, " at most (" + std::to_string(reps) + " replications; the target may stop it sooner)");
+    }
+    Progress progress("simulate " + sim.structure.name);
     run.progress = [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
     const auto t0 = std::chrono::steady_clock::now();
     engine::run(sim, run, metrics, requested, stop);
     const double elapsed = seconds_since(t0);
+    progress.finish();  // the result starts on a clean line
+    if (sim.target_met && !*sim.target_met) estimator.warn_missed(1, 1, "runs", sampling.reps, sim.estimate.stderr_);
 
     const engine::Record r = engine::simulation_record(sim, sampling.seed);
     r.check_finite();
@@ -140,7 +153,7 @@ struct Simulate {
       return 0;
     }
     if (output.value() == engine::Format::text) output.emit(text_report(sim, r, elapsed));
-    else output.emit(std::span(&r, 1), {}, true);
+    else output.emit(std::span(&r, 1));  // JSON: an array of one, as every command prints
     return 0;
   }
 
@@ -172,12 +185,16 @@ struct Simulate {
     std::vector<engine::Record> rows;
     try {
       rows = engine::model_sweep_records(model, comparisons, run, mean, asked);
+      progress.finish();
     } catch (const engine::InvalidConfiguration& e) {
       if (e.comparison().empty()) throw InputError(e.cause());
       throw InputError("--compare-to", "'" + e.comparison() + "': " + flag_message(e.cause()));
     }
-    std::string csv = engine::csv_header(engine::sweep_columns());
+    std::string csv = engine::csv_header(engine::sweep_columns(engine::has_target(mean)));
     for (const auto& r : rows) csv += engine::csv_line(r);
+    if (!rows.empty() && rows.back().text("target_met") == "false")  // the mean row, last
+      estimator.warn_missed(1, 1, "runs", sampling.reps,
+                            rows.back().text("stderr").empty() ? std::nan("") : std::stod(rows.back().text("stderr")));
     output.emit(format == engine::Format::csv ? csv : engine::render(engine::records_of_csv(csv), format));
     return 0;
   }
@@ -273,7 +290,8 @@ struct Simulate {
     if (!std::isnan(d.sd.stderr_)) out << "  stderr " << fixed(d.sd.stderr_, 4) << "  95% CI " << interval(d.sd.ci_low, d.sd.ci_high);
     out << "\n";
     for (const auto& q : d.quantiles)
-      out << "quantile    " << std::left << std::setw(6) << full(q.level) << std::right << fixed(q.value, 4)
+      // A level of 6 or more characters (0.0025, 1e-300) keeps a space before its value.
+      out << "quantile    " << std::left << std::setw(5) << full(q.level) << ' ' << std::right << fixed(q.value, 4)
           << "  95% CI " << interval(q.ci_low, q.ci_high) << "\n";
     for (const auto& e : d.deadlines)
       out << "deadline    P(makespan > " << full(e.deadline) << ") = " << fixed(e.p, 4) << "  stderr " << fixed(e.stderr_, 4)
@@ -423,6 +441,7 @@ struct Table {
     Progress progress("table " + which);
     const auto t0 = std::chrono::steady_clock::now();
     const auto results = engine::regenerate(tables, run, [&](std::size_t done, std::size_t total) { progress.update(done, total); });
+    progress.finish();
     const double elapsed = seconds_since(t0);
 
     std::vector<engine::Record> records;
@@ -450,9 +469,17 @@ struct Table {
               << fixed(s.min_variance_factor, 2) << ")\n";
     }
     std::cerr << summary.str();
+    const auto missed = std::count_if(results.begin(), results.end(), [](const auto& r) { return r.target_met == false; });
+    estimator.warn_missed(static_cast<std::uint64_t>(missed), results.size(), "cells", sampling.reps);
     return 0;
   }
 };
+
+// How many records say target_met false (a run its cap stopped before its target).
+std::uint64_t missed_targets(const std::vector<engine::Record>& records) {
+  return static_cast<std::uint64_t>(
+      std::count_if(records.begin(), records.end(), [](const engine::Record& r) { return r.text("target_met") == "false"; }));
+}
 
 // ---- policies --------------------------------------------------------------------------------
 
@@ -483,6 +510,7 @@ struct Policies {
         });
     progress.reset();
     output.emit(records);
+    estimator.warn_missed(missed_targets(records), records.size(), "policies", sampling.reps);
     return 0;
   }
 };
@@ -525,21 +553,26 @@ struct Figure {
     for (const int n : numbers) specs.push_back(engine::wilson_figure(n));  // validate all before any work
     const auto base_of = [&](const engine::FigureSpec& spec) { return out_dir + "/figure" + std::to_string(spec.number); };
     for (const auto& spec : specs) check_gnuplot_base(base_of(spec), "--out-dir");
+    std::error_code ec;  // the folder, as hbsp predict makes its own, before any work
+    std::filesystem::create_directories(out_dir, ec);
+    if (ec) throw InputError(out_dir, "cannot create the output folder: " + ec.message());
     std::vector<engine::Record> all_points;
     for (const auto& spec : specs) {
       const auto t0 = std::chrono::steady_clock::now();
       Progress progress("figure " + std::to_string(spec.number));
       const std::string base = base_of(spec);
       const auto points = engine::figure_points(spec, run, [&](std::size_t d, std::size_t t) { progress.update(d, t); });
+      progress.finish();
       write_file_atomically(base + ".csv", engine::render(points, engine::Format::csv));
       draw_with_gnuplot(base, "--out-dir", [&](const std::string& svg, const std::string& png) {
-        return figure_script(spec, run, points.front().names(), base + ".csv", svg, png);
+        return figure_script(spec, run, points.front().names(), base + ".csv", svg, png, figure_sampling(points, run));
       });
       std::cerr << "hetstruct figure " << spec.number << ": wrote " << base << ".csv, .gp, .svg, .png ("
                 << fixed(seconds_since(t0), 1) << " s)\n";
       all_points.insert(all_points.end(), points.begin(), points.end());
     }
     if (output.asked()) output.emit(all_points);
+    estimator.warn_missed(missed_targets(all_points), all_points.size(), "points", sampling.reps);
     return 0;
   }
 };

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/record.h"
 #include "engine/wilson_figures.h"
 
 namespace hetstruct::cli {
@@ -34,8 +35,13 @@ void draw_with_gnuplot(const std::string& base, const std::string& option, const
 
 // The script of one of Wilson's figures: `csv` holds figure_points' records (its header
 // `columns`), drawn to `svg` and `png`.
+// `sampling`: how the points were estimated, for the subtitle (figure_sampling); empty: the
+// replications per point of plain sampling, run.sampling.reps.
 std::string figure_script(const engine::FigureSpec& spec, const engine::FigureRun& run,
                           const std::vector<std::string>& columns, const std::string& csv, const std::string& svg,
-                          const std::string& png);
+                          const std::string& png, const std::string& sampling = {});
+// How figure_points' records were estimated, from their estimator and reps columns: "mc, 10000
+// replications per point", or "cv, 1856-2176 replications per point, each to its target".
+std::string figure_sampling(const std::vector<engine::Record>& points, const engine::FigureRun& run);
 
 }  // namespace hetstruct::cli

@@ -341,8 +341,12 @@ int HbspCommand::replay() {
     options.threads = sampling_.threads;
   }
   std::vector<engine::Record> records = replay_records(m, p, input, trace, monte_carlo, options);
-  // The header is the total row's names: with --metrics it alone has the measures.
-  output_.emit(records, records.back().names());
+  // The header is the total row's names: with --metrics it alone has the measures, and the
+  // superstep rows have them empty (null in JSON), so every CSV row has the header's fields.
+  const auto names = records.back().names();
+  for (auto& r : records)
+    for (std::size_t i = r.fields().size(); i < names.size(); ++i) r.add_none(names[i]);
+  output_.emit(records, names);
   return 0;
 }
 

@@ -1,5 +1,7 @@
 #include "cli/model.h"
 
+#include "cli/options.h"
+
 #include "distributions/input_error.h"
 #include "engine/communication.h"
 
@@ -18,6 +20,7 @@ std::string listed(const std::vector<std::string>& names) {
 
 void ModelOptions::add_to(CLI::App& app, Offer offer) {
   app_ = &app;
+  protocols_ = offer.protocol;
   auto* group = "Model";
   if (offer.structure)
     app.add_option("--structure,-s", structure,
@@ -71,7 +74,7 @@ void ModelOptions::add_to(CLI::App& app, Offer offer) {
                    "sends one message at a time and receives one at a time; a message books both ports when its "
                    "data is ready: blocking sends) | one-port-greedy (the same ports, work-conserving: no processor "
                    "idles while it has a task it can start or a message it can send)")
-        ->group(group);
+        ->check(non_empty("choose free, one-port or one-port-greedy; leave --port out for free"))->group(group);
     app.add_flag("--overlap", model.overlap,
                  "With --graph --port one-port or one-port-greedy: a processor computes while it communicates "
                  "(Wilson's do not)")
@@ -110,10 +113,22 @@ engine::Model ModelOptions::resolved() const {
       if (given(flag))
         throw InputError(flag, "has no effect on a graph",
                          "a graph's width, laws and levels are its file's; give --m, --a, --scales, --comm, --port");
+    // The law's shape around each cost needs a spread: without one the times are the costs.
+    if (given("--task-law") && m.task_graph.law.shape != structures::TaskLawShape::constant && !(m.task_graph.law.cv > 0.0))
+      throw InputError("--task-law", "has no effect without --task-cv: each task takes its cost, constant",
+                       "give --task-cv V > 0, the coefficient of variation");
   } else {
     for (const char* flag : {"--scales", "--cores", "--port", "--overlap"})
       if (given(flag)) throw InputError(flag, "applies to a graph only", "give --graph FILE.dot");
     if (!given("--n")) throw InputError("--n", "missing", "give the width: the number of processors");
+    // The exchange rule is nn's at C = 0: elsewhere it would do nothing.
+    if (given("--exchange")) {
+      if (m.structure != structures::StructureKind::nearest_neighbor)
+        throw InputError("--exchange", "applies to the nearest-neighbour structure (nn) only", "leave it out, or give -s nn");
+      if (protocols_ && m.comm_value() > 0.0)
+        throw InputError("--exchange", "applies to nn at C = 0 only: with communication nn runs a protocol",
+                         "choose the protocol with --protocol");
+    }
   }
   return m;
 }

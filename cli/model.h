@@ -28,11 +28,13 @@ struct ModelOptions {
   void add_to(CLI::App& app, Offer offer);
   // The model with its structure and exchange parsed (InputError on an unknown name or a
   // structure without --n). With a graph, an option that does not act on one is refused (the
-  // graph's width, laws and levels are its own); without one, the graph's options are.
+  // graph's width, laws and levels are its own); without one, the graph's options are; --exchange
+  // acts on nn only, and where the command runs protocols (simulate) only at C = 0.
   engine::Model resolved() const;
 
  private:
   CLI::App* app_ = nullptr;
+  bool protocols_ = true;  // the command runs protocols (with communication nn runs one, whatever --exchange says)
 };
 
 }  // namespace hetstruct::cli

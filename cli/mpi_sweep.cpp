@@ -20,7 +20,8 @@ bool launched_by_mpirun() {
 // last, block count) and per block (count, mean, m2, min, max), then the paired moments' count and
 // each (count, mean_a, mean_b, m2_a, m2_b, c_ab), then the makespans' count and each makespan,
 // then 1 and a run estimated whole's result (mean, stddev, stderr, ci_low, ci_high, min, max,
-// variance factor, then reps, estimator, controls), or 0; the doubles bit for bit.
+// variance factor, then reps, estimator, controls, target met: 0 none, 1 no, 2 yes), or 0; the
+// doubles bit for bit.
 std::vector<char> pack(const std::vector<engine::BlockPiece>& pieces) {
   std::vector<char> buffer;
   auto put = [&](const auto& v) {
@@ -58,6 +59,7 @@ std::vector<char> pack(const std::vector<engine::BlockPiece>& pieces) {
       put(e.reps);
       put(static_cast<std::uint64_t>(r->estimator));
       put(static_cast<std::uint64_t>(r->controls));
+      put(static_cast<std::uint64_t>(r->target_met ? 1 + *r->target_met : 0));
     }
   }
   return buffer;
@@ -110,12 +112,14 @@ void unpack(const std::vector<char>& all, std::size_t pos, std::vector<engine::B
       engine::EstimatorResult& r = piece.estimated.emplace();
       engine::Estimate& e = r.estimate;
       for (double* x : {&e.mean, &e.stddev, &e.stderr_, &e.ci_low, &e.ci_high, &e.min, &e.max, &r.variance_factor}) get(*x);
-      std::uint64_t estimator = 0, controls = 0;
+      std::uint64_t estimator = 0, controls = 0, met = 0;
       get(e.reps);
       get(estimator);
       get(controls);
+      get(met);
       r.estimator = static_cast<engine::Estimator>(estimator);
       r.controls = static_cast<std::size_t>(controls);
+      if (met) r.target_met = met == 2;
     }
     pieces.push_back(std::move(piece));
   }

@@ -1,6 +1,7 @@
 #include "cli/options.h"
 
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <limits>
 
@@ -64,7 +65,7 @@ void EstimatorOptions::add_to(CLI::App& app, const char* estimator_help) {
       ->group("Sampling");
 }
 
-engine::StopRule EstimatorOptions::stop() const {
+engine::StopRule EstimatorOptions::stop(bool zero_overrides) const {
   if (!(target_se >= 0.0) || !std::isfinite(target_se))
     throw InputError("--target-se", "the target standard error must be a finite number >= 0");
   if (!(target_rel >= 0.0) || !std::isfinite(target_rel))
@@ -73,14 +74,47 @@ engine::StopRule EstimatorOptions::stop() const {
     throw InputError("--se-floor", "the standard error floor must be a finite number >= 0");
   const std::uint64_t target_reps =
       target_reps_text.empty() ? 0 : parse_count("--target-reps", target_reps_text, SamplingOptions::max_reps);
+  if (!target_reps_text.empty() && target_reps == 0 && !zero_overrides)
+    throw InputError("--target-reps", "must be at least 1 (0 would ask for no precision)", "leave it out for no target");
   return {target_se, target_rel, target_reps, se_floor};
+}
+
+std::string EstimatorOptions::target_text() const {
+  std::string text;
+  const auto add = [&text](const std::string& option, const std::string& value) {
+    text += (text.empty() ? "" : " ") + option + " " + value;
+  };
+  if (target_se > 0.0) add("--target-se", full(target_se));
+  if (target_rel > 0.0) add("--target-rel", full(target_rel));
+  if (!target_reps_text.empty() && target_reps_text != "0") add("--target-reps", target_reps_text);
+  if (se_floor > 0.0) add("--se-floor", full(se_floor));
+  return text;
+}
+
+void EstimatorOptions::warn_missed(std::uint64_t missed, std::uint64_t total, const std::string& what, std::uint64_t cap,
+                                   std::optional<double> stderr_) const {
+  if (missed == 0) return;
+  char se[32];
+  std::snprintf(se, sizeof se, "%.4g", stderr_.value_or(0.0));
+  if (stderr_)
+    warn_later("the target " + target_text() + " was not met: stderr " + se + " after the cap of " + std::to_string(cap) +
+               " replications (--reps)");
+  else
+    warn_later("the target " + target_text() + " was not met in " + std::to_string(missed) + " of " + std::to_string(total) +
+               " " + what + ": the cap of " + std::to_string(cap) + " replications (--reps) came first (target_met false)");
+}
+
+CLI::Validator non_empty(const std::string& hint) {
+  return CLI::Validator(
+      [hint](std::string& value) { return value.empty() ? "an empty value does nothing (" + hint + ")" : std::string(); },
+      "", "non-empty");
 }
 
 void OutputOptions::add_to(CLI::App& app, engine::Format default_format) {
   format = engine::to_string(default_format);
   format_option_ = app.add_option("--format,-f", format, "csv | json | text")->capture_default_str()->group("Output");
   app.add_option("--out,-o", out_path, "Write to this file (atomically: whole or not at all) instead of stdout")
-      ->group("Output");
+      ->check(non_empty("leave --out out to print on stdout"))->group("Output");
 }
 
 void OutputOptions::emit(const std::string& text) const {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <span>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,10 @@ struct SamplingOptions {
 };
 
 // How the estimate is made (engine/estimators.h): --estimator and the target precision.
+// A CLI11 check refusing an empty value (--out '', --port ''), which would do nothing: `hint` says
+// what to do instead.
+CLI::Validator non_empty(const std::string& hint);
+
 struct EstimatorOptions {
   std::string estimator = "auto";
   double target_se = 0.0;
@@ -44,8 +49,16 @@ struct EstimatorOptions {
   // `estimator_help`: --estimator's help where the command reads it otherwise (none: simulate's).
   void add_to(CLI::App& app, const char* estimator_help = nullptr);
   engine::Estimator value() const { return engine::parse_estimator(estimator); }
-  // InputError on a negative or non-finite target.
-  engine::StopRule stop() const;
+  // InputError on a negative or non-finite target, and on --target-reps 0 (it would ask nothing)
+  // unless `zero_overrides` (a sweep's command line clearing its --config file's target).
+  engine::StopRule stop(bool zero_overrides = false) const;
+  // The targets as given, for messages: "--target-se 0.01 --se-floor 0.05" (empty: none).
+  std::string target_text() const;
+  // Warns (after the result) that `missed` of `total` runs (`what`: "configurations", "cells")
+  // stopped at the cap of `cap` replications before their target; with `stderr_`, the one run's
+  // standard error (simulate). Nothing when none missed.
+  void warn_missed(std::uint64_t missed, std::uint64_t total, const std::string& what, std::uint64_t cap,
+                   std::optional<double> stderr_ = std::nullopt) const;
 };
 
 struct OutputOptions {

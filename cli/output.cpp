@@ -60,9 +60,9 @@ std::vector<std::string>& pending_warnings() {
 }
 }  // namespace
 
-void announce_duration(double seconds, const std::string& what) {
+void announce_duration(double seconds, const std::string& what, const std::string& qualifier) {
   if (seconds < 60.0) return;
-  std::cerr << "hetstruct: " << what << " should take about " << engine::human_seconds(seconds)
+  std::cerr << "hetstruct: " << what << " should take about " << engine::human_seconds(seconds) << qualifier
             << " (Ctrl-C stops it cleanly)\n";
 }
 
@@ -85,8 +85,17 @@ Progress::Progress(std::string label)
       start_(std::chrono::steady_clock::now()),
       last_(start_) {}
 
-Progress::~Progress() {
-  if (printed_) std::fputs("\r\033[K", stderr);
+Progress::Progress(std::string label, std::FILE* stream)
+    : label_(std::move(label)), stream_(stream), enabled_(true), start_(std::chrono::steady_clock::now()), last_(start_) {}
+
+Progress::~Progress() { finish(); }
+
+void Progress::finish() {
+  std::lock_guard lock(mutex_);
+  if (!printed_) return;
+  std::fputs("\r\033[K", stream_);
+  std::fflush(stream_);
+  printed_ = false;
 }
 
 void Progress::set_label(std::string label) {
@@ -104,10 +113,10 @@ void Progress::update(std::uint64_t done, std::uint64_t total) {
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   const double fraction = total ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
   const double eta = fraction > 0 ? elapsed * (1.0 - fraction) / fraction : 0.0;
-  std::fprintf(stderr, "\r\033[K%s: %5.1f%% (%llu/%llu), %.0f s elapsed, ETA %.0f s", label_.c_str(),
+  std::fprintf(stream_, "\r\033[K%s: %5.1f%% (%llu/%llu), %.0f s elapsed, ETA %.0f s", label_.c_str(),
                100.0 * fraction, static_cast<unsigned long long>(done), static_cast<unsigned long long>(total),
                elapsed, eta);
-  std::fflush(stderr);
+  std::fflush(stream_);
   printed_ = true;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdio>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -35,18 +36,25 @@ void warn_later(const std::string& text);
 void flush_warnings();
 
 // One line on stderr when a run is expected to take more than a minute.
-void announce_duration(double seconds, const std::string& what);
+// `qualifier` follows the time ("about 3 min" + qualifier), e.g. " at most (the cap)".
+void announce_duration(double seconds, const std::string& what, const std::string& qualifier = "");
 
 // A progress line on stderr, only when stderr is a terminal; thread-safe and throttled.
 class Progress {
  public:
   explicit Progress(std::string label);
+  // Always on, writing to `stream` (for tests).
+  Progress(std::string label, std::FILE* stream);
   ~Progress();
   void update(std::uint64_t done, std::uint64_t total);
   void set_label(std::string label);
+  // Clears the progress line, so that what prints next (the result, on the same terminal) starts
+  // on a clean line; a later update() draws it again.
+  void finish();
 
  private:
   std::string label_;
+  std::FILE* stream_ = stderr;
   bool enabled_;
   bool printed_ = false;
   std::mutex mutex_;

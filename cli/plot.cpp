@@ -1,6 +1,7 @@
 #include "cli/plot.h"
 
 #include "cli/gnuplot.h"
+#include "cli/options.h"
 
 #include <algorithm>
 #include <cmath>
@@ -348,7 +349,8 @@ void PlotCommand::add_to(CLI::App& app) {
   app_->add_option("--estimator,-e", estimators, "Estimators to draw (default all): mc,closed_form,lower_bound,...");
   app_->add_flag("--points", points, "Monte Carlo estimates as points with error bars, not joined by lines");
   app_->add_option("--title", title, "Plot title (default: the CSV's name)");
-  app_->add_option("--out,-o", out_base, "Output base name: BASE.gp, BASE.svg, BASE.png (default: the CSV's name)");
+  app_->add_option("--out,-o", out_base, "Output base name: BASE.gp, BASE.svg, BASE.png (default: the CSV's name)")
+      ->check(non_empty("leave --out out for the CSV's name"));
 }
 
 bool PlotCommand::parsed() const { return app_ != nullptr && app_->parsed(); }

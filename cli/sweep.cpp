@@ -86,9 +86,11 @@ struct Sweep {
   std::vector<engine::RunSpec> runs;
   std::vector<std::string> rows;
   std::uint64_t resumed = 0;
+  bool target = false;  // the means stop on a target: the column target_met
+  std::uint64_t missed = 0;  // mean rows simulated here whose target the cap stopped first
 
   std::string csv() const {
-    std::string text = engine::csv_header(engine::sweep_columns());
+    std::string text = engine::csv_header(engine::sweep_columns(target));
     for (const auto& r : rows) text += r;
     return text;
   }
@@ -97,9 +99,10 @@ struct Sweep {
   std::string rows_of(const engine::Entry& entry, const engine::Job& job, const std::vector<engine::Estimate>& estimates,
                       std::uint64_t seed, const std::vector<engine::RunExtras>& extras) {
     std::string text;
-    const auto records = engine::config_records(entry, job, comparisons, estimates, seed, extras);
+    const auto records = engine::config_records(entry, job, comparisons, estimates, seed, extras, target);
     for (const auto& r : records) text += engine::csv_line(r);
     ++mean_estimators[records.back().text("estimator")];  // the mean row is the last
+    if (records.back().text("target_met") == "false") ++missed;
     return text;
   }
 };
@@ -356,6 +359,7 @@ void SweepCommand::add_to(CLI::App& app) {
       ->capture_default_str()->group("Sampling");
   app_->add_option("--threads,-t", threads, "Worker threads (0: all cores)")->capture_default_str()->group("Sampling");
   app_->add_option("--out,-o", out_path, "Write the CSV to this file (atomically, checkpointed) instead of stdout")
+      ->check(non_empty("leave --out out to print on stdout"))
       ->group("Output");
   app_->add_option("--format,-f", format, "csv (checkpointed, resumable) | json | text (written once, at the end)")
       ->capture_default_str()->group("Output");
@@ -419,7 +423,7 @@ void SweepCommand::apply_config_file() {
         option->add_result(item.inputs[0]);
         option->run_callback();
         (void)estimator.value();  // the value checked now, so that its error names the line
-        (void)estimator.stop();
+        (void)estimator.stop(!config_path.empty());
         (void)structures::parse_task_law_shape(task_law);
       } catch (const CLI::Error& e) {
         throw InputError(where, "key '" + item.name + "': " + e.what());
@@ -467,6 +471,9 @@ Settings read_settings(const SweepCommand& c) {
     if (c.given(flag) && c.graph.empty()) throw InputError(flag, "applies to a graph only", "give --graph FILE.dot");
   s.graph.task_graph.law.shape = structures::parse_task_law_shape(c.task_law);
   s.graph.task_graph.law.cv = c.task_cv;
+  if (c.given("--task-law") && s.graph.task_graph.law.shape != structures::TaskLawShape::constant && !(c.task_cv > 0.0))
+    throw InputError("--task-law", "has no effect without --task-cv: each task takes its cost, constant",
+                     "give --task-cv V > 0, the coefficient of variation");
   s.graph.task_graph.mapping = c.mapping;
   if (c.given("--bandwidth")) s.graph.task_graph.bandwidth = c.bandwidth;  // none: --comm on every edge
   s.graph.processor_scales = c.scales;
@@ -479,7 +486,7 @@ Settings read_settings(const SweepCommand& c) {
     throw InputError("--structure", "missing", "give --structure sync or a list such as sync,nn,ms, or --graph");
   if (c.n.empty() && !c.structure.empty()) throw InputError("--n", "missing", "give --n 8, a list 8,16 or a range 2:16:2");
   s.distribution = sweep_distribution(c.estimators, c.quantiles, c.deadlines);
-  s.mean = engine::mean_estimator(c.estimator.value(), c.estimator.stop(), s.distribution.any());
+  s.mean = engine::mean_estimator(c.estimator.value(), c.estimator.stop(!c.config_path.empty()), s.distribution.any());
   return s;
 }
 
@@ -499,6 +506,7 @@ std::vector<engine::SweepGrid> make_grids(const SweepCommand& c, std::uint64_t m
 Sweep prepare(const SweepCommand& c, const Settings& s) {
   const auto grids = make_grids(c, s.max_configs);
   Sweep sweep;
+  sweep.target = engine::has_target(s.mean);
   for (const auto& text : c.compare_to) sweep.comparisons.emplace_back(text);
   sweep.valid = entries_of(grids, sweep.comparisons, c.skip_invalid, s.graph);
   if (!c.out_path.empty()) check_writable_folder(c.out_path);  // fail now, not after the simulation
@@ -550,6 +558,8 @@ void print_summary(const SweepCommand& c, const Settings& s, const Sweep& sweep,
     summary << ", " << n << (n == 1 ? " difference" : " differences") << " left out (target invalid)";
   if (const auto n = sweep.valid.not_applicable)
     summary << ", " << n << (n == 1 ? " difference" : " differences") << " not made (the comparison has no meaning for a graph)";
+  if (const auto n = sweep.valid.no_effect)
+    summary << ", " << n << (n == 1 ? " difference" : " differences") << " not made (the comparison has no effect there)";
   summary << "), " << s.reps << " replications each";
   if (s.mean) {
     summary << " (" << (s.mean->stop.active() ? "at most, " : "") << "the means by " << engine::to_string(s.mean->estimator);
@@ -651,6 +661,7 @@ int SweepCommand::execute() {
   if (out_path.empty()) std::cout << text;
   else write_file_atomically(out_path, text);
   if (!quiet && rank == 0) print_summary(*this, s, sweep, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), reps_of_means);
+  if (rank == 0) estimator.warn_missed(sweep.missed, sweep.todo.size(), "configurations", s.reps);
   return 0;
 }
 

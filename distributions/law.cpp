@@ -431,9 +431,9 @@ Law Law::empirical(std::vector<double> values, const std::string& path) {
   const double m = data->mean;
   data->variance = sum(values, [m](double x) { return (x - m) * (x - m); }) / n;
   std::sort(values.begin(), values.end());
-  if (values.front() == values.back())
-    throw InputError("law", where + ": all " + std::to_string(values.size()) + " task times are " + format_exact(values.front()),
-                     "use c(" + format_exact(values.front()) + ") for a constant time");
+  // Measured times that never vary are a constant: that law, c(x), samples, integrates and prints
+  // as one (a step cdf with a single step).
+  if (values.front() == values.back()) return constant(values.front());
   data->sorted = std::move(values);
   try {
     return checked_leaf({LeafKind::empirical, 0.0, 0.0, 1.0, std::move(data)});

@@ -10,6 +10,7 @@
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/special_functions/beta.hpp>
 
+#include "distributions/format.h"
 #include "distributions/input_error.h"
 #include "engine/blocks.h"
 #include "engine/resources.h"
@@ -95,11 +96,12 @@ std::pair<double, double> clopper_pearson(std::uint64_t k, std::uint64_t n, doub
 
 std::string quantile_name(double level) {
   if (level >= 1.0) return "q100";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.15g", level);  // 0.05, 0.5, 0.025
-  std::string digits = text;
-  const auto dot = digits.find('.');
-  digits = dot == std::string::npos ? "0" : digits.substr(dot + 1);
+  // The shortest text that reads back to the level: two levels never share a name (with %.15g,
+  // 1e-5 and 1e-300 were both "q00", two columns of one name).
+  const std::string text = distributions::format_exact(level);  // 0.05, 0.5, 0.025, 1e-300
+  if (text.find('e') != std::string::npos) return "q" + text;  // q1e-300
+  const auto dot = text.find('.');
+  std::string digits = dot == std::string::npos ? "0" : text.substr(dot + 1);
   if (digits.size() == 1) digits += '0';
   return "q" + digits;
 }

@@ -107,7 +107,7 @@ std::pair<std::int64_t, std::int64_t> quantile_ci_ranks(std::uint64_t n, double 
 // Clopper-Pearson interval of `k` successes in `n` trials.
 std::pair<double, double> clopper_pearson(std::uint64_t k, std::uint64_t n, double confidence = 0.95);
 
-// A level's column name: q05 for 0.05, q50 for 0.5, q025 for 0.025, q100 for 1.
+// A level's column name: q05 for 0.05, q50 for 0.5, q025 for 0.025, q100 for 1, q1e-300 for 1e-300.
 std::string quantile_name(double level);
 
 // A block of replications with its makespans kept (compute_blocks' Block): the statistics of

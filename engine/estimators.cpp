@@ -183,7 +183,11 @@ EstimatorResult summarize_regression(const CoMoments& total, const std::vector<d
   e.ci_high = e.mean + half;
   // Per evaluation: a pair costs two makespans.
   const double plain = s.count > 1 ? s.m2 / (static_cast<double>(s.count) - 1.0) : nan;
-  out.variance_factor = effective > 0.0 ? plain / ((pairs ? 2.0 : 1.0) * effective) : nan;
+  // A residual at rounding level (the controls, or a pair's reflection, explain the makespans
+  // exactly up to their last bits: one processor's sum of draws) is no variance: the factor is
+  // undefined, not the 1e29 that noise over noise gave. No real estimator gains 1e12.
+  const double per_evaluation = (pairs ? 2.0 : 1.0) * effective;
+  out.variance_factor = per_evaluation > 1e-12 * plain ? plain / per_evaluation : nan;
   return out;
 }
 
@@ -327,6 +331,21 @@ Estimator resolve_estimator(Estimator requested, const EstimatorSetup& setup, st
 
 namespace {
 
+// The standard error that meets every target of `stop` for the estimate so far, raised to the
+// floor (infinite: none applies yet).
+double stop_target(const StopRule& stop, const Estimate& e) {
+  double target = std::numeric_limits<double>::infinity();
+  if (stop.target_se > 0.0) target = stop.target_se;
+  if (stop.target_rel > 0.0 && e.stderr_ > 0.0) {
+    const double half = (e.ci_high - e.ci_low) / 2.0;
+    target = std::min(target, stop.target_rel * std::abs(e.mean) * e.stderr_ / half);
+  }
+  if (stop.target_reps > 0 && e.stddev >= 0.0)
+    target = std::min(target, e.stddev / std::sqrt(static_cast<double>(stop.target_reps)));
+  if (stop.se_floor > 0.0) target = std::isinf(target) ? stop.se_floor : std::max(target, stop.se_floor);
+  return target;
+}
+
 // Blocks [0, b) folded, b growing in waves until the stop rule is met or the cap is reached. The
 // next wave's end depends only on the folded total, so every thread count takes the same waves.
 template <class Block, class MakeState, class Add, class Summary>
@@ -347,17 +366,7 @@ auto fold_until(const RunOptions& options, MakeState make_state, Add add, const 
       next = std::min(cap, 2 * done);
       continue;
     }
-    // The standard error that meets every target, raised to the floor.
-    double target = std::numeric_limits<double>::infinity();
-    if (stop.target_se > 0.0) target = stop.target_se;
-    if (stop.target_rel > 0.0 && e.stderr_ > 0.0) {
-      const double half = (e.ci_high - e.ci_low) / 2.0;
-      target = std::min(target, stop.target_rel * std::abs(e.mean) * e.stderr_ / half);
-    }
-    if (stop.target_reps > 0 && e.stddev >= 0.0)
-      target = std::min(target, e.stddev / std::sqrt(static_cast<double>(stop.target_reps)));
-    if (stop.se_floor > 0.0)
-      target = std::isinf(target) ? stop.se_floor : std::max(target, stop.se_floor);
+    const double target = stop_target(stop, e);
     if (e.stderr_ <= target) return result;
     // Standard errors fall as 1/sqrt(R): aim 10% past the predicted need, at most 4x at once.
     const double ratio = e.stderr_ / target;
@@ -379,8 +388,10 @@ struct CvState {
 
 }  // namespace
 
-EstimatorResult run_estimator(const Plan& plan, const EstimatorSetup& setup, Estimator estimator,
-                              const RunOptions& options, const StopRule& stop) {
+namespace {
+
+EstimatorResult run_until(const Plan& plan, const EstimatorSetup& setup, Estimator estimator, const RunOptions& options,
+                          const StopRule& stop) {
   EstimatorResult out;
   out.estimator = estimator;
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -451,6 +462,17 @@ EstimatorResult run_estimator(const Plan& plan, const EstimatorSetup& setup, Est
         return summarize_regression(total, means, pairs, 0.95, mean_variances);
       },
       regression_min_reps(dim - 1));
+}
+
+}  // namespace
+
+bool stop_met(const StopRule& stop, const Estimate& e) { return e.stderr_ >= 0.0 && e.stderr_ <= stop_target(stop, e); }
+
+EstimatorResult run_estimator(const Plan& plan, const EstimatorSetup& setup, Estimator estimator,
+                              const RunOptions& options, const StopRule& stop) {
+  EstimatorResult out = run_until(plan, setup, estimator, options, stop);
+  if (stop.active()) out.target_met = stop_met(stop, out.estimate);
+  return out;
 }
 
 EstimatorResult estimate_mean(const Plan& plan, EstimatorSetup& setup, Estimator requested, const RunOptions& options,

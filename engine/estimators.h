@@ -138,7 +138,12 @@ struct EstimatorResult {
   Estimator estimator = Estimator::mc;
   double variance_factor = 1.0;
   std::size_t controls = 0;  // J used (after dropping collinear ones)
+  // With a stop rule: whether the estimate met it (false: the cap, RunOptions::reps, came first).
+  std::optional<bool> target_met;
 };
+
+// Whether an estimate meets every target of `stop` (an undefined standard error does not).
+bool stop_met(const StopRule& stop, const Estimate& e);
 
 // The most controls a regression takes: each block keeps a (J+1)^2 co-moment matrix, and a wave
 // holds 1024 blocks (65 controls: 35 MB).

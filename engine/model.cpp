@@ -228,7 +228,7 @@ structures::Structure Model::build() const {
     const auto file_bytes = std::filesystem::file_size(graph, ec);
     if (memory_check && !ec) check_model_memory(0, file_bytes, "graph", graph + " and its graph");
     structures::Structure s = structures::read_graph(graph, task_graph);
-    if (!processor_scales.empty() && fast_count > 0)
+    if (!processor_scales.empty() && (fast_count > 0 || wilson_machine))
       throw InputError("processor_scale", "give either the processors' scales or fast processors (m and a), not both");
     if (!processor_scales.empty()) {
       auto scales = parse_scales(processor_scales);
@@ -246,6 +246,9 @@ structures::Structure Model::build() const {
         s.processor_scale.assign(static_cast<std::size_t>(s.width), 1.0);
         for (int j = 0; j < fast_count; ++j) s.processor_scale[static_cast<std::size_t>(j)] = a;
         s.fast_count = fast_count;
+      } else if (wilson_machine) {
+        s.processor_scale.clear();  // equal processors, the file's speeds replaced
+        s.fast_count = 0;
       }
     }
     if (!processor_cores.empty()) structures::set_processor_cores(s, parse_cores(processor_cores, s.width), "processor_cores");

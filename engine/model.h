@@ -45,6 +45,10 @@ struct Model {
   // A graph's cores per processor: a list "4,4,1", or one count for every processor (empty: the
   // file's, else 1 each). Only with a graph.
   std::string processor_cores;
+  // A graph's machine is Wilson's even at m = 0: the first fast_count processors at `scale`, the
+  // others at 1, the file's speeds and processor_scales replaced (at m = 0: equal processors). A
+  // comparison that sets m or a on a graph (engine/sweep_grid.h) means that machine.
+  bool wilson_machine = false;
   std::string port;             // a graph's port model (free, one-port, one-port-greedy); empty: free
   bool overlap = false;         // one-port models: a processor computes while it communicates
   bool memory_check = true;     // refuse a model larger than the available memory (engine/resources.h)

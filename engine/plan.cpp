@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <functional>
 #include <queue>
@@ -55,6 +56,30 @@ std::vector<std::uint32_t> topological_order(const structures::PrecedenceGraph& 
   }
   if (order.size() != n) throw InputError("graph", "the precedence graph has a cycle");
   return order;
+}
+
+// A message cannot take a negative time (its receiver would start before its sender ends): every
+// edge law of a custom DAG must keep its draws >= 0, as a bare number must (the readers refuse
+// comm=-1). InputError naming the graph (its file) and the edge.
+void check_message_laws(const structures::Structure& s) {
+  const auto& g = s.graph();
+  for (const auto e : boost::make_iterator_range(boost::edges(g))) {
+    const int law = g[e].comm_law;
+    if (law < 0 || law >= static_cast<int>(s.laws.size())) continue;
+    const distributions::Law& l = s.laws[static_cast<std::size_t>(law)];
+    const double p = l.negative_probability();
+    if (!(p > 0.0)) continue;
+    const bool normal = std::any_of(l.components().begin(), l.components().end(), [](const auto& c) {
+      return c.leaf.kind == distributions::LeafKind::normal;
+    });
+    char percent[32];
+    std::snprintf(percent, sizeof percent, "%.3g%%", 100.0 * p);
+    throw InputError(s.name.empty() ? std::string("graph") : s.name,
+                     "edge '" + g[boost::source(e, g)].name + "' -> '" + g[boost::target(e, g)].name + "': the message law " +
+                         l.to_string() + " draws a negative time with probability " + percent,
+                     normal ? "a message's time must be >= 0: a normal law is unbounded below; tn(mean,variance) truncates at 0"
+                            : "a message's time must be >= 0: give a law whose values are >= 0");
+  }
 }
 
 // A custom DAG's messages: an edge whose ends are compute tasks on different processors carries
@@ -121,6 +146,7 @@ void compile_generic(const structures::Structure& s, const CompileOptions& optio
   plan.laws = s.laws;
   for (const auto& law : s.laws) plan.samplers.emplace_back(law);
   std::unordered_map<const structures::Precedence*, int> message_of;
+  if (custom) check_message_laws(s);
   if (custom) compile_messages(s, position, options.comm_cost, plan, message_of);
 
   plan.pred_begin.assign(1, 0);

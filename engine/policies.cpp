@@ -39,6 +39,7 @@ std::vector<Record> compare_policies(
     r.add("approach", policies[i].approach).add("reps", e.reps).add("seed", options.seed).add("mean", e.mean);
     r.add("stderr", e.stderr_).add("ci_low", e.ci_low).add("ci_high", e.ci_high);
     r.add("estimator", to_string(sim.estimator)).add("variance_factor", sim.variance_factor);
+    if (sim.target_met) r.add_flag("target_met", *sim.target_met);
     r.add("minus_dynamic", i == 0 ? 0.0 : d.mean).add("minus_dynamic_stderr", i == 0 ? 0.0 : d.stderr_);
     r.add("lower", lower).add("upper", upper);
     records.push_back(std::move(r));

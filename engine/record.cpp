@@ -26,6 +26,7 @@ std::string plain(const Record::Field& f) {
       [&](const auto& v) -> std::string {
         using T = std::decay_t<decltype(v)>;
         if constexpr (std::is_same_v<T, std::monostate>) return "";
+        else if constexpr (std::is_same_v<T, bool>) return v ? "true" : "false";
         else if constexpr (std::is_same_v<T, double>) return number_text(v, f.name);
         else if constexpr (std::is_same_v<T, std::string>) return v;
         else if constexpr (std::is_same_v<T, std::vector<double>>) {
@@ -42,6 +43,7 @@ std::string json_value(const Record::Field& f) {
       [&](const auto& v) -> std::string {
         using T = std::decay_t<decltype(v)>;
         if constexpr (std::is_same_v<T, std::monostate>) return "null";
+        else if constexpr (std::is_same_v<T, bool>) return v ? "true" : "false";
         else if constexpr (std::is_same_v<T, double>) return std::isnan(v) ? "null" : number_text(v, f.name);
         else if constexpr (std::is_same_v<T, std::string>) return json_string(v);
         else if constexpr (std::is_same_v<T, std::vector<double>>) {
@@ -163,6 +165,7 @@ std::vector<Record> records_of_csv(const std::string& text) {
       const auto parsed = std::from_chars(f.data(), f.data() + f.size(), x);
       if (f.empty()) r.add_none(header[i]);
       else if (parsed.ec == std::errc() && parsed.ptr == f.data() + f.size() && std::isfinite(x)) r.add(header[i], x);
+      else if (f == "true" || f == "false") r.add_flag(header[i], f == "true");  // as the CSV writer prints a flag
       else r.add(header[i], f);
     }
     records.push_back(std::move(r));

@@ -3,7 +3,7 @@
 // by hand, and every command prints its data through these writers.
 //
 // Values: a number (NaN reads as undefined: empty in CSV, null in JSON), an integer, a text, a
-// list of numbers, or nothing (empty in CSV, null in JSON). Numbers print exactly (the shortest text that reads back
+// list of numbers, a flag (true or false), or nothing (empty in CSV, null in JSON). Numbers print exactly (the shortest text that reads back
 // to the same double), so a CSV or JSON file round-trips bit for bit. A non-finite number other
 // than NaN is bad input at the writer (InputError naming the field: the model overflows a double),
 // never a printed `inf`: JSON has no token for it, and no reader should get one.
@@ -19,7 +19,7 @@ namespace hetstruct::engine {
 
 class Record {
  public:
-  using Value = std::variant<std::monostate, double, std::int64_t, std::uint64_t, std::string, std::vector<double>>;
+  using Value = std::variant<std::monostate, double, std::int64_t, std::uint64_t, std::string, std::vector<double>, bool>;
   struct Field {
     std::string name;
     Value value;
@@ -36,6 +36,8 @@ class Record {
   // A list of numbers: one JSON array; in CSV and text, the numbers joined by ';'.
   Record& add(std::string name, std::vector<double> values) { return put(std::move(name), std::move(values)); }
   Record& add_none(std::string name) { return put(std::move(name), std::monostate{}); }
+  // A yes or no: true or false in CSV, text and JSON.
+  Record& add_flag(std::string name, bool value) { return put(std::move(name), value); }
   // Appends another record's fields.
   Record& append(const Record& other);
 
@@ -69,7 +71,7 @@ std::string csv_line(const Record& r);  // ends with '\n'
 bool parse_csv_line(const std::string& line, std::vector<std::string>& fields);
 
 // A CSV text (a header line, then rows) as records: a field that reads whole as a finite number is
-// a number, an empty one none, the rest text. For front ends that convert a CSV they wrote.
+// a number, an empty one none, true or false a flag, the rest text. For front ends that convert a CSV they wrote.
 std::vector<Record> records_of_csv(const std::string& text);
 
 // ---- JSON (RFC 8259) -------------------------------------------------------------------------

@@ -27,26 +27,40 @@ Simulation prepare(const Model& model) {
   return sim;
 }
 
+std::optional<Estimator> check_run(Simulation& sim, const RunOptions& options, bool metrics, Estimator estimator,
+                                   const StopRule& stop) {
+  if (metrics || sim.distribution_options.any()) {
+    const std::string what = metrics ? "the measures (metrics)" : "the makespan's distribution";
+    if (estimator != Estimator::mc && estimator != Estimator::automatic)
+      throw InputError("estimator", what + " are estimated by plain Monte Carlo only");
+    if (stop.active())
+      throw InputError(metrics ? "metrics" : "target_se", what + " run a fixed number of replications (no target precision)");
+    if (sim.distribution_options.any()) sim.distribution_options.validate();
+    return Estimator::mc;
+  }
+  fit_controls(sim.estimators, options.reps);
+  const Estimator resolved = resolve_estimator(estimator, sim.estimators, options.reps);
+  // auto on master-slave picks between its candidates by a pilot: not known before the run.
+  if (estimator == Estimator::automatic && resolved == Estimator::antithetic_cv) return std::nullopt;
+  return resolved;
+}
+
 void run(Simulation& sim, const RunOptions& options, bool metrics, Estimator estimator, const StopRule& stop) {
   const bool keep = sim.distribution_options.any();
+  (void)check_run(sim, options, metrics, estimator, stop);
   if (!metrics && !keep) {
     const auto result = estimate_mean(sim.plan, sim.estimators, estimator, options, stop);
     sim.estimate = result.estimate;
     sim.estimator = result.estimator;
     sim.variance_factor = result.variance_factor;
+    sim.target_met = result.target_met;
     return;
   }
   // The measures and the distribution are read off plain replications, one by one: no control,
   // twin or exact value stands in for them, and they need the fixed count the memory guard checked.
-  const std::string what = metrics ? "the measures (metrics)" : "the makespan's distribution";
-  if (estimator != Estimator::mc && estimator != Estimator::automatic)
-    throw InputError("estimator", what + " are estimated by plain Monte Carlo only");
-  if (stop.active())
-    throw InputError(metrics ? "metrics" : "target_se", what + " run a fixed number of replications (no target precision)");
   sim.estimator = Estimator::mc;
   sim.variance_factor = 1.0;
   std::vector<double> makespans;
-  if (keep) sim.distribution_options.validate();
   if (!metrics) {
     sim.estimate = run_sampled(sim.plan, options, makespans, sim.model.memory_check);
   } else {
@@ -68,7 +82,14 @@ Record simulation_record(const Simulation& sim, std::uint64_t seed) {
                           : sim.model.law == "uniform" || sim.model.law == "normal" ? sim.model.law
                                                                                      : s.laws.back().to_string();
   Record r;
-  r.add("structure", s.name).add("law", law).add("fast_law", custom || s.fast_count == 0 ? "" : s.laws.front().to_string());
+  // A text that does not apply (a graph's law, no fast law, no protocol or policy) is no value:
+  // empty in CSV as before, null in JSON as every other command's missing values.
+  const auto text = [&r](const char* name, const std::string& value) -> Record& {
+    return value.empty() ? r.add_none(name) : r.add(name, value);
+  };
+  r.add("structure", s.name);
+  text("law", law);
+  text("fast_law", custom || s.fast_count == 0 ? "" : s.laws.front().to_string());
   r.add("n", s.width);
   // A graph has m and a only when they were given (its speeds may come from its file or a list).
   if (custom && s.fast_count == 0) r.add_none("m");
@@ -79,12 +100,14 @@ Record simulation_record(const Simulation& sim, std::uint64_t seed) {
   if (sim.closed_form) r.add("closed_form", sim.closed_form->value).add("closed_form_method", sim.closed_form->method);
   else r.add_none("closed_form").add_none("closed_form_method");
   const bool comm = !sim.zero_comm();
-  r.add("z", sim.z()).add("comm", comm ? sim.plan.comm.comm_cost : 0.0).add("protocol", sim.plan.communication());
-  r.add("policy", comm && sim.plan.structure == structures::StructureKind::master_slave ? sim.plan.comm.policy : "");
+  r.add("z", sim.z()).add("comm", comm ? sim.plan.comm.comm_cost : 0.0);
+  text("protocol", sim.plan.communication());
+  text("policy", comm && sim.plan.structure == structures::StructureKind::master_slave ? sim.plan.comm.policy : "");
   r.add("estimator", to_string(sim.estimator)).add("variance_factor", sim.variance_factor);
   // A trace's makespan as it ran, beside the model's: how far the model is from the real run.
   if (s.recorded_makespan)
     r.add("recorded_makespan", *s.recorded_makespan).add("mean_to_recorded", e.mean / *s.recorded_makespan);
+  if (sim.target_met) r.add_flag("target_met", *sim.target_met);  // a run with a target only
   if (const auto& m = sim.metrics) {
     r.add("power_weights", sim.power_weights).add("heterogeneity", sim.heterogeneity);
     r.add("p_deg", m->parallelism_degree.mean).add("p_deg_stderr", m->parallelism_degree.stderr_);

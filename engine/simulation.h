@@ -30,6 +30,7 @@ struct Simulation {
   Estimate estimate;
   Estimator estimator = Estimator::mc;  // the one that ran
   double variance_factor = 1.0;         // against plain sampling, measured on the run
+  std::optional<bool> target_met;       // with a stop rule: whether the run met it before the cap
   std::vector<double> power_weights;  // with metrics
   std::optional<MetricsRun> metrics;
   double heterogeneity = std::numeric_limits<double>::quiet_NaN();
@@ -50,6 +51,11 @@ Simulation prepare(const Model& model);
 // memory guard unless the model's memory_check is off).
 void run(Simulation& simulation, const RunOptions& options, bool metrics, Estimator estimator = Estimator::mc,
          const StopRule& stop = {});
+// What run() checks before it samples, without sampling (InputError on the same bad combinations),
+// so that a front end can validate before it announces a long run: the estimator that will run, or
+// none where auto decides by a pilot (master-slave).
+std::optional<Estimator> check_run(Simulation& simulation, const RunOptions& options, bool metrics, Estimator estimator,
+                                   const StopRule& stop = {});
 // The result: model columns, the estimate, the closed form, C, protocol and policy, the
 // estimator and its variance factor, and the measures when measured, then the distribution's
 // fields when estimated (distribution_fields). `seed` is the run's.

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "bounds/structure_bounds.h"
+#include "distributions/format.h"
 #include "distributions/law.h"
 #include "engine/resources.h"
 #include "structures/structure.h"
@@ -23,14 +24,25 @@ InvalidConfiguration::InvalidConfiguration(const SweepConfig& c, std::string com
 
 namespace {
 
-// Builds and compiles a configuration with one level (enough to catch bad combinations, and to
-// see what runs); returns what ran: the protocol by its name where one runs, the exchange where it
-// applies (nn at C = 0), empty otherwise.
-SweepConfig validate(const SweepConfig& c, const GraphSettings& graph) {
+// A configuration built and compiled with one level: what ran (the rows' columns) and what the
+// model is, column by column, for telling whether a comparison changes it.
+struct Validated {
+  SweepConfig ran;    // the protocol by its name where one runs, the exchange where it applies (nn at C = 0)
+  SweepConfig model;  // ran with the policy only where tasks are dealt (ms: its default named), C only
+                      // where messages may travel (not async), a only where it scales fast processors
+                      // (m > 0, no fast_law), fast_law only at m > 0, and for a graph its machine (the
+                      // processors' scales, in the a column; none: equal) instead of m and a, and its
+                      // port and C only where a message travels
+};
+
+Validated validate_model(const SweepConfig& c, const GraphSettings& graph) {
   Model m = to_model(c, graph);
   m.levels = 1;
-  const Plan plan = compile(m.build(), m.compile_options());
-  SweepConfig ran = c;
+  const structures::Structure s = m.build();
+  const Plan plan = compile(s, m.compile_options());
+  Validated v;
+  SweepConfig& ran = v.ran;
+  ran = c;
   ran[SweepDim::protocol] = plan.kind == PlanKind::protocol ? plan.protocol : "";
   if (!m.graph.empty()) {  // a graph's port model, named even at C = 0, and none of the regular columns
     ran[SweepDim::protocol] = c[SweepDim::protocol].empty() ? "free" : c[SweepDim::protocol];
@@ -38,17 +50,66 @@ SweepConfig validate(const SweepConfig& c, const GraphSettings& graph) {
   }
   const bool exchange = plan.kind == PlanKind::neighbor_sequential || plan.kind == PlanKind::neighbor_plain;
   if (!exchange) ran[SweepDim::exchange] = "";
-  return ran;
+  SweepConfig& model = v.model;
+  model = ran;
+  model[SweepDim::policy] = !plan.pool() ? "" : c[SweepDim::policy].empty() ? "dynamic" : c[SweepDim::policy];
+  if (!m.graph.empty()) {
+    std::string scales;
+    if (std::any_of(s.processor_scale.begin(), s.processor_scale.end(), [](double a) { return a != 1.0; }))
+      for (const double a : s.processor_scale) scales += (scales.empty() ? "" : ";") + distributions::format_exact(a);
+    model[SweepDim::m] = "";
+    model[SweepDim::a] = scales;
+    // No message travels (C = 0 and no edge law, or no edge across processors): the port model
+    // and C change nothing.
+    if (plan.messages.empty()) model[SweepDim::protocol] = model[SweepDim::comm] = "";
+  } else {
+    if (m.fast_count == 0) model[SweepDim::fast_law] = "";
+    if (m.fast_count == 0 || !m.fast_law.empty()) model[SweepDim::a] = "";
+    if (s.kind == structures::StructureKind::asynchronous) model[SweepDim::comm] = "";
+    // At C = 0 messages take no time: every synchronous protocol is the level barrier, bit for bit.
+    if (s.kind == structures::StructureKind::synchronous && m.comm_value() == 0.0) model[SweepDim::protocol] = "";
+  }
+  return v;
+}
+
+SweepConfig validate(const SweepConfig& c, const GraphSettings& graph) { return validate_model(c, graph).ran; }
+
+// Why a comparison whose target differs from `c` leaves its model as it is (`base`, `target`:
+// their Validated::model), or nothing when it changes it.
+std::optional<std::string> no_effect(const Comparison& cmp, const SweepConfig& c, const SweepConfig& t,
+                                     const SweepConfig& base, const SweepConfig& target) {
+  const bool graph = is_graph(c[SweepDim::structure]);
+  // On a graph, a at m = 0 would compare with equal processors under another name: a = 1 says so.
+  if (graph && cmp.sets(SweepDim::a) && t[SweepDim::m] == "0" && t[SweepDim::a] != "1")
+    return std::string("names no machine: it sets a, the scale of the m fast processors, and m is 0 (give m=M,a=A for M "
+                       "processors at A, or m=0 or a=1 for equal processors)");
+  if (t == c || base != target) return std::nullopt;
+  const auto sets = [&](std::size_t d) { return cmp.sets(d) && t[d] != c[d]; };
+  const std::string same = "would not change the model: it ";
+  if (graph && (sets(SweepDim::protocol) || sets(SweepDim::comm)))
+    return same + "sets the port model or C, and no message travels on this graph (no edge crosses processors "
+                  "with a time: C = 0 and no edge law)";
+  if (sets(SweepDim::exchange)) return same + "sets the exchange, which applies to nn at C = 0 only";
+  if (sets(SweepDim::protocol)) return same + "sets the protocol, and at C = 0 every synchronous protocol is the level barrier";
+  if (sets(SweepDim::comm)) return same + "sets C, and the asynchronous structure has no communication";
+  if (sets(SweepDim::fast_law) || sets(SweepDim::a))
+    return same + (t[SweepDim::m] == "0" ? "sets the fast processors' law or scale, and m is 0"
+                                         : "sets a, and fast_law replaces a * law on the fast processors");
+  return same + "leaves every option the model uses as it is";
 }
 
 // The entry of a configuration that builds: its comparisons' targets, or none where they cannot be.
-Entry make_entry(const SweepConfig& c, const SweepConfig& ran, const std::vector<Comparison>& comparisons,
-                 bool skip_invalid, const std::shared_ptr<const GraphSettings>& graph, SweepEntries& out) {
+// `reasons`: per comparison, why it had no effect on a configuration (the first one).
+Entry make_entry(const SweepConfig& c, const Validated& v, const std::vector<Comparison>& comparisons,
+                 bool skip_invalid, const std::shared_ptr<const GraphSettings>& graph, SweepEntries& out,
+                 std::vector<std::string>& reasons) {
   Entry entry;
   entry.c = c;
-  entry.ran = ran;
+  entry.ran = v.ran;
   if (is_graph(c[SweepDim::structure])) entry.graph = graph;
-  for (const auto& cmp : comparisons) {
+  for (std::size_t i = 0; i < comparisons.size(); ++i) {
+    const Comparison& cmp = comparisons[i];
+    entry.target_graphs.push_back(entry.graph);
     if (!cmp.applies_to(c)) {
       ++out.not_applicable;
       entry.targets.emplace_back();
@@ -56,7 +117,18 @@ Entry make_entry(const SweepConfig& c, const SweepConfig& ran, const std::vector
     }
     try {
       const SweepConfig t = cmp.target(c);
-      validate(t, *graph);
+      if (entry.graph && (cmp.sets(SweepDim::m) || cmp.sets(SweepDim::a))) {
+        auto settings = std::make_shared<GraphSettings>(*graph);
+        settings->wilson_machine = true;
+        entry.target_graphs.back() = std::move(settings);
+      }
+      const Validated tv = validate_model(t, entry.target_graphs.back() ? *entry.target_graphs.back() : *graph);
+      if (const auto why = no_effect(cmp, c, t, v.model, tv.model)) {
+        ++out.no_effect;
+        if (reasons[i].empty()) reasons[i] = *why;
+        entry.targets.emplace_back();
+        continue;
+      }
       entry.targets.emplace_back(t);
     } catch (const InputError& e) {
       if (!skip_invalid) throw InvalidConfiguration(c, cmp.label(), e);
@@ -97,25 +169,33 @@ SweepEntries build_entries(const std::vector<SweepGrid>& grids, const std::vecto
                            bool skip_invalid, const GraphSettings& settings) {
   const auto graph = std::make_shared<const GraphSettings>(settings);  // one copy, shared by the graphs' entries
   SweepEntries out;
+  std::vector<std::string> reasons(comparisons.size());
   for (const auto& grid : grids)
     for (std::uint64_t i = 0; i < grid.size(); ++i) {
       const SweepConfig c = grid.at(i);
-      SweepConfig ran;
+      Validated v;
       try {
-        ran = validate(c, *graph);
+        v = validate_model(c, *graph);
       } catch (const InputError& e) {
         if (!skip_invalid) throw InvalidConfiguration(c, "", e);
         ++out.invalid;
         continue;
       }
-      out.entries.push_back(make_entry(c, ran, comparisons, skip_invalid, graph, out));
+      out.entries.push_back(make_entry(c, v, comparisons, skip_invalid, graph, out, reasons));
       out.entries.back().row = out.entries.size() - 1;
     }
   if (out.entries.empty()) throw InputError("sweep", "no configuration of the grid can be built");
-  for (const auto& cmp : comparisons)
+  for (std::size_t k = 0; k < comparisons.size(); ++k) {
+    const Comparison& cmp = comparisons[k];
     if (std::none_of(out.entries.begin(), out.entries.end(), [&cmp](const Entry& e) { return cmp.applies_to(e.c); }))
       throw InputError("compare_to", "'" + cmp.label() + "' has no meaning for a graph: its width, laws and levels are its file's",
                        "compare graphs on m, a, comm or port");
+    // A comparison that changes no configuration's model would give differences of 0 by doing nothing.
+    if (!reasons[k].empty() && std::none_of(out.entries.begin(), out.entries.end(), [k](const Entry& e) {
+          return e.targets[k].has_value();
+        }))
+      throw InputError("compare_to", "'" + cmp.label() + "' " + reasons[k]);
+  }
   return out;
 }
 
@@ -226,7 +306,7 @@ BlockPiece compute_piece(const SweepPiece& piece, const RunSpec& spec, const Ent
       break;
     case RunKind::difference:
       // The differences are run_difference_blocks()'s bits; the moments give the ratio.
-      run_paired_blocks(job.plan, job.base(spec.comparison, *entry.targets[spec.comparison]), options, range,
+      run_paired_blocks(job.plan, job.base(entry, spec.comparison), options, range,
                         [&](std::span<const PairedBlock> blocks) {
                           for (const auto& b : blocks) {
                             keep(b.difference);
@@ -374,6 +454,15 @@ const Plan& Job::base(std::size_t i, const SweepConfig& target) {
   return *bases[i];
 }
 
+const Plan& Job::base(const Entry& entry, std::size_t i) {
+  if (!bases[i]) {
+    const auto& settings = i < entry.target_graphs.size() ? entry.target_graphs[i] : graph;
+    const Model other = to_model(*entry.targets[i], settings ? *settings : GraphSettings{});
+    bases[i].emplace(compile(other.build(), other.compile_options()));
+  }
+  return *bases[i];
+}
+
 const Plan& Job::nn_zero() {
   if (!nn_zero_plan) nn_zero_plan.emplace(compile(s));
   return *nn_zero_plan;
@@ -413,17 +502,27 @@ Estimate with_error(std::uint64_t reps, double value, double stderr_, double ci_
 
 }  // namespace
 
-const std::vector<std::string>& sweep_columns() {
+const std::vector<std::string>& sweep_columns(bool target) {
   static const std::vector<std::string> names = sweep_record({}, "", "", "", 0.0, nullptr, 0).names();
-  return names;
+  static const std::vector<std::string> with_target = [] {
+    auto n = names;
+    n.push_back("target_met");
+    return n;
+  }();
+  return target ? with_target : names;
 }
+
+bool has_target(const std::optional<MeanEstimator>& mean) { return mean && mean->stop.active(); }
 
 std::vector<Record> config_records(const Entry& entry, const Job& job, const std::vector<Comparison>& comparisons,
                                    const std::vector<Estimate>& estimates, std::uint64_t seed,
-                                   const std::vector<RunExtras>& extras) {
+                                   const std::vector<RunExtras>& extras, bool target) {
   std::vector<Record> rows;
   auto row = [&](const std::string& estimator, const std::string& method, const std::string& compare, double value,
-                 const Estimate* e) { rows.push_back(sweep_record(entry.ran, estimator, method, compare, value, e, seed)); };
+                 const Estimate* e) {
+    rows.push_back(sweep_record(entry.ran, estimator, method, compare, value, e, seed));
+    if (target) rows.back().add_none("target_met");
+  };
   const structures::Structure& s = job.s;
   const bool zero_comm = job.plan.kind != PlanKind::protocol;
   const bool paper_uniform = job.model.is_paper_uniform();
@@ -470,6 +569,10 @@ std::vector<Record> config_records(const Entry& entry, const Job& job, const std
   const EstimatorResult* by = entry.mc_run < extras.size() && extras[entry.mc_run].estimator ? &*extras[entry.mc_run].estimator : nullptr;
   rows.push_back(sweep_record(entry.ran, by ? to_string(by->estimator) : "mc", zero_comm ? to_string(job.plan.kind) : job.plan.protocol,
                               "", e.mean, &e, seed, by ? by->variance_factor : 1.0));
+  if (target) {
+    if (by && by->target_met) rows.back().add_flag("target_met", *by->target_met);
+    else rows.back().add_none("target_met");
+  }
   return rows;
 }
 
@@ -507,7 +610,11 @@ bool resumable(const std::string& written, std::uint64_t written_reps, std::uint
 std::vector<std::string> resumed_rows(const std::vector<Entry>& entries, const std::string& text,
                                       const std::string& path, std::uint64_t reps, std::uint64_t seed,
                                       const std::optional<MeanEstimator>& mean) {
-  const auto& columns = sweep_columns();
+  // A file written with a target has the column target_met, one without has not: either is a
+  // sweep's CSV, but only a file of the same kind as this run holds rows it can keep.
+  const bool target = has_target(mean);
+  const bool file_target = text.rfind(csv_header(sweep_columns(!target)), 0) == 0 ? !target : target;
+  const auto& columns = sweep_columns(file_target);
   const auto column = [&](const char* name) {
     return static_cast<std::size_t>(std::find(columns.begin(), columns.end(), name) - columns.begin());
   };
@@ -541,8 +648,8 @@ std::vector<std::string> resumed_rows(const std::vector<Entry>& entries, const s
     if (!sampling_estimator(fields[estimator])) continue;  // not the mean row
     const auto it = in_file.find(key);
     std::uint64_t written_reps = 0;
-    const bool same_run = fields[seed_at] == std::to_string(seed) && parse_uint(fields[reps_at], written_reps) &&
-                          resumable(fields[estimator], written_reps, reps, mean);
+    const bool same_run = file_target == target && fields[seed_at] == std::to_string(seed) &&
+                          parse_uint(fields[reps_at], written_reps) && resumable(fields[estimator], written_reps, reps, mean);
     if (it == in_file.end()) outside.insert(describe(c));
     else it->second.push_back(same_run ? pending_rows : "");  // empty: simulate it again
     pending_rows.clear();
@@ -618,7 +725,7 @@ std::vector<Record> model_sweep_records(const Model& model, const std::vector<Co
   }
   std::vector<Record> rows;
   share.entry_done = [&](const Entry& entry, const Job& job) {
-    rows = config_records(entry, job, comparisons, share.estimates, options.seed, share.extras);
+    rows = config_records(entry, job, comparisons, share.estimates, options.seed, share.extras, has_target(mean));
   };
   RunOptions run = options;
   run.progress = nullptr;

@@ -65,6 +65,9 @@ struct Entry {
   SweepConfig ran;  // what ran, the rows' columns: c with the protocol's name where one runs and the
                     // exchange only where it applies (nn at C = 0), empty otherwise
   std::vector<std::optional<SweepConfig>> targets;  // per comparison; empty: left out (skip_invalid)
+  // Per comparison, its target's graph settings: the entry's, or with Wilson's machine where the
+  // comparison sets m or a on a graph (GraphSettings::wilson_machine); null: the defaults.
+  std::vector<std::shared_ptr<const GraphSettings>> target_graphs;
   std::size_t nn_zero_run = no_run;
   std::vector<std::size_t> difference_runs;          // per comparison; no_run when left out
   std::size_t mc_run = no_run;
@@ -76,6 +79,7 @@ struct SweepEntries {
   std::uint64_t invalid = 0;               // configurations left out
   std::uint64_t comparisons_left_out = 0;  // difference rows left out
   std::uint64_t not_applicable = 0;        // difference rows a comparison has no meaning for (a graph's)
+  std::uint64_t no_effect = 0;             // difference rows whose comparison would not change the model
 };
 
 // Builds (and compiles) every configuration and every comparison's target before anything runs.
@@ -175,6 +179,8 @@ struct Job {
   Job(const Entry& entry, std::size_t comparisons);  // with the entry's graph settings
   Job(const SweepConfig& c, std::size_t comparisons, std::shared_ptr<const GraphSettings> settings);
   const Plan& base(std::size_t i, const SweepConfig& target);
+  // Comparison i's target plan with the entry's settings for it (Entry::target_graphs).
+  const Plan& base(const Entry& entry, std::size_t i);
   const Plan& nn_zero();
   // The controls and twin the configuration offers (no exact value: the sweep simulates its mean).
   EstimatorSetup& setup();
@@ -223,14 +229,20 @@ std::vector<Estimate> fold_pieces(std::vector<BlockPiece>& pieces, const std::ve
 
 // A configuration's records, from its runs' estimates (indexed as plan_runs laid them out).
 // With `extras` (indexed likewise), the ratio rows and the distribution's rows where they hold them.
+// `target`: the mean rows stop on a target (MeanEstimator::stop), and every row has the column
+// target_met (sweep_columns(true)).
 std::vector<Record> config_records(const Entry& entry, const Job& job, const std::vector<Comparison>& comparisons,
                                    const std::vector<Estimate>& estimates, std::uint64_t seed,
-                                   const std::vector<RunExtras>& extras = {});
+                                   const std::vector<RunExtras>& extras = {}, bool target = false);
 
 // The columns of a sweep's records: the dimensions, then estimator, method, compare_to, value,
 // stderr, ci_low, ci_high, reps, seed, variance_factor (the mean row's, against plain sampling on
-// the same run: 1 for mc; empty on the other rows).
-const std::vector<std::string>& sweep_columns();
+// the same run: 1 for mc; empty on the other rows); with `target` (a sweep whose means stop on a
+// target), target_met last: true or false on the mean row (false: the cap, reps, came first),
+// empty on the others.
+const std::vector<std::string>& sweep_columns(bool target = false);
+// Whether a sweep's mean rows stop on a target (its records have the column target_met).
+bool has_target(const std::optional<MeanEstimator>& mean);
 
 // The rows of a previous sweep's CSV `text` (read from `path`, which errors name) that `entries`
 // keep: per entry, its configuration's rows as written where they are complete (down to the mean

@@ -326,7 +326,8 @@ Model to_model(const SweepConfig& c, const GraphSettings& graph) {
     if (!c[SweepDim::n].empty()) throw InputError("width", "a graph's width is its file's", "leave n out of a graph's sweep");
     m.graph = c[SweepDim::structure];
     m.task_graph = graph.task_graph;
-    m.processor_scales = graph.processor_scales;
+    m.processor_scales = graph.wilson_machine ? "" : graph.processor_scales;
+    m.wilson_machine = graph.wilson_machine;
     m.fast_count = std::stoi(c[SweepDim::m]);
     m.scale = c[SweepDim::a];
     m.comm = c[SweepDim::comm];
@@ -576,6 +577,8 @@ Comparison::Comparison(const std::string& text) {
 
 bool Comparison::applies_to(const SweepConfig& c) const {
   if (!is_graph(c[SweepDim::structure])) return true;
+  for (const auto& a : assignments_)  // a graph against one of Wilson's structures
+    if (a.dim == SweepDim::structure && !is_graph(a.value)) return false;
   for (std::size_t d = 0; d < SweepDim::count; ++d)
     if (!graph_column(d))
       for (const auto& a : assignments_)
@@ -583,10 +586,21 @@ bool Comparison::applies_to(const SweepConfig& c) const {
   return true;
 }
 
+bool Comparison::sets(std::size_t dim) const {
+  return std::any_of(assignments_.begin(), assignments_.end(), [dim](const Assignment& a) { return a.dim == dim; });
+}
+
 SweepConfig Comparison::target(const SweepConfig& c) const {
   SweepConfig t = c;
   for (const auto& a : assignments_) {
     if (!a.expression) {
+      // A graph and one of Wilson's structures share no model but m, a and C: the target would
+      // have no width, laws or levels (or a graph would get them).
+      if (a.dim == SweepDim::structure && is_graph(a.value) != is_graph(c[SweepDim::structure]))
+        throw InputError("structure",
+                         std::string("compares ") + (is_graph(a.value) ? "a structure with a graph" : "a graph with a structure") +
+                             ", which share no width, laws or levels",
+                         "compare graphs with graphs and structures with structures");
       t[a.dim] = a.value;
       continue;
     }

@@ -114,6 +114,9 @@ std::string sweep_port_value(const std::string& port, bool overlap);
 struct GraphSettings {
   structures::TaskGraphOptions task_graph;
   std::string processor_scales;
+  // A comparison's target that sets m or a: Wilson's machine (m processors at a, the others at 1)
+  // replaces the file's speeds and processor_scales, at m = 0 too (Model::wilson_machine).
+  bool wilson_machine = false;
 };
 // The model a configuration names (memory_check off: the grid is checked once, check_grid_memory);
 // a graph's with `graph`'s settings.
@@ -158,9 +161,12 @@ class Comparison {
   // target can be built is the caller's check.
   SweepConfig target(const SweepConfig& c) const;
   // Whether it means anything for `c`: false for a graph's configuration when it sets or reads a
-  // column a graph does not have (graph_column). In a sweep of graphs and structures together,
-  // `n=n-m` compares the structures only.
+  // column a graph does not have (graph_column), or sets one of Wilson's structures. In a sweep of
+  // graphs and structures together, `n=n-m` compares the structures only. (A structure's target
+  // that is a graph is an InputError of target().)
   bool applies_to(const SweepConfig& c) const;
+  // Whether it assigns column `dim` (SweepDim).
+  bool sets(std::size_t dim) const;
 
  private:
   struct Assignment {

@@ -47,6 +47,7 @@ std::vector<Record> figure_points(const FigureSpec& spec, const FigureRun& run,
     out.estimate = sim.estimate;
     out.estimator = sim.estimator;
     out.variance_factor = sim.variance_factor;
+    out.target_met = sim.target_met;
     return out;
   };
   // E(nn) at C = 0 under the Tables 1-2 rule: the paper's bounds build on its own E(nn).
@@ -66,6 +67,7 @@ std::vector<Record> figure_points(const FigureSpec& spec, const FigureRun& run,
     p.add("mean", e.mean).add("stderr", e.stderr_).add("ci_low", e.ci_low).add("ci_high", e.ci_high);
     p.add("lower", b.lower).add("upper", b.upper).add("reps", e.reps).add("seed", run.sampling.seed);
     p.add("estimator", to_string(result.estimator)).add("variance_factor", result.variance_factor);
+    if (result.target_met) p.add_flag("target_met", *result.target_met);  // a run with a target only
     points.push_back(std::move(p));
     if (progress) progress(i + 1, comms.size());
   }

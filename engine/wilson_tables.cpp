@@ -174,6 +174,7 @@ std::vector<CellResult> regenerate(const std::vector<int>& tables, const TableRu
     out.result.estimate = sim.estimate;
     out.result.estimator = sim.estimator;
     out.result.variance_factor = sim.variance_factor;
+    out.result.target_met = sim.target_met;
     return done.emplace(key, out).first->second;
   };
   std::size_t count = 0;
@@ -184,6 +185,7 @@ std::vector<CellResult> regenerate(const std::vector<int>& tables, const TableRu
     r.estimate = simulated.result.estimate;
     r.estimator = simulated.result.estimator;
     r.variance_factor = simulated.result.variance_factor;
+    r.target_met = simulated.result.target_met;
     r.exact = simulated.exact;
     r.exact_method = simulated.exact_method;
     r.own_run = !simulated.reported;
@@ -214,6 +216,7 @@ Record cell_record(const CellResult& r) {
   record.add("estimator", to_string(r.estimator)).add("variance_factor", r.variance_factor);
   if (r.exact) record.add("exact", *r.exact).add("exact_method", r.exact_method);
   else record.add_none("exact").add_none("exact_method");
+  if (r.target_met) record.add_flag("target_met", *r.target_met);  // a run with a target only
   return record;
 }
 

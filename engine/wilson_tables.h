@@ -51,6 +51,7 @@ struct CellResult {
   std::optional<bounds::Bounds> bounds;  // Wilson's Section 5 bounds (none for async)
   Estimator estimator = Estimator::mc;  // the one that gave `estimate`
   double variance_factor = 1.0;         // against plain sampling, measured on the cell's run
+  std::optional<bool> target_met = std::nullopt;  // with a target: whether the cell met it before the cap
   // The cell's exact expectation where one is known (sync at C = 0, async with normal laws), and
   // how it was obtained: printed beside the simulated mean, never instead of it.
   std::optional<double> exact = std::nullopt;
@@ -84,7 +85,7 @@ std::vector<CellResult> regenerate(const std::vector<int>& tables, const TableRu
 
 // One cell as a record, its names the CSV header:
 // table,law,a,comm,structure,n,m,paper,mean,stderr,deviation_pct,flag,lower,upper,ci_low,ci_high,reps,seed,
-// estimator,variance_factor,exact,exact_method
+// estimator,variance_factor,exact,exact_method, and target_met (true or false) when the run has a target
 Record cell_record(const CellResult& result);
 
 // How close one table's regenerated cells come to the paper. Flagged cells are counted apart and

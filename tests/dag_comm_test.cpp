@@ -52,7 +52,7 @@ Structure random_dag(std::uint64_t seed, int size, int width, bool edge_laws, bo
             parse_law("c(0.25)")};
   if (ties) s.laws = {parse_law("c(1)"), parse_law("c(2)"), parse_law("c(3)"), parse_law("c(0.5)"), parse_law("c(1)")};
   if (normal)
-    s.laws = {parse_law("n(0.5,1/12)"), parse_law("n(1,1/4)"), parse_law("u(0,1)"), parse_law("n(0.2,0.01)"), parse_law("c(0.25)")};
+    s.laws = {parse_law("n(0.5,1/12)"), parse_law("n(1,1/4)"), parse_law("u(0,1)"), parse_law("tn(0.2,0.01)"), parse_law("c(0.25)")};
   std::uniform_int_distribution<int> law(0, 2), processor(0, width - 1), message_law(3, 4);
   std::bernoulli_distribution linked(0.15), own_law(0.5);
   PrecedenceGraph& g = s.custom_graph();
@@ -773,4 +773,38 @@ TEST_CASE("DAG communication: the one-port models give the same bits on 1, 2 and
           REQUIRE(other.max == one.max);
         }
       }
+}
+
+// A message cannot take a negative time: an edge law whose support reaches below 0 is refused when
+// the plan is compiled (comm=-1 already was, by the reader), naming the edge; a normal law's hint
+// points to tn(mean,variance). Before, comm="u(-2,-1)" let the receiver finish before its sender
+// (a makespan of 0.52 where the sender alone ends at 1).
+TEST_CASE("an edge law that can draw a negative time is refused", "[dag][comm]") {
+  const auto with_edge = [](const std::string& comm) {
+    return parse_dot("digraph g { a [processor=0, law=\"c(1)\"]; b [processor=1, law=\"u(0,0.1)\"]; a -> b [comm=\"" + comm +
+                         "\"]; }",
+                     "neg.dot");
+  };
+  const auto error = [&](const std::string& comm) {
+    try {
+      (void)compile(with_edge(comm));
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(error("u(-2,-1)").find("edge 'a' -> 'b': the message law u(-2,-1) draws a negative time with probability 100%") !=
+        std::string::npos);
+  CHECK(error("n(1,1)").find("tn(mean,variance)") != std::string::npos);
+  CHECK(error("mix(0.5:c(1),0.5:u(-1,1))").find("probability 25%") != std::string::npos);
+  CHECK(error("0.5*u(-1,0.5)").find("edge 'a' -> 'b'") != std::string::npos);
+  for (const char* fine : {"tn(1,1)", "u(0,2)", "c(0)", "exp(1)"}) {
+    INFO(fine);
+    CHECK(error(fine).empty());
+  }
+  // Within one processor an edge carries no message, but a law that cannot be a time is still refused.
+  CHECK_THROWS_AS(compile(parse_dot("digraph g { a [processor=0, law=\"c(1)\"]; b [processor=0, law=\"c(1)\"]; "
+                                    "a -> b [comm=\"u(-2,-1)\"]; }",
+                                    "same.dot")),
+                  InputError);
 }

@@ -135,6 +135,10 @@ TEST_CASE("order-statistic ranks, Clopper-Pearson and the quantile names against
   CHECK(quantile_name(0.95) == "q95");
   CHECK(quantile_name(0.025) == "q025");
   CHECK(quantile_name(0.999) == "q999");
+  // Levels in exponent notation keep it (both were "q00": two columns of one name).
+  CHECK(quantile_name(1e-300) == "q1e-300");
+  CHECK(quantile_name(1e-5) == "q1e-05");
+  CHECK(quantile_name(0.0025) == "q0025");
   const std::vector<double> sorted = {1, 2, 3, 4};
   CHECK(quantile_sorted(sorted, 0.5) == 2.5);  // type 7
   CHECK(quantile_sorted(sorted, 1.0) == 4.0);

@@ -1,6 +1,7 @@
 // The estimators beside plain Monte Carlo (engine/estimators.h): controls on the evaluators' own
 // draws, the regression's algebra, antithetic twins, exactness where it exists, determinism, the
 // stopping rule, and calibration of the intervals over 400 seeds.
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <vector>
@@ -435,6 +436,33 @@ TEST_CASE("a standard error floor meets the targets at that standard error", "[e
     CHECK(same_bits(fine.estimate, estimate(nn, e, 100000, 4, 2, {0.0, 0.0, 10000, 1e-6}).estimate));
     CHECK(same_bits(coarse.estimate, estimate(nn, e, 100000, 4, 2, {0.0, 0.0, 0, 0.05}).estimate));
   }
+}
+
+// A run with a target says whether it met it (target_met in its record); without a target the
+// record has no such field. Before, a run the cap stopped first looked like one that met its target.
+TEST_CASE("a run with a target says whether it met it before the cap", "[estimators]") {
+  for (const Estimator e : {Estimator::mc, Estimator::cv}) {
+    INFO(engine::to_string(e));
+    const auto nn = prepared(StructureKind::nearest_neighbor, 4, 1, "normal", 20);
+    const auto capped = estimate(nn, e, 300, 4, 2, {1e-9, 0.0});
+    REQUIRE(capped.target_met.has_value());
+    CHECK_FALSE(*capped.target_met);
+    const auto met = estimate(nn, e, 100000, 4, 2, {0.05, 0.0});
+    REQUIRE(met.target_met.has_value());
+    CHECK(*met.target_met);
+    CHECK_FALSE(estimate(nn, e, 300, 4, 2, {}).target_met.has_value());
+  }
+  engine::Model model = engine::Model::wilson(StructureKind::nearest_neighbor, 4, 1, "1/2", "normal", 20);
+  const engine::RunOptions run_options = options(300, 1);
+  for (const double target : {1e-9, 10.0}) {
+    engine::Simulation sim = engine::prepare(model);
+    engine::run(sim, run_options, false, Estimator::mc, {target, 0.0});
+    CHECK(engine::simulation_record(sim, 1).text("target_met") == (target > 1.0 ? "true" : "false"));
+  }
+  engine::Simulation plain = engine::prepare(model);
+  engine::run(plain, run_options, false, Estimator::mc);
+  const auto names = engine::simulation_record(plain, 1).names();
+  CHECK(std::find(names.begin(), names.end(), "target_met") == names.end());
 }
 
 namespace {

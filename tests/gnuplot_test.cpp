@@ -213,3 +213,22 @@ TEST_CASE("what a structure's histogram marks", "[distribution][plot]") {
   one_port.port = "one-port";
   CHECK_FALSE(engine::dag_estimates_apply(engine::prepare(one_port)));
 }
+
+// A figure's subtitle says how its points were estimated: the estimator and the replications each
+// took (before: "10000 replications per point" where cv ran 1,856-2,176 to the same precision).
+TEST_CASE("a figure's subtitle says how its points were estimated", "[gnuplot]") {
+  engine::FigureRun run;
+  run.sampling.reps = 10000;
+  std::vector<engine::Record> points(3);
+  points[0].add("estimator", "cv").add("reps", 1856);
+  points[1].add("estimator", "cv").add("reps", 2176);
+  points[2].add("estimator", "cv").add("reps", 2000);
+  run.stop.target_reps = 10000;
+  CHECK(cli::figure_sampling(points, run) == "cv, 1856-2176 replications per point, each to its target");
+  const auto script = cli::figure_script(engine::wilson_figure(5), run, {"comm", "upper", "mean", "ci_low", "ci_high", "lower"},
+                                         "f.csv", "f.svg", "f.png", cli::figure_sampling(points, run));
+  CHECK(script.find("cv, 1856-2176 replications per point, each to its target}") != std::string::npos);
+  std::vector<engine::Record> plain(2);
+  for (auto& p : plain) p.add("estimator", "mc").add("reps", 10000);
+  CHECK(cli::figure_sampling(plain, engine::FigureRun{}) == "mc, 10000 replications per point");
+}

@@ -329,8 +329,9 @@ TEST_CASE("empirical law: errors for a missing, empty or non-numeric file", "[la
              Contains("line 2: '2 3' is not a number"));
   CHECK_THAT(error_of([&] { Law::empirical(write_file(dir, "csv.txt", "1.5,\n")); }), Contains("line 1: '1.5,' is not a number"));
   CHECK_THAT(error_of([&] { Law::empirical(write_file(dir, "inf.txt", "1\ninf\n")); }), Contains("line 2: 'inf' is not a number"));
-  CHECK_THAT(error_of([&] { Law::empirical(write_file(dir, "same.txt", "2\n2.0\n2\n")); }),
-             Contains("all 3 task times are 2 (use c(2) for a constant time)"));
+  // Times that never vary are accepted as the constant they are (they were refused).
+  CHECK(Law::empirical(write_file(dir, "same.txt", "2\n2.0\n2\n")) == Law::constant(2.0));
+  CHECK(parse_law("emp(" + write_file(dir, "same2.txt", "0.5\n0.5\n") + ")") == Law::constant(0.5));
   CHECK_THAT(error_of([&] { Law::empirical(write_file(dir, "huge.txt", "1e300\n-1e300\n")); }), Contains("values too large"));
   CHECK_THAT(error_of([&] { Law::empirical(write_file(dir, "tiny.txt", "1e-200\n2e-200\n")); }), Contains("values too small"));
   // Through parse_law: the text and the position of the law.

@@ -83,3 +83,20 @@ TEST_CASE("policies: the estimator and the target act on each mean, the same byt
   }
   CHECK(reduced >= 1);
 }
+
+// Where the controls (or a pair's reflection) explain the makespan to its last bits, as the master
+// alone summing its draws, the variance factor is undefined: empty, not the 1e29 that rounding
+// noise over rounding noise gave. A run with a target says whether it met it.
+TEST_CASE("policies: an exact fit's variance factor is undefined, and targets say whether they were met", "[policies]") {
+  const auto alone = engine::Model::wilson(structures::StructureKind::master_slave, 1, 0, "1/2", "uniform", 10, 0.1);
+  const auto records = engine::compare_policies(alone, options(200, 1), Estimator::cv);
+  REQUIRE_FALSE(records.empty());
+  for (const auto& r : records) {
+    INFO(r.text("policy") << ": " << r.text("estimator"));
+    CHECK(r.text("variance_factor").empty());
+  }
+  engine::StopRule unreachable;
+  unreachable.target_se = 1e-12;
+  const auto capped = engine::compare_policies(ms_model(0.05), options(200, 1), Estimator::mc, unreachable);
+  for (const auto& r : capped) CHECK(r.text("target_met") == "false");
+}

@@ -154,26 +154,26 @@ TEST_CASE("a graph's comparisons are the one-configuration sweep's, and those it
 }
 
 // Exact cases, where the paired difference is known replication by replication.
-// (1) Async never communicates (Wilson 5.1: its streams stay on their processor), so at C = 0.1
-// against comm=0 both sides run the same plan on the same streams: every difference is 0, the
-// ratio 1, both with standard error 0.
+// (1) A comparison with the model's own value (comm=0.1 at C = 0.1) runs the same plan on the same
+// streams: every difference is 0, the ratio 1, both with standard error 0. (Against comm=0 async,
+// which never communicates, would do the same by doing nothing: that comparison is refused.)
 // (2) With every processor fast (m = n), a = 1/2 against a = 1 draws the same variates, the first
 // scaled by 1/2, which is exact in binary: each makespan is half its target's bit for bit (sums and
 // maxima commute with a power of two), so each difference is minus the makespan, the mean difference
 // is minus the mean row bit for bit (the same Welford steps, halved), and the ratio is 1/2 with
 // standard error 0 (Var A - 2R Cov + R^2 Var B = V/4 - V/2 + V/4, exact).
-TEST_CASE("exact comparisons: async's comm=0 and a power-of-two scale", "[sweep][simulate]") {
+TEST_CASE("exact comparisons: the model's own value and a power-of-two scale", "[sweep][simulate]") {
   RunOptions options;
   options.seed = 3;
   options.reps = 300;
   options.threads = 2;
   Model async = Model::wilson(structures::StructureKind::asynchronous, 5, 2, "1/2", "normal", 7);
   async.comm = "0.1";
-  const auto rows = model_sweep_records(async, {Comparison("comm=0")}, options);
-  CHECK(row_of(rows, "difference", "comm=0").text("value") == "0");
-  CHECK(row_of(rows, "difference", "comm=0").text("stderr") == "0");
-  CHECK(row_of(rows, "ratio", "comm=0").text("value") == "1");
-  CHECK(row_of(rows, "ratio", "comm=0").text("stderr") == "0");
+  const auto rows = model_sweep_records(async, {Comparison("comm=0.1")}, options);
+  CHECK(row_of(rows, "difference", "comm=0.1").text("value") == "0");
+  CHECK(row_of(rows, "difference", "comm=0.1").text("stderr") == "0");
+  CHECK(row_of(rows, "ratio", "comm=0.1").text("value") == "1");
+  CHECK(row_of(rows, "ratio", "comm=0.1").text("stderr") == "0");
 
   for (const auto kind : {structures::StructureKind::asynchronous, structures::StructureKind::synchronous}) {
     const Model fast = Model::wilson(kind, 4, 4, "1/2", "uniform", 9);
@@ -188,4 +188,85 @@ TEST_CASE("exact comparisons: async's comm=0 and a power-of-two scale", "[sweep]
     CHECK(number(ratio, "stderr") == 0.0);
     CHECK(number(mean, "stderr") > 0.0);
   }
+}
+
+// m=0 on a graph compares with equal processors whatever gives its speeds (--m and --a, a list of
+// scales, the file's processor_scale): before, a list or the file's speeds were kept at m = 0, and
+// every difference was 0 with standard error 0. a=1 says the same; a=1/4 at m = 0 is refused.
+TEST_CASE("a graph's m=0 and a=1 compare with equal processors whatever gives its speeds", "[sweep][simulate]") {
+  RunOptions options;
+  options.seed = 5;
+  options.reps = 400;
+  options.threads = 2;
+  Model wilson;
+  wilson.graph = std::string(HETSTRUCT_TEST_DATA) + "/diamond.dot";
+  wilson.fast_count = 1;  // processor 0 at 1/2
+  Model listed;
+  listed.graph = wilson.graph;
+  listed.processor_scales = "1/2,1";
+  Model file;
+  file.graph = std::string(HETSTRUCT_TEST_DATA) + "/two_speeds.dot";
+  const auto reference = model_sweep_records(wilson, {Comparison("m=0")}, options);
+  const Record& expected = row_of(reference, "difference", "m=0");
+  CHECK(number(expected, "value") < 0.0);
+  CHECK(number(expected, "stderr") > 0.0);
+  for (const Model* m : {&listed, &file}) {
+    INFO(m->graph << " " << m->processor_scales);
+    for (const char* text : {"m=0", "a=1"}) {
+      const auto rows = model_sweep_records(*m, {Comparison(text)}, options);
+      const Record& difference = row_of(rows, "difference", text);
+      CHECK(difference.text("value") == expected.text("value"));
+      CHECK(difference.text("stderr") == expected.text("stderr"));
+      CHECK(row_of(rows, "ratio", text).text("value") == row_of(reference, "ratio", "m=0").text("value"));
+    }
+    CHECK(testing::error_of([&] { (void)model_sweep_records(*m, {Comparison("a=1/4")}, options); }).find("m is 0") !=
+          std::string::npos);
+    // m=1 replaces the speeds too: processor 0 at 1/2 is the machine itself, nothing to compare.
+    CHECK(testing::error_of([&] { (void)model_sweep_records(*m, {Comparison("m=1")}, options); })
+              .find("would not change the model") != std::string::npos);
+    const auto other = model_sweep_records(*m, {Comparison("m=1,a=1/4")}, options);
+    CHECK(number(row_of(other, "difference", "m=1,a=0.25"), "value") > 0.0);  // against a faster machine
+  }
+}
+
+// A comparison that sets an option the model does not use would give a difference of 0 by doing
+// nothing: refused in simulate, and in a sweep not made where it has no effect (counted).
+TEST_CASE("a comparison that would not change the model is refused", "[sweep][simulate]") {
+  RunOptions options;
+  options.seed = 2;
+  options.reps = 100;
+  options.threads = 2;
+  const auto refused = [&](const Model& m, const std::string& text) {
+    return testing::error_of([&] { (void)model_sweep_records(m, {Comparison(text)}, options); });
+  };
+  Model sync = Model::wilson(structures::StructureKind::synchronous, 4, 1, "1/2", "uniform", 5);
+  CHECK(refused(sync, "exchange=plain").find("would not change the model") != std::string::npos);
+  CHECK(refused(sync, "protocol=coordinator").find("would not change the model") != std::string::npos);  // C = 0
+  CHECK(refused(sync, "policy=equal").find("policy") != std::string::npos);
+  Model equal = Model::wilson(structures::StructureKind::synchronous, 4, 0, "1/2", "uniform", 5);
+  CHECK(refused(equal, "a=1/4").find("m is 0") != std::string::npos);
+  CHECK(refused(equal, "fast_law=u(0,2)").find("m is 0") != std::string::npos);
+  Model async = Model::wilson(structures::StructureKind::asynchronous, 4, 1, "1/2", "uniform", 5);
+  async.comm = "0.1";
+  CHECK(refused(async, "comm=0").find("no communication") != std::string::npos);
+  Model nn = Model::wilson(structures::StructureKind::nearest_neighbor, 4, 1, "1/2", "uniform", 5);
+  nn.comm = "0.1";
+  CHECK(refused(nn, "exchange=plain").find("nn at C = 0") != std::string::npos);
+  nn.comm = "0";
+  CHECK(number(row_of(model_sweep_records(nn, {Comparison("exchange=plain")}, options), "difference", "exchange=plain"),
+               "stderr") > 0.0);
+  // Equal values are a legitimate difference of 0.
+  CHECK(row_of(model_sweep_records(async, {Comparison("comm=0.1")}, options), "difference", "comm=0.1").text("value") == "0");
+
+  // A sweep leaves the configurations it has no effect on without a difference row.
+  std::array<std::vector<std::string>, SweepDim::count> texts;
+  texts[SweepDim::structure] = {"sync"};
+  texts[SweepDim::n] = {"4"};
+  texts[SweepDim::m] = {"0", "1"};
+  texts[SweepDim::levels] = {"5"};
+  const SweepEntries valid = build_entries(make_grid(texts, 10), {Comparison("a=1")}, false);
+  REQUIRE(valid.entries.size() == 2);
+  CHECK_FALSE(valid.entries[0].targets[0].has_value());
+  CHECK(valid.entries[1].targets[0].has_value());
+  CHECK(valid.no_effect == 1);
 }

@@ -653,3 +653,36 @@ TEST_CASE("sweep --estimator and a target: each mean row names its estimator, an
   CHECK_THROWS_WITH(run_sweep({"-s", "sync", "--n", "4", "--target-se", "0.1", "--estimators", "sd"}),
                     Catch::Contains("target_se: the distribution's rows"));
 }
+
+// On a terminal the progress line is cleared before the result prints: finish() erases it, and a
+// later update draws it again (before, the result's first line began after "ETA 0 s").
+TEST_CASE("the progress line is cleared before the result", "[progress]") {
+  char* buffer = nullptr;
+  std::size_t size = 0;
+  std::FILE* stream = open_memstream(&buffer, &size);
+  REQUIRE(stream);
+  {
+    Progress progress("simulate x", stream);
+    progress.update(10, 10);
+    progress.finish();
+    std::fflush(stream);
+    const std::string text(buffer, size);
+    CHECK(text.find("simulate x: 100.0% (10/10)") != std::string::npos);
+    CHECK(text.size() >= 4);
+    CHECK(text.substr(text.size() - 4) == "\r\033[K");
+    progress.finish();  // nothing more to clear
+    std::fflush(stream);
+    CHECK(size == text.size());
+  }
+  std::fclose(stream);
+  std::free(buffer);
+}
+
+// A sweep's JSON (its CSV read back) has target_met as true or false, as simulate's JSON has, not
+// the strings "true" and "false".
+TEST_CASE("a sweep's JSON has target_met as a flag", "[sweep]") {
+  const std::string json = run_sweep({"-s", "sync", "--n", "4", "--levels", "10", "--reps", "100", "--estimator", "mc",
+                                      "--target-se", "1", "--format", "json", "--quiet"});
+  CHECK(json.find("\"target_met\":true") != std::string::npos);
+  CHECK(json.find("\"target_met\":\"true\"") == std::string::npos);
+}
