@@ -40,7 +40,7 @@ case "$what" in
         $((ms / 1000)) $((ms % 1000 / 100)) "$(nproc)" >> "$provenance.new"
     }
     precision=(--estimator auto --target-reps "$reps" --reps "$reps" --seed "$seed")
-    # HETSTRUCT_SE_FLOOR=0.05: the variance study's rule, se <= max(0.05, the paper's) (README).
+    # HETSTRUCT_SE_FLOOR=0.05: the variance study's rule, se <= max(0.05, the paper's) (docs/estimators.md).
     [ -z "${HETSTRUCT_SE_FLOOR:-}" ] || precision+=(--se-floor "$HETSTRUCT_SE_FLOOR")
     for t in 1 2 3 4 5 6 7 8; do
       record "table$t.csv" ./build/hetstruct table "$t" "${precision[@]}" --out "results/table$t.csv"

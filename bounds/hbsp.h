@@ -100,7 +100,7 @@ struct MachineComments {
 // the machine when a name or unit cannot be written (empty, or with whitespace, '#' or '=').
 std::string machine_text(const Machine& m, const MachineComments& comments = {});
 
-inline constexpr double kilobyte = 1024.0;  // the paper's KB: binary kilobytes (not stated; see README)
+inline constexpr double kilobyte = 1024.0;  // the paper's KB: binary kilobytes (not stated; see docs/hbsp.md)
 inline constexpr double max_value = 1e30;      // the largest magnitude of a number in HBSP inputs
 inline constexpr double min_positive = 1e-30;  // the smallest value of one that must be > 0
 

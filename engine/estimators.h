@@ -1,6 +1,6 @@
 // Estimators beside plain Monte Carlo: regression control variates, antithetic twins, exact
-// expectations, and stopping on a target precision (issue 11; README.md's "Estimators and target
-// precision" gives the measured variance factors behind the choices).
+// expectations, and stopping on a target precision (issue 11; docs/estimators.md gives the
+// measured variance factors behind the choices).
 //
 // Control variates: each replication gives z = (Y, K_1..K_J), where Y is the makespan and the K
 // are statistics of the same task times with exactly known means mu_K (engine/plan.h ControlSpec,

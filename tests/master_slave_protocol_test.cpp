@@ -395,7 +395,7 @@ TEST_CASE("master-slave protocols give bit-identical results on 1 and 2 threads"
 }
 
 TEST_CASE("master-computes reproduces Table 8: (8,3), a = 1/2, uniform, C = 0.05", "[ms-protocol]") {
-  // The paper's value is 809 (10,000 replications). Documented fit of Table 8 (README): 0.65%;
+  // The paper's value is 809 (10,000 replications). Documented fit of Table 8 (docs/semantics.md): 0.65%;
   // this cell is within the paper's rounding (0.5) plus 4 standard errors (0.04 at 300
   // replications). Pinned: the reading's own value at seed 1, as `simulate --format json` prints it.
   const auto s = structures::master_slave(structures::heterogeneous(8, 3, 0.5, Law::paper_uniform()), 1000);

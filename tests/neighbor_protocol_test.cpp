@@ -300,7 +300,7 @@ TEST_CASE("the event-driven readings reproduce Table 4, (8,3), a = 1/2, C = .10"
   RunOptions options;
   options.reps = 300;
   options.seed = 1;
-  // Documented fits (README): event-available 0.86%, event-commit 1.08% worst over Tables 4 and
+  // Documented fits (docs/semantics.md): event-available 0.86%, event-commit 1.08% worst over Tables 4 and
   // 7; each within that plus 4 standard errors (0.34 here), and pinned at seed 1 (the values
   // `simulate --format json` prints for this cell).
   const struct { const char* name; double fit, pinned; } readings[] = {

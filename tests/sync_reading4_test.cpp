@@ -1,5 +1,5 @@
 // Reading 4 of the synchronous structure with communication, initiator-collector-release and its
-// whole-C variant (engine/protocols/synchronous.cpp; README "With communication"): the small-C
+// whole-C variant (engine/protocols/synchronous.cpp; docs/semantics.md, "Reading 4"): the small-C
 // cost of a level by the position of its longest task, a hand-computed level for each release
 // case, and an independent event-by-event simulation of the rules compared bit for bit.
 #include <algorithm>
@@ -43,7 +43,7 @@ double makespan(const structures::Structure& s, double comm, const std::string& 
   return engine::evaluate(plan, 1, 0, ws);
 }
 
-// ---- An independent simulation of one level, event by event, from the README's rules ----------
+// ---- An independent simulation of one level, event by event, from the rules of docs/semantics.md ----------
 //
 // Events in time order: an initiation ends (its receiver starts computing), a task ends (a
 // completion is sent to the collector), the collector's task ends (its port opens), a receipt

@@ -76,7 +76,7 @@ TEST_CASE("Tables 1 and 2 at 400 replications agree with the paper", "[tables]")
     const double mc = 4.0 * std::hypot(r.estimate.stderr_, sd / 100.0);
     if (c.structure == "nn") {
       // Sequential-exchange semantics fit every cell within 0.34% but not exactly
-      // (docs/semantics.md, README's fit table): hold it to that, plus the Monte Carlo error.
+      // (docs/semantics.md and its fit table): hold it to that, plus the Monte Carlo error.
       REQUIRE(std::abs(r.estimate.mean - c.paper) <= 0.0034 * c.paper + mc);
     } else {
       REQUIRE(std::abs(r.estimate.mean - c.paper) <= 0.5 + mc);

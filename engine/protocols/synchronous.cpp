@@ -154,7 +154,7 @@ void random_order(ProcessorStream& stream, std::vector<int>& positions) {
 //   worst 2.02%, mean 0.57%; tests/benchmarks/score_sync_protocols.cpp rescores every protocol.
 //   n = 2: the level ends at max(L + 2C + X_0, L + C + X_1) + C; n = 1: the task alone.
 //
-// - Reading 4 (initiator-collector-release; README, "With communication"): reading 3's order
+// - Reading 4 (initiator-collector-release; docs/semantics.md, "Reading 4"): reading 3's order
 //   (slow first), blocking collector and ports, without the self-message (the initiator computes
 //   from L + (n-1)C, r_0 = L + (n-1)C + X_0), and two changes:
 //   * the receipts: a completion arrives at a_j = max(r_j, E) (every one that ended while the
@@ -165,7 +165,7 @@ void random_order(ProcessorStream& stream, std::vector<int>& positions) {
 //     (its receipt's start minus a_j): R + C/2 if it was the initiator's, R + C if position
 //     n-1's, R + C + max(0, C - 2w) if an ordinary position's (2..n-2). The whole-C variant:
 //     R + max(0, C - w) after the initiator, R + C + max(0, C - w) after an ordinary position.
-//   The release's pieces are fitted to Tables 3 and 6, not derived (README). At small C a level
+//   The release's pieces are fitted to Tables 3 and 6, not derived (docs/semantics.md). At small C a level
 //   whose longest task is at the initiator or the collector costs (n + 1/2)C over it, at ordinary
 //   position j (j + 3)C, at position n-1 (n + 1)C (tests/sync_reading4_test.cpp). n = 2: the one
 //   message is the initiator's, the level is max(L + C + X_0, L + C + X_1) + 3C/2; n = 1: the task.
