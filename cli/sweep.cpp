@@ -72,7 +72,7 @@ class Reporter {
 
 struct Settings {
   std::uint64_t reps = 0, seed = 0, max_configs = 0;
-  engine::GraphSettings graph;                // --task-law, --task-cv, --mapping, --bandwidth, --scales
+  engine::GraphSettings graph;                // --task-law, --task-cv, --mapping, --bandwidth, --scales, --cores
   engine::DistributionOptions distribution;   // --estimators: rows beyond the mean
   std::optional<engine::MeanEstimator> mean;  // --estimator and the targets; none: plain blocks
 };
@@ -188,9 +188,9 @@ const ConfigKey* find_config_key(const std::string& name) {
 
 // Keys that set one of the command's options through CLI11, which parses and checks the value as
 // it does on the command line: the graphs' settings, the mean rows' estimator and targets.
-constexpr std::array<std::pair<const char*, const char*>, 16> option_keys = {{
+constexpr std::array<std::pair<const char*, const char*>, 17> option_keys = {{
     {"task_law", "--task-law"}, {"task-law", "--task-law"}, {"task_cv", "--task-cv"}, {"task-cv", "--task-cv"},
-    {"mapping", "--mapping"}, {"bandwidth", "--bandwidth"}, {"scales", "--scales"},
+    {"mapping", "--mapping"}, {"bandwidth", "--bandwidth"}, {"scales", "--scales"}, {"cores", "--cores"},
     {"estimator", "--estimator"}, {"target_se", "--target-se"}, {"target-se", "--target-se"},
     {"target_rel", "--target-rel"}, {"target-rel", "--target-rel"}, {"target_reps", "--target-reps"},
     {"target-reps", "--target-reps"}, {"se_floor", "--se-floor"}, {"se-floor", "--se-floor"},
@@ -320,6 +320,8 @@ void SweepCommand::add_to(CLI::App& app) {
   app_->add_option("--bandwidth", bandwidth, "WfFormat: bytes per unit of time for a crossing edge's files (default: --comm)")
       ->group(graphs);
   app_->add_option("--scales", scales, "Each processor's scale, a list 1,1,1/2 (replaces the file's speeds; not with --m)")
+      ->group(graphs);
+  app_->add_option("--cores", cores, "Each processor's cores, a list 4,4,1 or one count for all (replaces the file's)")
       ->group(graphs);
   list("--law", law, "Laws, a list (commas inside parentheses belong to the law): uniform,normal,u(0,2) [uniform]");
   list("--fast-law", fast_law, "Laws of the fast processors (default: a times --law)");
@@ -467,7 +469,7 @@ Settings read_settings(const SweepCommand& c) {
   s.seed = count_option(scalar_options[1], c.seed_text);
   s.max_configs = count_option(scalar_options[2], c.max_configs_text);
   if (c.threads < 0) throw InputError("--threads", "must be 0 (all cores) or more");
-  for (const char* flag : {"--task-law", "--task-cv", "--mapping", "--bandwidth", "--scales"})
+  for (const char* flag : {"--task-law", "--task-cv", "--mapping", "--bandwidth", "--scales", "--cores"})
     if (c.given(flag) && c.graph.empty()) throw InputError(flag, "applies to a graph only", "give --graph FILE.dot");
   s.graph.task_graph.law.shape = structures::parse_task_law_shape(c.task_law);
   s.graph.task_graph.law.cv = c.task_cv;
@@ -477,6 +479,7 @@ Settings read_settings(const SweepCommand& c) {
   s.graph.task_graph.mapping = c.mapping;
   if (c.given("--bandwidth")) s.graph.task_graph.bandwidth = c.bandwidth;  // none: --comm on every edge
   s.graph.processor_scales = c.scales;
+  s.graph.processor_cores = c.cores;
   structures::validate(s.graph.task_graph.law);
   structures::validate_bandwidth(s.graph.task_graph.bandwidth);
   if (c.resume && c.out_path.empty()) throw InputError("--resume", "needs --out FILE");

@@ -48,7 +48,7 @@ class SweepCommand {
   std::vector<std::string> structure, law, fast_law, n, m, a, levels, comm, protocol, policy, exchange;
   std::vector<std::string> graph, port;  // graphs (structure values) and their port models (protocol values)
   // Every graph's settings (engine::GraphSettings), as simulate's options of the same names.
-  std::string task_law = "normal", mapping, scales;
+  std::string task_law = "normal", mapping, scales, cores;
   double task_cv = 0.0, bandwidth = 0.0;
   std::vector<std::string> compare_to;
   std::vector<std::string> estimators, quantiles, deadlines;  // the distribution (cli/distribution.h)

@@ -129,7 +129,7 @@ std::vector<Record> comparison_records(const std::string& structure, const std::
 }
 
 bool dag_estimates_apply(const Simulation& simulation) {
-  return simulation.plan.kind == PlanKind::dag && simulation.plan.port == Port::free;
+  return simulation.plan.kind == PlanKind::dag && simulation.plan.port == Port::free && !simulation.plan.multicore();
 }
 
 std::vector<HistogramMark> histogram_marks(const Simulation& simulation,

@@ -96,10 +96,12 @@ std::pair<double, double> clopper_pearson(std::uint64_t k, std::uint64_t n, doub
 
 std::string quantile_name(double level) {
   if (level >= 1.0) return "q100";
-  // The shortest text that reads back to the level: two levels never share a name (with %.15g,
-  // 1e-5 and 1e-300 were both "q00", two columns of one name).
-  const std::string text = distributions::format_exact(level);  // 0.05, 0.5, 0.025, 1e-300
-  if (text.find('e') != std::string::npos) return "q" + text;  // q1e-300
+  // Its decimals (q05, q50, q025, q0001), down to 1e-4; below, where %.15g turns to an exponent,
+  // the shortest text that reads back to the level (q1e-05, q1e-300: they once shared "q00").
+  char fixed[32];
+  std::snprintf(fixed, sizeof fixed, "%.15g", level);
+  const std::string text = fixed;
+  if (text.find('e') != std::string::npos) return "q" + distributions::format_exact(level);
   const auto dot = text.find('.');
   std::string digits = dot == std::string::npos ? "0" : text.substr(dot + 1);
   if (digits.size() == 1) digits += '0';

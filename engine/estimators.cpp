@@ -215,10 +215,13 @@ EstimatorSetup estimator_setup(const structures::Structure& s, const Plan& plan,
     setup.surrogate_control_means = own.control_means;
   }
   if (custom) {
-    // Each processor's busy time: the sum of its tasks' means.
+    // Each processor's busy time: the sum of its tasks' means, each task at its processor's scale
+    // (the busy time adds the scaled times the evaluator draws).
     setup.control_means.assign(plan.width, 0.0);
     for (std::size_t t = 0; t < plan.task_sampler.size(); ++t)
-      if (plan.task_sampler[t] >= 0) setup.control_means[plan.task_processor[t]] += s.laws[plan.task_sampler[t]].mean();
+      if (plan.task_sampler[t] >= 0)
+        setup.control_means[plan.task_processor[t]] +=
+            (plan.task_scale.empty() ? 1.0 : plan.task_scale[t]) * s.laws[plan.task_sampler[t]].mean();
   } else {
     const std::vector<distributions::Law> laws(s.laws.begin(), s.laws.begin() + plan.width);
     setup.control_means = bounds::processor_sum_means(laws, setup.controls.sum_counts);

@@ -131,6 +131,14 @@ void compile_cores(const structures::Structure& s, Plan& plan) {
                      "use port free with processors of several cores");
   plan.processor_cores.assign(static_cast<std::size_t>(plan.width), 1);
   std::copy_n(cores.begin(), std::min(cores.size(), plan.processor_cores.size()), plan.processor_cores.begin());
+  // Each worker keeps every core's free time: 2^24 cores is 128 MB a thread.
+  constexpr std::uint64_t max_total_cores = std::uint64_t{1} << 24;
+  std::uint64_t total = 0;
+  for (const int k : plan.processor_cores) total += static_cast<std::uint64_t>(k);
+  if (total > max_total_cores)
+    throw InputError("processor_cores", "the processors have " + std::to_string(total) + " cores in all, more than " +
+                                            std::to_string(max_total_cores),
+                     "give fewer processors or fewer cores");
   plan.core_begin.assign(1, 0);
   for (const int k : plan.processor_cores) plan.core_begin.push_back(plan.core_begin.back() + static_cast<std::uint32_t>(k));
 }

@@ -29,6 +29,9 @@ Simulation prepare(const Model& model) {
 
 std::optional<Estimator> check_run(Simulation& sim, const RunOptions& options, bool metrics, Estimator estimator,
                                    const StopRule& stop) {
+  if (metrics && sim.plan.multicore())
+    throw InputError("metrics", "the measures (power weights, speedup, efficiency) take processors of one core",
+                     "a processor of several cores has no one speed or busy time to weigh");
   if (metrics || sim.distribution_options.any()) {
     const std::string what = metrics ? "the measures (metrics)" : "the makespan's distribution";
     if (estimator != Estimator::mc && estimator != Estimator::automatic)
@@ -155,7 +158,9 @@ std::vector<double> mean_task_times(const structures::Structure& s) {
   for (const auto v : boost::make_iterator_range(boost::vertices(s.graph()))) {
     const auto& t = s.graph()[v];
     if (t.kind != structures::TaskKind::compute || t.law < 0) continue;
-    sum[t.processor] += s.laws[t.law].mean();
+    // A task on processor j takes processor_scale[j] times a draw of its law.
+    const double scale = s.processor_scale.empty() ? 1.0 : s.processor_scale[static_cast<std::size_t>(t.processor)];
+    sum[t.processor] += scale * s.laws[t.law].mean();
     count[t.processor] += 1.0;
   }
   for (int j = 0; j < s.width; ++j) sum[j] = count[j] > 0 ? sum[j] / count[j] : std::nan("");

@@ -446,14 +446,6 @@ Job::Job(const SweepConfig& c, std::size_t comparisons, std::shared_ptr<const Gr
       bases(comparisons),
       graph(std::move(settings)) {}
 
-const Plan& Job::base(std::size_t i, const SweepConfig& target) {
-  if (!bases[i]) {
-    const Model other = to_model(target, graph ? *graph : GraphSettings{});
-    bases[i].emplace(compile(other.build(), other.compile_options()));
-  }
-  return *bases[i];
-}
-
 const Plan& Job::base(const Entry& entry, std::size_t i) {
   if (!bases[i]) {
     const auto& settings = i < entry.target_graphs.size() ? entry.target_graphs[i] : graph;
@@ -690,6 +682,7 @@ ModelSweep model_sweep(const Model& model) {
     set(SweepDim::protocol, sweep_port_value(model.port, model.overlap));
     out.graph.task_graph = model.task_graph;
     out.graph.processor_scales = model.processor_scales;
+    out.graph.processor_cores = model.processor_cores;
   } else {
     set(SweepDim::structure, structures::to_string(*model.structure));
     set(SweepDim::law, model.law);

@@ -178,7 +178,6 @@ struct Job {
   Job(const SweepConfig& c, std::size_t comparisons);
   Job(const Entry& entry, std::size_t comparisons);  // with the entry's graph settings
   Job(const SweepConfig& c, std::size_t comparisons, std::shared_ptr<const GraphSettings> settings);
-  const Plan& base(std::size_t i, const SweepConfig& target);
   // Comparison i's target plan with the entry's settings for it (Entry::target_graphs).
   const Plan& base(const Entry& entry, std::size_t i);
   const Plan& nn_zero();

@@ -327,6 +327,7 @@ Model to_model(const SweepConfig& c, const GraphSettings& graph) {
     m.graph = c[SweepDim::structure];
     m.task_graph = graph.task_graph;
     m.processor_scales = graph.wilson_machine ? "" : graph.processor_scales;
+    m.processor_cores = graph.processor_cores;
     m.wilson_machine = graph.wilson_machine;
     m.fast_count = std::stoi(c[SweepDim::m]);
     m.scale = c[SweepDim::a];

@@ -109,11 +109,12 @@ SweepPort parse_sweep_port(const std::string& value);
 // one-port-overlap).
 std::string sweep_port_value(const std::string& port, bool overlap);
 // What a sweep sets on every graph's model beside its columns, as simulate's options do on one:
-// the STG/WfFormat task law, mapping and bandwidth, and the processors' scales (Model's fields of
+// the STG/WfFormat task law, mapping and bandwidth, the processors' scales and cores (Model's fields of
 // the same names). They are not columns of the CSV: one sweep, one setting.
 struct GraphSettings {
   structures::TaskGraphOptions task_graph;
   std::string processor_scales;
+  std::string processor_cores;  // --cores: every configuration's, its comparisons' targets included
   // A comparison's target that sets m or a: Wilson's machine (m processors at a, the others at 1)
   // replaces the file's speeds and processor_scales, at m = 0 too (Model::wilson_machine).
   bool wilson_machine = false;

@@ -152,6 +152,11 @@ void set_processor_cores(Structure& s, std::vector<int> cores, const std::string
   assign_levels(s);
 }
 
+std::vector<std::size_t> file_topological_order(std::size_t n, const std::vector<Arc>& arcs) {
+  std::vector<std::size_t> indegree;
+  return kahn(n, arcs, indegree);
+}
+
 int CustomDag::law_index(const distributions::Law& law) {
   const auto [it, added] = law_by_text_.try_emplace(law.to_string(), static_cast<int>(laws.size()));
   if (added) laws.push_back(law);
@@ -271,7 +276,7 @@ Structure build_custom(const CustomDag& dag, const std::string& source) {
   s.name = "dag";
   s.laws = dag.laws;
   s.processor_scale = dag.processor_scale;
-  s.width = std::max(width, static_cast<int>(dag.processor_scale.size()));
+  s.width = width;  // a scale list is one per processor that runs a task (checked above)
   s.processor_cores = dag.processor_cores;
   s.recorded_makespan = dag.recorded_makespan;
   s.notes = dag.notes;

@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "distributions/law.h"
@@ -22,8 +23,9 @@ namespace hetstruct::structures {
 // Each processor index owns a random stream in every replication: a typo such as 999999 would make
 // every replication reset a million streams, so indices stop well before that.
 inline constexpr long max_processor = 65535;
-// Cores per processor: machines of the traces have up to a few hundred.
-inline constexpr int max_cores = 4096;
+// Cores per processor or task, in every reader and option: machines of the traces have up to a
+// few hundred; more than this is a typo, not a machine.
+inline constexpr int max_cores = 65536;
 
 struct CustomTask {
   std::string name;
@@ -57,6 +59,10 @@ struct CustomDag {
  private:
   std::map<std::string, int> law_by_text_;
 };
+
+// Kahn's algorithm, the smallest task index (the one the file lists first) among the ready ones
+// first: the topological order closest to the file's. Shorter than n when the arcs close a cycle.
+std::vector<std::size_t> file_topological_order(std::size_t n, const std::vector<std::pair<std::size_t, std::size_t>>& arcs);
 
 // Builds the custom structure: vertices in task order, the file's edges in their order, then one
 // chain edge between consecutive tasks of each processor (unless a file edge already links them).

@@ -206,9 +206,6 @@ void check_attribute(const std::string& where, Owner owner, const std::string& n
 // what it belongs to). Each returns a canonical text, so that the same value written twice in two
 // ways ("0" and 0, c(1) and c( 1 )) is not taken for a conflict.
 
-// Cores are counted like processors: a typo such as 999999 is refused, not simulated.
-constexpr long max_cores = 65535;
-
 int parse_count(const std::string& where, const std::string& attribute, const std::string& text, const char* hint) {
   const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
   long value = 0;

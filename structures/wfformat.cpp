@@ -14,7 +14,6 @@
 #include <cmath>
 #include <map>
 #include <optional>
-#include <queue>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -102,16 +101,13 @@ class Reader {
   std::string source_;
 };
 
-// The most cores a task or a machine may have: more is a typo, not a machine.
-constexpr double max_cores = 65536;
-
 // A count of cores: a whole number from 1 to max_cores (WfFormat allows a task a fractional
 // coreCount; a task here takes whole cores, so 1.5 is refused rather than rounded).
 int cores(const Reader& r, const json& value, const std::string& where) {
   if (!value.is_number()) throw r.error(where, std::string("is a JSON ") + value.type_name() + ", not a number");
   const double x = value.get<double>();
-  if (!(x >= 1.0) || x != std::floor(x) || x > max_cores)
-    throw r.error(where, "must be a whole number of cores from 1 to " + std::to_string(static_cast<int>(max_cores)) +
+  if (!(x >= 1.0) || x != std::floor(x) || x > static_cast<double>(max_cores))
+    throw r.error(where, "must be a whole number of cores from 1 to " + std::to_string(max_cores) +
                              ", got " + value.dump());
   return static_cast<int>(x);
 }
@@ -222,29 +218,6 @@ std::vector<Machine> read_machines(const Reader& r, const json* machines, const 
 
 using Arc = std::pair<std::size_t, std::size_t>;
 
-// Kahn's algorithm, the task the file lists first among the ready ones: the topological order
-// closest to the file's. Shorter than n when the arcs close a cycle.
-std::vector<std::size_t> topological_order(std::size_t n, const std::vector<Arc>& arcs) {
-  std::vector<std::vector<std::size_t>> next(n);
-  std::vector<std::size_t> waiting(n, 0);
-  for (const auto& [from, to] : arcs) {
-    next[from].push_back(to);
-    ++waiting[to];
-  }
-  std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> ready;
-  for (std::size_t v = 0; v < n; ++v)
-    if (waiting[v] == 0) ready.push(v);
-  std::vector<std::size_t> order;
-  order.reserve(n);
-  while (!ready.empty()) {
-    const std::size_t v = ready.top();
-    ready.pop();
-    order.push_back(v);
-    for (const std::size_t w : next[v])
-      if (--waiting[w] == 0) ready.push(w);
-  }
-  return order;
-}
 
 }  // namespace
 
@@ -416,6 +389,12 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
     }
   }
 
+  // A makespan of 0 is what generated instances record for "not measured": nothing to compare with.
+  if (dag.recorded_makespan && *dag.recorded_makespan == 0.0) {
+    dag.recorded_makespan.reset();
+    dag.notes.push_back(source + ": the trace records a makespan of 0, taken as not recorded");
+  }
+
   // Processors: the mapping file (its processors have one core, and each task takes one), else
   // the machines the tasks ran on, else one per task.
   if (!options.mapping.empty()) {
@@ -467,6 +446,20 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
                     "a task's coreCount is at most its machine's cpu.coreCount");
     }
   }
+  // Machines of unknown cores that ran several tasks may have run them at once: say what is assumed.
+  std::vector<std::size_t> ran(processor_machine.size(), 0);
+  for (const auto& t : dag.tasks) ++ran[static_cast<std::size_t>(t.processor)];
+  std::vector<std::size_t> unknown;
+  for (std::size_t p = 0; p < known.size(); ++p)
+    if (!known[p] && ran[p] > 1 && !processor_machine[p].empty()) unknown.push_back(p);
+  if (!unknown.empty()) {
+    const std::string& first = processor_machine[unknown.front()];
+    dag.notes.push_back(source + ": no cpu.coreCount for " +
+                        (unknown.size() == 1 ? "machine '" + first + "'"
+                                             : std::to_string(unknown.size()) + " machines ('" + first + "' first)") +
+                        ", which ran several tasks: each runs as many at once as its largest task's cores (" +
+                        std::to_string(dag.processor_cores[unknown.front()]) + " for '" + first + "'); --cores sets them");
+  }
   // Each machine's tasks in the order they ran: by their recorded starts when every task of the
   // machine has one (ties in the topological order), else in the topological order closest to the
   // file's. Starts are compared only within one machine, so clocks that disagree between machines
@@ -474,7 +467,7 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
   // the edges) are set aside for the topological order on every machine.
   std::vector<Arc> arcs;
   for (const auto& e : dag.edges) arcs.emplace_back(e.from, e.to);
-  const auto topological = topological_order(tasks.size(), arcs);
+  const auto topological = file_topological_order(tasks.size(), arcs);
   if (topological.size() == tasks.size()) {  // else a cycle, which build_custom names
     std::vector<std::vector<std::size_t>> on(processor_machine.size());
     for (const std::size_t v : topological) on[static_cast<std::size_t>(dag.tasks[v].processor)].push_back(v);
@@ -486,7 +479,7 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
         if (k > 0) arcs.emplace_back(list[k - 1], list[k]);
       }
     }
-    if (topological_order(tasks.size(), arcs).size() != tasks.size()) {
+    if (file_topological_order(tasks.size(), arcs).size() != tasks.size()) {
       for (std::size_t k = 0; k < topological.size(); ++k) dag.tasks[topological[k]].order = static_cast<double>(k);
       dag.notes.push_back(source + ": the recorded start times contradict the precedences on some machine: every "
                           "machine runs its tasks in a topological order of the file instead");

@@ -90,7 +90,7 @@ TEST_CASE("Cores: a task's start order on its processor still has to agree with 
 
 TEST_CASE("Cores: bad counts are refused, naming the processor or task", "[cores]") {
   CHECK(error_of([] { build_custom(constant_dag({{0, 1, 1}}, {}, {0}), "bad.dot"); }) ==
-        "bad.dot: processor 0: has 0 cores (a processor has 1 to 4096 cores)");
+        "bad.dot: processor 0: has 0 cores (a processor has 1 to 65536 cores)");
   CHECK(error_of([] { build_custom(constant_dag({{0, 1, 3}}, {}, {2}), "bad.dot"); }) ==
         "bad.dot: task 't0': takes 3 cores, but its processor 0 has 2 (map it to a processor with enough cores, or give "
         "its processor more)");
@@ -251,9 +251,9 @@ TEST_CASE("Cores: --cores on a graph, one count for all or a list, refused on Wi
   CHECK(Model::parse_cores("4", 3) == std::vector<int>{4, 4, 4});
   CHECK(Model::parse_cores("4, 2,1", 3) == std::vector<int>{4, 2, 1});
   CHECK(error_of([] { Model::parse_cores("2x", 2); }) ==
-        "processor_cores: '2x' is not a core count (a whole number from 1 to 4096 per processor, such as 4,4,1)");
+        "processor_cores: '2x' is not a core count (a whole number from 1 to 65536 per processor, such as 4,4,1)");
   CHECK(error_of([] { Model::parse_cores("0", 2); }) ==
-        "processor_cores: '0' is not a core count (a whole number from 1 to 4096 per processor, such as 4,4,1)");
+        "processor_cores: '0' is not a core count (a whole number from 1 to 65536 per processor, such as 4,4,1)");
   Structure s = build_custom(constant_dag({{0, 5, 1}, {0, 5, 1}, {1, 1, 1}}, {}, {}), "two.dot");
   set_processor_cores(s, {2, 1}, "processor_cores");
   CHECK(evaluate_once(s) == 5.0);

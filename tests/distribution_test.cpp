@@ -139,6 +139,7 @@ TEST_CASE("order-statistic ranks, Clopper-Pearson and the quantile names against
   CHECK(quantile_name(1e-300) == "q1e-300");
   CHECK(quantile_name(1e-5) == "q1e-05");
   CHECK(quantile_name(0.0025) == "q0025");
+  CHECK(quantile_name(0.0001) == "q0001");  // as before the exact names: no column renamed
   const std::vector<double> sorted = {1, 2, 3, 4};
   CHECK(quantile_sorted(sorted, 0.5) == 2.5);  // type 7
   CHECK(quantile_sorted(sorted, 1.0) == 4.0);

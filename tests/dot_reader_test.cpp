@@ -242,7 +242,7 @@ TEST_CASE("DOT: cores and processor_cores", "[dot]") {
                                                                                    "(cores=1, 2, 4, ... (default 1))"));
   }
   REQUIRE(refused("digraph {\n a [processor=0, law=\"c(1)\", cores=70000];\n}") ==
-          "f.dot:2: vertex 'a': cores 70000 is beyond the limit 65535");
+          "f.dot:2: vertex 'a': cores 70000 is beyond the limit 65536");
   REQUIRE(refused("digraph {\n processor_cores=\"4,1,1\";\n " + two + "}") ==
           "f.dot:2: processor_cores gives 3 processors, but the tasks use processors 0 to 1 (give one core count per "
           "processor)");

@@ -99,6 +99,40 @@ TEST_CASE("evaluate_controls gives evaluate's makespan bit for bit, and the cont
   }
 }
 
+TEST_CASE("a graph's busy-time controls have their stated means on scaled processors, and cv agrees with mc", "[estimators]") {
+  // Processor 0 at scale 1/2 (the file's processor_scale, then --m 1 --a 1/4): the busy time adds
+  // scaled task times, so its mean is the scaled sum. Stated unscaled, cv moved the mean from 2.789
+  // to 3.108 (exit 0).
+  for (const bool wilson : {false, true}) {
+    engine::Model model;
+    model.graph = std::string(HETSTRUCT_TEST_DATA) + "/two_speeds.dot";
+    if (wilson) {
+      model.fast_count = 1;
+      model.scale = "1/4";
+    }
+    const auto sim = engine::prepare(model);
+    const auto& spec = sim.estimators.controls;
+    REQUIRE(spec.size() == 2);
+    engine::Workspace ws(sim.plan);
+    std::vector<double> k(spec.size());
+    std::vector<engine::Accumulator> sample(spec.size());
+    for (std::uint64_t r = 0; r < 4000; ++r) {
+      engine::evaluate_controls(sim.plan, spec, 5, r, ws, k.data());
+      for (std::size_t j = 0; j < k.size(); ++j) sample[j].add(k[j]);
+    }
+    for (std::size_t j = 0; j < k.size(); ++j) {
+      const auto e = engine::summarize(sample[j]);
+      INFO("wilson " << wilson << " control " << j << ": " << e.mean << " +- " << e.stderr_ << ", stated "
+                     << sim.estimators.control_means[j]);
+      CHECK(std::abs(e.mean - sim.estimators.control_means[j]) < 5 * e.stderr_);
+    }
+    const auto mc = estimate(sim, Estimator::mc, 20000, 3);
+    const auto cv = estimate(sim, Estimator::cv, 20000, 3);
+    INFO("mc " << mc.estimate.mean << " +- " << mc.estimate.stderr_ << ", cv " << cv.estimate.mean << " +- " << cv.estimate.stderr_);
+    CHECK(std::abs(mc.estimate.mean - cv.estimate.mean) < 5 * std::hypot(mc.estimate.stderr_, cv.estimate.stderr_));
+  }
+}
+
 TEST_CASE("the regression recovers an exact linear relation and falls back without controls", "[estimators]") {
   // Y = 3 + 2 K1 - K2 exactly: zero residual, the estimate is 3 + 2 mu1 - mu2.
   engine::CoMoments total;

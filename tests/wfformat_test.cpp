@@ -221,9 +221,12 @@ TEST_CASE("WfFormat: starts that contradict the precedences give way to the topo
       "t.json");
   REQUIRE(chain(s, 0) == std::vector<std::string>{"a", "b"});
   REQUIRE(chain(s, 1) == std::vector<std::string>{"u", "v"});
-  // Said, not silent: the front ends print the note as a warning.
-  REQUIRE(s.notes == std::vector<std::string>{"t.json: the recorded start times contradict the precedences on some "
-                                              "machine: every machine runs its tasks in a topological order of the file instead"});
+  // Said, not silent, as is the core count assumed for machines that give none.
+  REQUIRE(s.notes == std::vector<std::string>{
+                         "t.json: no cpu.coreCount for 2 machines ('n1' first), which ran several tasks: each runs as many at "
+                         "once as its largest task's cores (1 for 'n1'); --cores sets them",
+                         "t.json: the recorded start times contradict the precedences on some machine: every machine runs its "
+                         "tasks in a topological order of the file instead"});
   // Clocks of two machines may disagree: a child recorded before its parent on another machine
   // changes nothing, each machine keeps its own recorded order.
   const auto skew = structures::parse_wfformat(
@@ -235,7 +238,8 @@ TEST_CASE("WfFormat: starts that contradict the precedences give way to the topo
       "t.json");
   REQUIRE(chain(skew, 1) == std::vector<std::string>{"c", "q"});
   REQUIRE(makespan(skew) == 3.0);  // p, c, q
-  REQUIRE(skew.notes.empty());
+  REQUIRE(skew.notes == std::vector<std::string>{"t.json: no cpu.coreCount for machine 'n2', which ran several tasks: each "
+                                                 "runs as many at once as its largest task's cores (1 for 'n2'); --cores sets them"});
 }
 
 TEST_CASE("WfFormat: tasks without a machine and machines the list lacks", "[wfformat]") {

@@ -179,7 +179,7 @@ class InitiatorCollector final : public Protocol {
   enum class Release {
     unless_initiator_last,  // readings 2 and 3: one release (C) unless the initiator's completion came last
     by_last_sender,         // reading 4: C/2 after the initiator, C after position n-1, C + max(0, C - 2w) else
-    by_last_sender_whole,   // reading 4 in whole C: max(0, C - w) after the initiator, C + max(0, C - w) else
+    by_last_sender_whole,   // reading 4 in whole C: max(0, C - w) after the initiator, C after n-1, C + max(0, C - w) else
   };
   struct Rules {
     Order order = Order::random;
