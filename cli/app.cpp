@@ -649,7 +649,8 @@ int report_failure(const CLI::App& app, int argc, char** argv, const std::string
 
 int run(int argc, char** argv) {
   install_interrupt_handlers();
-  engine::set_warning_handler(warn_later);  // the library's warnings, printed after the result
+  // The library's warnings, printed after the result, in the command line's words.
+  engine::set_warning_handler([](const std::string& text) { warn_later(flag_text(text)); });
 
   CLI::App app(overview, "hetstruct");
   app.set_version_flag("--version", std::string("hetstruct ") + HETSTRUCT_VERSION);

@@ -28,13 +28,19 @@ constexpr std::array<std::pair<const char*, const char*>, 36> flags = {{
 }};
 
 // Phrases of the library's messages and hints that name a setting, and how the command line says them.
-constexpr std::array<std::pair<const char*, const char*>, 6> hint_phrases = {{
+constexpr std::array<std::pair<const char*, const char*>, 10> hint_phrases = {{
     {"memory_check off", "--no-memory-check"},
     {"it communicates by its port model; vary m, a, comm or port", "it communicates by --port; give --m, --a, --comm, --port"},
     {"give a graph file", "give --graph FILE.dot"},
     {"max_configs", "--max-configs"},
     {"skip_invalid", "--skip-invalid"},
     {"another output file", "another --out"},
+    {"give the communication cost (comm_cost)", "use --comm"},
+    {"the bandwidth needs the size of every file an edge carries; leave the bandwidth out to give edges the "
+     "communication cost (comm_cost)",
+     "--bandwidth needs the size of every file an edge carries; leave --bandwidth out to give edges --comm"},
+    {"the processors' cores (processor_cores) set them", "--cores sets them"},
+    {"the free port (port free)", "--port free"},
 }};
 
 }  // namespace
@@ -45,12 +51,14 @@ std::string flag_of(const std::string& parameter) {
   return parameter;
 }
 
+std::string flag_text(std::string text) {
+  for (const auto& [phrase, flag] : hint_phrases)
+    if (const auto at = text.find(phrase); at != std::string::npos) text.replace(at, std::string(phrase).size(), flag);
+  return text;
+}
+
 std::string flag_message(const InputError& e) {
-  std::string problem = e.problem(), hint = e.hint();
-  for (auto* text : {&problem, &hint})
-    for (const auto& [phrase, flag] : hint_phrases)
-      if (const auto at = text->find(phrase); at != std::string::npos) text->replace(at, std::string(phrase).size(), flag);
-  return InputError(flag_of(e.where()), problem, hint).what();
+  return InputError(flag_of(e.where()), flag_text(e.problem()), flag_text(e.hint())).what();
 }
 
 std::string parse_error_message(const std::string& m) {

@@ -12,6 +12,10 @@ namespace hetstruct::cli {
 // The flag of a library parameter ("width" -> "--n"); the name itself when it has no flag.
 std::string flag_of(const std::string& parameter);
 
+// A library text with the settings it names spelled as flags ("memory_check off" ->
+// "--no-memory-check"): its errors' problems and hints, and its warnings.
+std::string flag_text(std::string text);
+
 // The error's message with its parameter spelled as a flag: where() when it is a parameter, and
 // the settings named in the hint ("memory_check off" -> "--no-memory-check").
 std::string flag_message(const InputError& e);

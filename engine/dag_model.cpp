@@ -32,7 +32,7 @@ bounds::StochasticDag stochastic_dag(const Plan& plan) {
   dag.variance.resize(n);
   if (plan.port != Port::free)
     throw InputError("port", "analytic DAG estimates are of the free port model",
-                     "a one-port makespan is never below the free one: estimate with --port free");
+                     "a one-port makespan is never below the free one: estimate with the free port (port free)");
   if (plan.multicore())
     throw InputError("graph", "analytic DAG estimates take processors of one core",
                      "the estimates see precedences only, not a processor's cores: simulate instead");

@@ -97,7 +97,7 @@ constexpr std::size_t max_tasks = 100'000'000;
 Structure parse_stg(const std::string& text, const std::string& source, const TaskGraphOptions& options) {
   validate(options.law);
   if (options.bandwidth)
-    throw InputError("bandwidth", "applies to WfFormat files only", "an STG file gives no message sizes; use --comm");
+    throw InputError("bandwidth", "applies to WfFormat files only", "an STG file gives no message sizes; give the communication cost (comm_cost)");
   Fields fields(text, source);
   if (!fields.peek()) throw InputError(source, "the file is empty", "an STG file starts with its number of tasks");
   const std::string first_line = fields.where();

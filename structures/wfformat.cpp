@@ -379,8 +379,8 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
             } else {
               throw r.error(label(parent), "file '" + f + "', which it writes and task '" + tasks[arc.second].id +
                                                "' reads, has no size (workflow.specification.files does not list it)",
-                            "--bandwidth needs the size of every file an edge carries; leave --bandwidth out to "
-                            "give edges --comm");
+                            "the bandwidth needs the size of every file an edge carries; leave the bandwidth out "
+                            "to give edges the communication cost (comm_cost)");
             }
           }
         e.comm_law = dag.law_index(distributions::Law::constant(bytes / *options.bandwidth));
@@ -458,7 +458,7 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
                         (unknown.size() == 1 ? "machine '" + first + "'"
                                              : std::to_string(unknown.size()) + " machines ('" + first + "' first)") +
                         ", which ran several tasks: each runs as many at once as its largest task's cores (" +
-                        std::to_string(dag.processor_cores[unknown.front()]) + " for '" + first + "'); --cores sets them");
+                        std::to_string(dag.processor_cores[unknown.front()]) + " for '" + first + "'); the processors' cores (processor_cores) set them");
   }
   // Each machine's tasks in the order they ran: by their recorded starts when every task of the
   // machine has one (ties in the topological order), else in the topological order closest to the

@@ -224,7 +224,7 @@ TEST_CASE("WfFormat: starts that contradict the precedences give way to the topo
   // Said, not silent, as is the core count assumed for machines that give none.
   REQUIRE(s.notes == std::vector<std::string>{
                          "t.json: no cpu.coreCount for 2 machines ('n1' first), which ran several tasks: each runs as many at "
-                         "once as its largest task's cores (1 for 'n1'); --cores sets them",
+                         "once as its largest task's cores (1 for 'n1'); the processors' cores (processor_cores) set them",
                          "t.json: the recorded start times contradict the precedences on some machine: every machine runs its "
                          "tasks in a topological order of the file instead"});
   // Clocks of two machines may disagree: a child recorded before its parent on another machine
@@ -239,7 +239,7 @@ TEST_CASE("WfFormat: starts that contradict the precedences give way to the topo
   REQUIRE(chain(skew, 1) == std::vector<std::string>{"c", "q"});
   REQUIRE(makespan(skew) == 3.0);  // p, c, q
   REQUIRE(skew.notes == std::vector<std::string>{"t.json: no cpu.coreCount for machine 'n2', which ran several tasks: each "
-                                                 "runs as many at once as its largest task's cores (1 for 'n2'); --cores sets them"});
+                                                 "runs as many at once as its largest task's cores (1 for 'n2'); the processors' cores (processor_cores) set them"});
 }
 
 TEST_CASE("WfFormat: tasks without a machine and machines the list lacks", "[wfformat]") {
@@ -277,8 +277,8 @@ TEST_CASE("WfFormat: files without a size matter only with --bandwidth", "[wffor
   REQUIRE(error_of([&] { structures::read_wfformat(sample("no_files_list.json"), options); }) ==
           sample("no_files_list.json") +
               ": task 'a': file 'mid.dat', which it writes and task 'b' reads, has no size (workflow.specification.files "
-              "does not list it) (--bandwidth needs the size of every file an edge carries; leave --bandwidth out to give "
-              "edges --comm)");
+              "does not list it) (the bandwidth needs the size of every file an edge carries; leave the bandwidth out to "
+              "give edges the communication cost (comm_cost))");
   // A file no edge carries (an input from outside) needs no size, even with --bandwidth.
   const auto outside = structures::parse_wfformat(
       wf(R"([{"id": "x", "parents": [], "children": [], "inputFiles": ["in.dat"]}])", R"([{"id": "x", "runtimeInSeconds": 2}])"),
@@ -395,5 +395,5 @@ TEST_CASE("STG: no task, a dummy with a cost, a bandwidth", "[wfformat][stg]") {
   structures::TaskGraphOptions bandwidth;
   bandwidth.bandwidth = 100;
   REQUIRE(stg_error("1\n0 0 0\n1 5 1 0\n2 0 1 1\n", bandwidth) ==
-          "bandwidth: applies to WfFormat files only (an STG file gives no message sizes; use --comm)");
+          "bandwidth: applies to WfFormat files only (an STG file gives no message sizes; give the communication cost (comm_cost))");
 }
