@@ -13,22 +13,16 @@
 #include "engine/plan.h"
 #include "structures/custom.h"
 #include "structures/structure.h"
+#include "support.h"
 
 using namespace hetstruct;
+using testing::error_of;  // "" when nothing is thrown
 using distributions::Law;
 using structures::parse_dot;
 using structures::parse_dot_dag;
 
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
 
 std::string refused(const std::string& text) {
   return error_of([&] { parse_dot(text, "f.dot"); });

@@ -15,9 +15,11 @@
 #include "engine/plan.h"
 #include "structures/custom.h"
 #include "structures/structure.h"
+#include "support.h"
 #include "structures/task_graphs.h"
 
 using namespace hetstruct;
+using testing::error_of;  // "" when nothing is thrown
 using distributions::Law;
 using structures::Structure;
 
@@ -26,14 +28,6 @@ namespace {
 const std::string data_dir = HETSTRUCT_TEST_DATA;
 [[maybe_unused]] std::string fixture(const std::string& name) { return data_dir + "/" + name; }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
 
 // The makespan through the Monte Carlo driver (a few replications: with constant laws every one is
 // the same) and through the longest path with each task at its law's mean; both must agree.
