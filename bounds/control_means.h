@@ -1,4 +1,4 @@
-// Exact expectations of the control variates the estimators regress on (engine/estimators.h):
+// Exact expectations of the control variates the estimators regress on (engine/estimators/estimators.h):
 // computed from the laws, never sampled, so that a control-variate estimate stays unbiased.
 #pragma once
 

@@ -1,7 +1,7 @@
 // Analytic estimates and bounds of the expected makespan (and its variance) of a DAG with random
 // task and edge times, from each time's mean and variance only. Nothing here samples.
 //
-// The model is the simulation's (engine/plan.h): task t finishes at F_t = S_t + D_t, where its
+// The model is the simulation's (engine/kernel/plan.h): task t finishes at F_t = S_t + D_t, where its
 // start S_t = max over its predecessors p of (F_p + E_pt) (0 for a source), D_t is its time and
 // E_pt the edge's delay (a message; 0 without one); the makespan is the max of F over the sinks.
 // All times are independent.

@@ -51,7 +51,7 @@ double dealing_value(const Dealing& d, double x);
 // but for rounding where every law is uniform or constant, about 1e-12 relative otherwise).
 double dealing_mean(const Dealing& d);
 
-// The control the estimator takes (engine/plan.cpp ControlSpec::dealing_draws): V replaced by a
+// The control the estimator takes (engine/kernel/plan.cpp ControlSpec::dealing_draws): V replaced by a
 // cheaper V~ whose own mean is exact, so that V~(x) - E V~(X) still has mean 0 (any function of
 // the state and x would do; the nearer V, the more variance it removes). V costs about 1 ms a draw
 // (R + 1 arrangements of R-fold products at 20 Gauss nodes on 2R pieces), 50 times a master-bound

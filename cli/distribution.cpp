@@ -4,7 +4,7 @@
 
 #include "cli/output.h"
 #include "distributions/input_error.h"
-#include "engine/sweep_grid.h"
+#include "engine/sweep/grid.h"
 
 namespace hetstruct::cli {
 

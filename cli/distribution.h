@@ -1,4 +1,4 @@
-// The distribution's options (engine/distribution.h), shared by `simulate` and `sweep`:
+// The distribution's options (engine/estimators/distribution.h), shared by `simulate` and `sweep`:
 // --quantiles LEVELS and --deadline T; for simulate --distribution and --histogram BINS with
 // --histogram-out FILE; for sweep --estimators quantile,sd,p_deadline.
 #pragma once
@@ -8,7 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/distribution.h"
+#include "engine/estimators/distribution.h"
 
 namespace hetstruct::cli {
 

@@ -14,7 +14,7 @@
 
 #include "cli/output.h"
 #include "distributions/input_error.h"
-#include "engine/interrupt.h"
+#include "engine/driver/interrupt.h"
 
 extern char** environ;
 

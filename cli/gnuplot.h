@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/record.h"
-#include "engine/wilson_figures.h"
+#include "engine/simulate/record.h"
+#include "engine/wilson/figures.h"
 
 namespace hetstruct::cli {
 

@@ -18,8 +18,8 @@
 #include "cli/output.h"
 #include "cli/parameters.h"
 #include "distributions/input_error.h"
-#include "engine/hbsp_replay.h"
-#include "engine/record.h"
+#include "engine/hbsp/replay.h"
+#include "engine/simulate/record.h"
 
 namespace hetstruct::cli {
 
@@ -50,7 +50,7 @@ const std::pair<const char*, const char*> option_of_parameter[] = {
     {"processors", "--processors"}, {"size", "--size"},           {"item size", "--item-size"},
     {"root", "--root"},             {"oversampling", "--oversampling"}, {"algorithm", "--algorithm"},
     {"workload", "--workload"},     {"accounting", "--accounting"}, {"cost form", "--form"},
-    {"measurements", "hbsp probe"},  // engine/hbsp_probe.h: the timings the probe took
+    {"measurements", "hbsp probe"},  // engine/hbsp/probe.h: the timings the probe took
 };
 
 // In hbsp these spellings meant other things than in the rest of the tool (--n the width, -m the

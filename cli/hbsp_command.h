@@ -18,7 +18,7 @@
 //     (drawn through cli/gnuplot.h); nothing on stdout.
 //     Default machine: the paper's cluster (bounds/data/hbsp-cluster-2001.txt, embedded).
 // The rows and the cost model are bounds/hbsp_predictions.h, bounds/hbsp.h and engine/hbsp_*.h;
-// this parses the options, prints records (engine/record.h), and plots. Option names keep their meaning across the tool: the old --n, --p,
+// this parses the options, prints records (engine/simulate/record.h), and plots. Option names keep their meaning across the tool: the old --n, --p,
 // -m and -a (the width, the levels, the fast count and the scale elsewhere) are refused.
 //
 // execute() throws InputError on bad input, like the other commands: call it inside cli::run's
@@ -33,7 +33,7 @@
 
 #include "bounds/hbsp.h"
 #include "cli/hbsp_probe.h"
-#include "engine/hbsp_replay.h"
+#include "engine/hbsp/replay.h"
 #include "cli/options.h"
 
 namespace hetstruct::cli {

@@ -1,5 +1,5 @@
 // `hetstruct hbsp probe` under mpirun (built with -DHETSTRUCT_MPI=ON): the measurements of
-// engine/hbsp_probe.h with OpenMPI's C API. Durations are taken with std::chrono::steady_clock
+// engine/hbsp/probe.h with OpenMPI's C API. Durations are taken with std::chrono::steady_clock
 // (nanoseconds on Linux) rather than MPI_Wtime, whose resolution depends on the build.
 #include "cli/hbsp_probe.h"
 
@@ -19,11 +19,11 @@
 #include "cli/mpi_sweep.h"
 #include "cli/output.h"
 #include "distributions/input_error.h"
-#include "engine/interrupt.h"
+#include "engine/driver/interrupt.h"
 
 namespace hetstruct::cli {
 
-// The probe's model (engine/hbsp_probe.h).
+// The probe's model (engine/hbsp/probe.h).
 using engine::hbsp::median;
 using engine::hbsp::probe_barriers_per_sample;
 using engine::hbsp::probe_kernel;

@@ -1,6 +1,6 @@
 // `hetstruct hbsp probe`: measures an HBSP machine under mpirun, as the HBSP^1 paper did by hand
 // (Williams & Parsons 2001, Section 4.4), and writes a machine file and an r_j trace for
-// `hbsp replay`. What is measured and how the files are made from it: engine/hbsp_probe.h; here,
+// `hbsp replay`. What is measured and how the files are made from it: engine/hbsp/probe.h; here,
 // the options and the measurement with MPI.
 //
 //   mpirun -n P hetstruct hbsp probe --machine M.txt --trace T.txt [--rounds R] [--interval S]
@@ -18,7 +18,7 @@
 
 #include <string>
 
-#include "engine/hbsp_probe.h"
+#include "engine/hbsp/probe.h"
 
 namespace hetstruct::cli {
 

@@ -1,5 +1,5 @@
 // The options of `hetstruct hbsp probe`, checked without MPI (always built, so the tests reach
-// them); the probe's model is engine/hbsp_probe.h.
+// them); the probe's model is engine/hbsp/probe.h.
 #include "cli/hbsp_probe.h"
 
 #include <charconv>

@@ -3,7 +3,7 @@
 #include "cli/options.h"
 
 #include "distributions/input_error.h"
-#include "engine/communication.h"
+#include "engine/kernel/communication.h"
 
 namespace hetstruct::cli {
 

@@ -6,7 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/model.h"
+#include "engine/simulate/model.h"
 
 namespace hetstruct::cli {
 

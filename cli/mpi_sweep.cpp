@@ -1,5 +1,5 @@
 #include "cli/mpi_sweep.h"
-#include "engine/sweep.h"
+#include "engine/sweep/sweep.h"
 
 #include <mpi.h>
 

@@ -1,6 +1,6 @@
 // MPI for `hetstruct sweep` (built with -DHETSTRUCT_MPI=ON, OpenMPI's C API): under mpirun, the
 // blocks of replications of every run the sweep needs are laid end to end and cut into one stretch
-// per rank (engine::deal_blocks, engine/sweep.h), so that a few configurations with many replications keep
+// per rank (engine::deal_blocks, engine/sweep/sweep.h), so that a few configurations with many replications keep
 // every rank busy as well as many small ones do. Each rank computes its pieces and gather() brings
 // them to rank 0 as raw per-block statistics; rank 0 folds each run's blocks in block order (the
 // fold of one process) and writes the CSV. Streams belong to (seed, replication, processor), never
@@ -17,7 +17,7 @@
 #include <vector>
 
 namespace hetstruct::engine {
-struct BlockPiece;  // engine/sweep.h
+struct BlockPiece;  // engine/sweep/sweep.h
 }  // namespace hetstruct::engine
 
 namespace hetstruct::cli {

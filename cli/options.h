@@ -10,9 +10,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/estimators.h"
-#include "engine/monte_carlo.h"
-#include "engine/record.h"
+#include "engine/estimators/estimators.h"
+#include "engine/driver/monte_carlo.h"
+#include "engine/simulate/record.h"
 
 namespace hetstruct::cli {
 
@@ -34,7 +34,7 @@ struct SamplingOptions {
   engine::RunOptions run_options() const;
 };
 
-// How the estimate is made (engine/estimators.h): --estimator and the target precision.
+// How the estimate is made (engine/estimators/estimators.h): --estimator and the target precision.
 // A CLI11 check refusing an empty value (--out '', --port ''), which would do nothing: `hint` says
 // what to do instead.
 CLI::Validator non_empty(const std::string& hint);

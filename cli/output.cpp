@@ -13,7 +13,7 @@
 
 #include "distributions/format.h"
 #include "distributions/input_error.h"
-#include "engine/resources.h"
+#include "engine/driver/resources.h"
 
 namespace hetstruct::cli {
 

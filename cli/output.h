@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "engine/record.h"
+#include "engine/simulate/record.h"
 
 namespace hetstruct::cli {
 
@@ -17,7 +17,7 @@ namespace hetstruct::cli {
 std::string full(double x);
 // Fixed-point text for humans (exponent notation from 1e15 on).
 std::string fixed(double x, int decimals);
-// CSV and JSON texts: the one module of engine/record.h.
+// CSV and JSON texts: the one module of engine/simulate/record.h.
 using engine::csv_field;
 using engine::json_string;
 using engine::parse_csv_line;

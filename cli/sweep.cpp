@@ -19,9 +19,9 @@
 #include "cli/output.h"
 #include "cli/parameters.h"
 #include "distributions/input_error.h"
-#include "engine/interrupt.h"
-#include "engine/monte_carlo.h"
-#include "engine/sweep.h"
+#include "engine/driver/interrupt.h"
+#include "engine/driver/monte_carlo.h"
+#include "engine/sweep/sweep.h"
 #include "structures/task_graphs.h"
 
 #ifdef HETSTRUCT_MPI

@@ -9,8 +9,8 @@
 //                   [--estimator mc|auto|cv|antithetic|antithetic-cv] [--target-se X] [--target-rel R]
 //                   [--target-reps N] [--se-floor X] [--reps R] [--seed S] [--threads T] [--out FILE [--resume]] [--quiet]
 //
-// The grid, the runs, the rows and their CSV columns are the library's (engine/sweep_grid.h,
-// engine/sweep.h: lists and ranges, comparisons, the order of the rows): this command reads the
+// The grid, the runs, the rows and their CSV columns are the library's (engine/sweep/grid.h,
+// engine/sweep/sweep.h: lists and ranges, comparisons, the order of the rows): this command reads the
 // options and the --config file (TOML keys as the long option names: n = [8, 16],
 // comm = "0:0.25:0.025", graph = ["a.dot"], port = ["free", "one-port"]; the command line wins),
 // prints progress, writes the CSV (checkpointed, atomically, and on Ctrl-C), resumes it, and
@@ -30,7 +30,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/options.h"
-#include "engine/sweep_grid.h"
+#include "engine/sweep/grid.h"
 
 namespace hetstruct::cli {
 
@@ -52,7 +52,7 @@ class SweepCommand {
   double task_cv = 0.0, bandwidth = 0.0;
   std::vector<std::string> compare_to;
   std::vector<std::string> estimators, quantiles, deadlines;  // the distribution (cli/distribution.h)
-  EstimatorOptions estimator{"mc"};  // the mean rows' estimator and target precision (engine/sweep.h)
+  EstimatorOptions estimator{"mc"};  // the mean rows' estimator and target precision (engine/sweep/sweep.h)
   std::string config_path;
   std::string reps_text = "10000";
   std::string seed_text = "1";

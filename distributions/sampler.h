@@ -62,7 +62,7 @@ class Sampler {
   UniformDraw uniform_draw() const { return {parts_[0].uniform, parts_[0].scale}; }
   NormalDraw normal_draw() const { return {parts_[0].normal, parts_[0].scale}; }
 
-  // The antithetic twin (engine/estimators.h): the same variates with every draw reflected about
+  // The antithetic twin (engine/estimators/estimators.h): the same variates with every draw reflected about
   // its component's mean, x -> 2*mean - x: u(lo,hi)*s draws as u(-hi,-lo)*(-s), n(mu,v)*s as
   // n(-mu,v)*(-s), a constant stays; a mixture keeps its choice of component. Each map preserves
   // the law, so the twin's makespan has the makespan's law. Nothing for the other laws.

@@ -3,7 +3,7 @@
 // every draw, and that call is the larger part of a normal draw's cost in the hot loops (a
 // quarter of the time a task of the zero-communication async and sync recurrences). Here the
 // first rectangle test, which accepts about 99% of the draws, is written out for the 63-bit
-// ProcessorStream (engine/streams.h). Any other draw is Boost's own, from the stream as it was
+// ProcessorStream (engine/kernel/streams.h). Any other draw is Boost's own, from the stream as it was
 // before the draw, so the variates are Boost's bit for bit: the same engine calls, the same
 // arithmetic in the same order (tests/law_test.cpp compares them over millions of draws, tails
 // included).

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "bounds/closed_forms.h"
-#include "engine/monte_carlo.h"
+#include "engine/driver/monte_carlo.h"
 #include "structures/structure.h"
 
 using namespace hetstruct;

@@ -1,4 +1,4 @@
-// Processors of several cores (engine/plan.h): a processor of K cores starts its tasks in its
+// Processors of several cores (engine/kernel/plan.h): a processor of K cores starts its tasks in its
 // order, each once its inputs are in, the task before it has started and the cores it takes are
 // free. Checked on hand-computed graphs, against an independent simulation written here from that
 // rule on random DAGs (replication by replication, with random times and messages), and at the
@@ -15,9 +15,9 @@
 
 #include "distributions/input_error.h"
 #include "distributions/law.h"
-#include "engine/dag_model.h"
-#include "engine/model.h"
-#include "engine/plan.h"
+#include "engine/simulate/dag_model.h"
+#include "engine/simulate/model.h"
+#include "engine/kernel/plan.h"
 #include "structures/custom.h"
 #include "structures/structure.h"
 #include "support.h"

@@ -1,4 +1,4 @@
-// A custom DAG's generic plan with communication (engine/plan.h): each port model (free, one-port,
+// A custom DAG's generic plan with communication (engine/kernel/plan.h): each port model (free, one-port,
 // one-port-greedy, with and without overlap) against an independent event-by-event simulation
 // written here from the rules, on random DAGs, replication by replication; C = 0 against the
 // zero-communication plan bit for bit; free against the longest path with edge weights; the
@@ -20,10 +20,10 @@
 #include "distributions/input_error.h"
 #include "distributions/law.h"
 #include "distributions/sampler.h"
-#include "engine/model.h"
-#include "engine/monte_carlo.h"
-#include "engine/plan.h"
-#include "engine/streams.h"
+#include "engine/simulate/model.h"
+#include "engine/driver/monte_carlo.h"
+#include "engine/kernel/plan.h"
+#include "engine/kernel/streams.h"
 #include "structures/structure.h"
 #include "structures/task_graphs.h"
 

@@ -18,10 +18,10 @@
 #include "bounds/closed_forms.h"
 #include "bounds/dag_estimates.h"
 #include "distributions/input_error.h"
-#include "engine/dag_model.h"
-#include "engine/model.h"
-#include "engine/monte_carlo.h"
-#include "engine/plan.h"
+#include "engine/simulate/dag_model.h"
+#include "engine/simulate/model.h"
+#include "engine/driver/monte_carlo.h"
+#include "engine/kernel/plan.h"
 #include "structures/structure.h"
 
 namespace {

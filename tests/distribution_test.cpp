@@ -1,6 +1,6 @@
-// The makespan's distribution (engine/distribution.h) against exact distributions, the coverage of
+// The makespan's distribution (engine/estimators/distribution.h) against exact distributions, the coverage of
 // its intervals over many seeds, its bits on any thread count, and the paired ratio of means
-// (engine/paired.h) against known ratios.
+// (engine/estimators/paired.h) against known ratios.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -14,12 +14,12 @@
 #include <catch2/catch.hpp>
 
 #include "distributions/input_error.h"
-#include "engine/distribution.h"
-#include "engine/model.h"
-#include "engine/monte_carlo.h"
-#include "engine/paired.h"
-#include "engine/simulation.h"
-#include "engine/sweep.h"
+#include "engine/estimators/distribution.h"
+#include "engine/simulate/model.h"
+#include "engine/driver/monte_carlo.h"
+#include "engine/estimators/paired.h"
+#include "engine/simulate/simulation.h"
+#include "engine/sweep/sweep.h"
 #include "cli/plot.h"
 
 using namespace hetstruct;

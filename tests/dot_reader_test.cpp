@@ -9,8 +9,8 @@
 #include <catch2/catch.hpp>
 
 #include "distributions/input_error.h"
-#include "engine/monte_carlo.h"
-#include "engine/plan.h"
+#include "engine/driver/monte_carlo.h"
+#include "engine/kernel/plan.h"
 #include "structures/custom.h"
 #include "structures/structure.h"
 #include "support.h"

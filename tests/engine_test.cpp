@@ -5,8 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include "bounds/closed_forms.h"
-#include "engine/monte_carlo.h"
-#include "engine/plan.h"
+#include "engine/driver/monte_carlo.h"
+#include "engine/kernel/plan.h"
 #include "structures/structure.h"
 
 using namespace hetstruct;

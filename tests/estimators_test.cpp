@@ -1,4 +1,4 @@
-// The estimators beside plain Monte Carlo (engine/estimators.h): controls on the evaluators' own
+// The estimators beside plain Monte Carlo (engine/estimators/estimators.h): controls on the evaluators' own
 // draws, the regression's algebra, antithetic twins, exactness where it exists, determinism, the
 // stopping rule, and calibration of the intervals over 400 seeds.
 #include <algorithm>
@@ -9,8 +9,8 @@
 #include <catch2/catch.hpp>
 
 #include "bounds/closed_forms.h"
-#include "engine/estimators.h"
-#include "engine/simulation.h"
+#include "engine/estimators/estimators.h"
+#include "engine/simulate/simulation.h"
 
 using namespace hetstruct;
 using engine::Estimator;

@@ -18,10 +18,10 @@
 #include "cli/gnuplot.h"
 #include "cli/output.h"
 #include "cli/plot.h"
-#include "engine/dag_model.h"
-#include "engine/model.h"
-#include "engine/record.h"
-#include "engine/simulation.h"
+#include "engine/simulate/dag_model.h"
+#include "engine/simulate/model.h"
+#include "engine/simulate/record.h"
+#include "engine/simulate/simulation.h"
 #include "tests/support.h"
 
 using namespace hetstruct;

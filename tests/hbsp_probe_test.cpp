@@ -1,5 +1,5 @@
 // `hbsp probe` without MPI: the command's options (cli/hbsp_probe.h), and the library's kernel and
-// machine file and r_j trace made from timings (engine/hbsp_probe.h), which must read back through
+// machine file and r_j trace made from timings (engine/hbsp/probe.h), which must read back through
 // the HBSP parsers and replay.
 #include <algorithm>
 #include <cmath>
@@ -17,9 +17,9 @@
 
 #include "bounds/hbsp.h"
 #include "cli/hbsp_probe.h"
-#include "engine/hbsp_probe.h"
+#include "engine/hbsp/probe.h"
 #include "distributions/input_error.h"
-#include "engine/hbsp_replay.h"
+#include "engine/hbsp/replay.h"
 
 using namespace hetstruct;
 namespace model = bounds::hbsp;

@@ -20,7 +20,7 @@
 #include "bounds/hbsp_predictions.h"
 #include "cli/hbsp_command.h"
 #include "distributions/input_error.h"
-#include "engine/hbsp_replay.h"
+#include "engine/hbsp/replay.h"
 
 using namespace hetstruct;
 namespace model = bounds::hbsp;

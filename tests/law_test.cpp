@@ -24,7 +24,7 @@
 #include "distributions/law.h"
 #include "distributions/sampler.h"
 #include "distributions/ziggurat.h"
-#include "engine/streams.h"
+#include "engine/kernel/streams.h"
 
 using hetstruct::InputError;
 using hetstruct::distributions::LeafKind;

@@ -1,4 +1,4 @@
-// Master-slave protocols and dealing policies (engine/protocols/master_slave.cpp): hand-computed
+// Master-slave protocols and dealing policies (engine/kernel/protocols/master_slave.cpp): hand-computed
 // schedules with constant task times, the policies' task counts, the C = 0 reduction to the task
 // pool, negative task times, determinism across threads, and the fit to Table 8.
 #include <algorithm>
@@ -10,9 +10,9 @@
 #include <catch2/catch.hpp>
 
 #include "distributions/input_error.h"
-#include "engine/communication.h"
-#include "engine/monte_carlo.h"
-#include "engine/plan.h"
+#include "engine/kernel/communication.h"
+#include "engine/driver/monte_carlo.h"
+#include "engine/kernel/plan.h"
 #include "structures/structure.h"
 
 using namespace hetstruct;

@@ -29,9 +29,9 @@
 #include "distributions/input_error.h"
 #include "distributions/law.h"
 #include "distributions/sampler.h"
-#include "engine/model.h"
-#include "engine/monte_carlo.h"
-#include "engine/plan.h"
+#include "engine/simulate/model.h"
+#include "engine/driver/monte_carlo.h"
+#include "engine/kernel/plan.h"
 #include "structures/structure.h"
 #include "support.h"
 

@@ -5,7 +5,7 @@
 
 #include "bounds/heterogeneity.h"
 #include "distributions/input_error.h"
-#include "engine/monte_carlo.h"
+#include "engine/driver/monte_carlo.h"
 #include "structures/structure.h"
 
 using namespace hetstruct;

@@ -1,4 +1,4 @@
-// Nearest-neighbour communication protocols (engine/protocols/neighbor.cpp): hand-computed cases
+// Nearest-neighbour communication protocols (engine/kernel/protocols/neighbor.cpp): hand-computed cases
 // with constant task times, their zero-communication limits, the per-replication lower bound of
 // Eq. 12, thread independence and one cell of Wilson's Table 4.
 #include <algorithm>
@@ -12,10 +12,10 @@
 
 #include "distributions/law.h"
 #include "distributions/sampler.h"
-#include "engine/communication.h"
-#include "engine/monte_carlo.h"
-#include "engine/plan.h"
-#include "engine/streams.h"
+#include "engine/kernel/communication.h"
+#include "engine/driver/monte_carlo.h"
+#include "engine/kernel/plan.h"
+#include "engine/kernel/streams.h"
 #include "structures/structure.h"
 
 namespace {

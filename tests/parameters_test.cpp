@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli/parameters.h"
-#include "engine/model.h"
+#include "engine/simulate/model.h"
 #include "tests/support.h"
 
 using namespace hetstruct;

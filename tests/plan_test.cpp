@@ -17,8 +17,8 @@
 #include "distributions/input_error.h"
 #include "distributions/law.h"
 #include "distributions/sampler.h"
-#include "engine/plan.h"
-#include "engine/streams.h"
+#include "engine/kernel/plan.h"
+#include "engine/kernel/streams.h"
 #include "structures/structure.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// The dealing policies side by side (engine/policies.h): each policy's mean is the run of its own
+// The dealing policies side by side (engine/simulate/policies.h): each policy's mean is the run of its own
 // plan, bit for bit, by whichever estimator was asked; the differences are paired against dynamic
 // dealing; the records are the same bytes on 1 and 2 threads.
 #include <cmath>
@@ -7,10 +7,10 @@
 
 #include <catch2/catch.hpp>
 
-#include "engine/communication.h"
-#include "engine/paired.h"
-#include "engine/policies.h"
-#include "engine/simulation.h"
+#include "engine/kernel/communication.h"
+#include "engine/estimators/paired.h"
+#include "engine/simulate/policies.h"
+#include "engine/simulate/simulation.h"
 
 using namespace hetstruct;
 using engine::Estimator;

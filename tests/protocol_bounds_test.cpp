@@ -5,7 +5,7 @@
 
 #include "bounds/closed_forms.h"
 #include "bounds/communication_bounds.h"
-#include "engine/monte_carlo.h"
+#include "engine/driver/monte_carlo.h"
 #include <tuple>
 #include <utility>
 #include "structures/structure.h"

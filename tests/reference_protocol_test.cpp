@@ -1,5 +1,5 @@
 // The protocols made faster (issue 11) against their frozen implementations
-// (engine/protocols/reference.cpp): the same makespan bit for bit, and the same busy times, on
+// (tests/reference/reference_protocols.cpp): the same makespan bit for bit, and the same busy times, on
 // random configurations that reach every path: widths on both sides of the event queues' sizes,
 // laws drawn through each specialised draw and through the general Sampler, negative task times
 // (early events), discrete laws and constant times (exact ties everywhere), C = 0 and C > 0.
@@ -11,8 +11,8 @@
 #include <catch2/catch.hpp>
 
 #include "distributions/law.h"
-#include "engine/communication.h"
-#include "engine/plan.h"
+#include "tests/reference/reference_protocols.h"
+#include "engine/kernel/plan.h"
 #include "structures/structure.h"
 
 namespace {

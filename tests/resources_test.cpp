@@ -1,9 +1,9 @@
-// Resource estimates (engine/resources.h): the arithmetic behind the memory guard and the time notice.
+// Resource estimates (engine/driver/resources.h): the arithmetic behind the memory guard and the time notice.
 #include <cmath>
 
 #include <catch2/catch.hpp>
 
-#include "engine/resources.h"
+#include "engine/driver/resources.h"
 #include "distributions/input_error.h"
 
 using namespace hetstruct;

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "distributions/input_error.h"
-#include "engine/simulation.h"
-#include "engine/sweep.h"
+#include "engine/simulate/simulation.h"
+#include "engine/sweep/sweep.h"
 #include "support.h"
 
 using namespace hetstruct;

@@ -1,4 +1,4 @@
-// The sweep's library (engine/sweep_grid.h, engine/sweep.h) without the command line: lists and
+// The sweep's library (engine/sweep/grid.h, engine/sweep/sweep.h) without the command line: lists and
 // ranges, expressions and comparisons, the deal of blocks to workers, the rows as records.
 #include <catch2/catch.hpp>
 
@@ -11,9 +11,9 @@
 
 #include "distributions/input_error.h"
 #include "distributions/law.h"
-#include "engine/simulation.h"
-#include "engine/sweep.h"
-#include "engine/wilson_figures.h"
+#include "engine/simulate/simulation.h"
+#include "engine/sweep/sweep.h"
+#include "engine/wilson/figures.h"
 #include "support.h"
 
 using namespace hetstruct;

@@ -13,13 +13,13 @@
 
 #include "tests/support.h"
 
-#include "engine/model.h"
+#include "engine/simulate/model.h"
 #include "cli/output.h"
 #include "cli/plot.h"
 #include "cli/sweep.h"
 #include "distributions/input_error.h"
-#include "engine/monte_carlo.h"
-#include "engine/sweep.h"
+#include "engine/driver/monte_carlo.h"
+#include "engine/sweep/sweep.h"
 #include "structures/task_graphs.h"
 
 using namespace hetstruct;

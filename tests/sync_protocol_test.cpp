@@ -1,4 +1,4 @@
-// Communication protocols of the synchronous structure (engine/protocols/synchronous.cpp):
+// Communication protocols of the synchronous structure (engine/kernel/protocols/synchronous.cpp):
 // hand-computed levels, the C = 0 reduction, determinism across threads, and the fit to Table 3.
 #include <algorithm>
 #include <cmath>
@@ -8,9 +8,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "engine/communication.h"
-#include "engine/monte_carlo.h"
-#include "engine/plan.h"
+#include "engine/kernel/communication.h"
+#include "engine/driver/monte_carlo.h"
+#include "engine/kernel/plan.h"
 #include "structures/structure.h"
 
 using namespace hetstruct;

@@ -1,5 +1,5 @@
 // Reading 4 of the synchronous structure with communication, initiator-collector-release and its
-// whole-C variant (engine/protocols/synchronous.cpp; docs/semantics.md, "Reading 4"): the small-C
+// whole-C variant (engine/kernel/protocols/synchronous.cpp; docs/semantics.md, "Reading 4"): the small-C
 // cost of a level by the position of its longest task, a hand-computed level for each release
 // case, and an independent event-by-event simulation of the rules compared bit for bit.
 #include <algorithm>
@@ -13,9 +13,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "engine/communication.h"
-#include "engine/monte_carlo.h"
-#include "engine/plan.h"
+#include "engine/kernel/communication.h"
+#include "engine/driver/monte_carlo.h"
+#include "engine/kernel/plan.h"
 #include "structures/structure.h"
 
 using namespace hetstruct;

@@ -6,7 +6,7 @@
 
 #include "bounds/closed_forms.h"
 #include "distributions/law.h"
-#include "engine/wilson_tables.h"
+#include "engine/wilson/tables.h"
 #include "structures/structure.h"
 
 using namespace hetstruct;

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/communication.h"
-#include "engine/monte_carlo.h"
-#include "engine/plan.h"
+#include "engine/kernel/communication.h"
+#include "engine/driver/monte_carlo.h"
+#include "engine/kernel/plan.h"
 #include "structures/structure.h"
 
 using namespace hetstruct;

@@ -13,8 +13,8 @@
 #include <boost/random/normal_distribution.hpp>
 #include <boost/random/uniform_real_distribution.hpp>
 
-#include "engine/communication.h"
-#include "engine/plan.h"
+#include "tests/reference/reference_protocols.h"
+#include "engine/kernel/plan.h"
 #include "structures/structure.h"
 
 namespace {
@@ -160,7 +160,7 @@ BENCHMARK_CAPTURE(protocol_plan, nn_default_16_8, nn, 16, 8);
 BENCHMARK_CAPTURE(protocol_plan, ms_master_computes_16_8, structures::master_slave, 16, 8);
 
 // The protocols made faster in issue 11 against their frozen implementations
-// (engine/protocols/reference.cpp), in the same run: protocol/<structure>/<name>/<n>_<m>/<law>/C_0.1
+// (tests/reference/reference_protocols.cpp), in the same run: protocol/<structure>/<name>/<n>_<m>/<law>/C_0.1
 // then /current or /reference. Wilson's Tables 4 and 7 (nn), 3 and 6 (sync) run at these widths.
 // Reading 4 (sync initiator-collector-release*) came later: its /reference differs only in drawing
 // through TaskTimes::next, so its /current stands beside the other synchronous protocols.

@@ -21,10 +21,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/model.h"
-#include "engine/wilson_tables.h"
-#include "engine/communication.h"
-#include "engine/plan.h"
+#include "engine/simulate/model.h"
+#include "engine/wilson/tables.h"
+#include "engine/kernel/communication.h"
+#include "engine/kernel/plan.h"
 
 using namespace hetstruct;
 

@@ -1,6 +1,6 @@
 // libFuzzer harness: the sweep's text inputs: lists (split_list), whole numbers and numbers with
-// ranges (expand_integers, expand_numbers; engine/sweep_grid.h), CSV records (parse_csv_line;
-// engine/record.h) and the TOML config file (`sweep --config`, through SweepCommand and CLI11's
+// ranges (expand_integers, expand_numbers; engine/sweep/grid.h), CSV records (parse_csv_line;
+// engine/simulate/record.h) and the TOML config file (`sweep --config`, through SweepCommand and CLI11's
 // ConfigTOML), on the same input. InputError is a normal outcome; a crash, a sanitizer report,
 // another exception or a hang is a finding (see fuzz_targets.h). Build: tests/fuzz/CMakeLists.txt;
 // run: tests/fuzz/README.md.

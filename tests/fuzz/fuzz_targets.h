@@ -31,13 +31,13 @@
 #include "bounds/hbsp.h"
 #include "cli/output.h"
 #include "cli/sweep.h"
-#include "engine/record.h"
-#include "engine/sweep_grid.h"
+#include "engine/simulate/record.h"
+#include "engine/sweep/grid.h"
 #include "distributions/input_error.h"
 #include "distributions/law.h"
-#include "engine/hbsp_replay.h"
-#include "engine/monte_carlo.h"
-#include "engine/plan.h"
+#include "engine/hbsp/replay.h"
+#include "engine/driver/monte_carlo.h"
+#include "engine/kernel/plan.h"
 #include "structures/custom.h"
 #include "structures/task_graphs.h"
 #include "structures/structure.h"
@@ -185,7 +185,7 @@ inline void check_wfformat(const std::string& text) {
   }
 }
 
-// ---- HBSP inputs (bounds/hbsp.h, engine/hbsp_replay.h) ----------------------------------------
+// ---- HBSP inputs (bounds/hbsp.h, engine/hbsp/replay.h) ----------------------------------------
 
 namespace model = bounds::hbsp;
 namespace replay = engine::hbsp;
@@ -362,7 +362,7 @@ inline void check_trace(const std::string& text) {
   }
 }
 
-// ---- sweep lists and ranges (engine/sweep_grid.h), CSV records, TOML configs (cli/sweep.h) ----
+// ---- sweep lists and ranges (engine/sweep/grid.h), CSV records, TOML configs (cli/sweep.h) ----
 
 // The expansions' limit here (the CLI passes --max-configs, 10^6 by default): small enough that
 // checking a range value by value stays cheap.
@@ -396,7 +396,7 @@ inline void check_sweep_list(const std::string& option, const std::string& text)
   }
 }
 
-// sweep_grid.h: whole numbers and inclusive ranges a:b[:s] (step 1 by default), no repeated value, at
+// engine/sweep/grid.h: whole numbers and inclusive ranges a:b[:s] (step 1 by default), no repeated value, at
 // most `limit` values; a list's values are its items' values in order.
 inline void check_sweep_integers(const std::string& option, const std::string& text) {
   std::vector<long long> values;
@@ -429,7 +429,7 @@ inline void check_sweep_integers(const std::string& option, const std::string& t
   require(at == values.size(), what + "more values than its items give");
 }
 
-// sweep_grid.h: numbers (fractions allowed) and inclusive ranges, finite, no repeated value (as numbers:
+// engine/sweep/grid.h: numbers (fractions allowed) and inclusive ranges, finite, no repeated value (as numbers:
 // 0 and -0 are one value), at most `limit`; a range starts at its start, increases, and ends
 // within its stop (the end included within a relative 1e-9).
 inline void check_sweep_numbers(const std::string& option, const std::string& text) {
@@ -466,7 +466,7 @@ inline void check_sweep_numbers(const std::string& option, const std::string& te
   require(at == values.size(), what + "more values than its items give");
 }
 
-// engine/record.h: one CSV record (RFC 4180 quotes); false exactly when a quote is left open. What
+// engine/simulate/record.h: one CSV record (RFC 4180 quotes); false exactly when a quote is left open. What
 // csv_field writes reads back as the same fields (how --resume reads its --out).
 inline void check_csv_record(const std::string& line) {
   std::vector<std::string> fields;

@@ -1,0 +1,1178 @@
+#include "engine/kernel/plan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <functional>
+#include <queue>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "distributions/input_error.h"
+
+namespace hetstruct::engine {
+
+namespace {
+
+constexpr double minus_infinity = -std::numeric_limits<double>::infinity();
+// Below this width a linear scan finds the idle processor faster than a heap.
+constexpr int linear_scan_width = 32;
+
+using structures::StructureKind;
+using structures::TaskKind;
+
+PlanKind regular_kind(const structures::Structure& s) {
+  switch (s.kind) {
+    case StructureKind::asynchronous: return PlanKind::asynchronous;
+    case StructureKind::synchronous: return PlanKind::synchronous;
+    case StructureKind::nearest_neighbor:
+      return s.exchange == structures::NeighborExchange::sequential ? PlanKind::neighbor_sequential
+                                                                     : PlanKind::neighbor_plain;
+    case StructureKind::master_slave: return PlanKind::task_pool;
+    case StructureKind::custom: break;
+  }
+  return PlanKind::dag;
+}
+
+// Topological order by Kahn's algorithm, smallest vertex first (deterministic).
+std::vector<std::uint32_t> topological_order(const structures::PrecedenceGraph& g) {
+  const std::size_t n = boost::num_vertices(g);
+  std::vector<std::uint32_t> indegree(n);
+  for (std::size_t v = 0; v < n; ++v) indegree[v] = static_cast<std::uint32_t>(boost::in_degree(v, g));
+  std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> ready;
+  for (std::uint32_t v = 0; v < n; ++v)
+    if (indegree[v] == 0) ready.push(v);
+  std::vector<std::uint32_t> order;
+  order.reserve(n);
+  while (!ready.empty()) {
+    const auto v = ready.top();
+    ready.pop();
+    order.push_back(v);
+    for (const auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
+      const auto t = static_cast<std::uint32_t>(boost::target(e, g));
+      if (--indegree[t] == 0) ready.push(t);
+    }
+  }
+  if (order.size() != n) throw InputError("graph", "the precedence graph has a cycle");
+  return order;
+}
+
+// A message cannot take a negative time (its receiver would start before its sender ends): every
+// edge law of a custom DAG must keep its draws >= 0, as a bare number must (the readers refuse
+// comm=-1). InputError naming the graph (its file) and the edge.
+void check_message_laws(const structures::Structure& s) {
+  const auto& g = s.graph();
+  for (const auto e : boost::make_iterator_range(boost::edges(g))) {
+    const int law = g[e].comm_law;
+    if (law < 0 || law >= static_cast<int>(s.laws.size())) continue;
+    const distributions::Law& l = s.laws[static_cast<std::size_t>(law)];
+    const double p = l.negative_probability();
+    if (!(p > 0.0)) continue;
+    const bool normal = std::any_of(l.components().begin(), l.components().end(), [](const auto& c) {
+      return c.leaf.kind == distributions::LeafKind::normal;
+    });
+    char percent[32];
+    std::snprintf(percent, sizeof percent, "%.3g%%", 100.0 * p);
+    throw InputError(s.name.empty() ? std::string("graph") : s.name,
+                     "edge '" + g[boost::source(e, g)].name + "' -> '" + g[boost::target(e, g)].name + "': the message law " +
+                         l.to_string() + " draws a negative time with probability " + percent,
+                     normal ? "a message's time must be >= 0: a normal law is unbounded below; tn(mean,variance) truncates at 0"
+                            : "a message's time must be >= 0: give a law whose values are >= 0");
+  }
+}
+
+// A custom DAG's messages: an edge whose ends are compute tasks on different processors carries
+// one when it has a law of its own or C > 0. Message order: the file's edge order (file_index);
+// edges without one (a graph built by hand) by sending vertex, then its out-edges in insertion order.
+void compile_messages(const structures::Structure& s, const std::vector<std::uint32_t>& position, double comm_cost,
+                      Plan& plan, std::unordered_map<const structures::Precedence*, int>& message_of) {
+  const auto& g = s.graph();
+  int comm_law = -1;  // the model's C as a law, added on first use
+  std::vector<std::pair<const structures::Precedence*, Message>> found;
+  for (std::size_t v = 0; v < boost::num_vertices(g); ++v) {
+    for (const auto e : boost::make_iterator_range(boost::out_edges(v, g))) {
+      const auto w = boost::target(e, g);
+      const auto& from = g[v];
+      const auto& to = g[w];
+      if (from.kind != TaskKind::compute || to.kind != TaskKind::compute || from.processor == to.processor) continue;
+      int law = g[e].comm_law;
+      if (law >= static_cast<int>(s.laws.size())) throw InputError("graph", "an edge's message law is out of range");
+      if (law < 0 && comm_cost > 0.0) {
+        if (comm_law < 0) {
+          comm_law = static_cast<int>(plan.laws.size());
+          plan.laws.push_back(distributions::Law::constant(comm_cost));
+          plan.samplers.emplace_back(plan.laws.back());
+        }
+        law = comm_law;
+      }
+      if (law < 0) continue;
+      found.push_back({&g[e], {position[v], position[w], law}});
+    }
+  }
+  std::stable_sort(found.begin(), found.end(),
+                   [](const auto& x, const auto& y) { return x.first->file_index < y.first->file_index; });
+  for (const auto& [edge, message] : found) {
+    message_of[edge] = static_cast<int>(plan.messages.size());
+    plan.messages.push_back(message);
+  }
+}
+
+// Keeps the arrays of processors of several cores only where one has several.
+void compile_cores(const structures::Structure& s, Plan& plan) {
+  const auto& cores = s.processor_cores;
+  if (std::all_of(cores.begin(), cores.end(), [](int k) { return k == 1; })) {
+    plan.start_after.clear();
+    plan.task_cores.clear();
+    return;
+  }
+  if (plan.port != Port::free)
+    throw InputError("port", "the one-port models take processors of one core",
+                     "use port free with processors of several cores");
+  plan.processor_cores.assign(static_cast<std::size_t>(plan.width), 1);
+  std::copy_n(cores.begin(), std::min(cores.size(), plan.processor_cores.size()), plan.processor_cores.begin());
+  // Each worker keeps every core's free time: 2^24 cores is 128 MB a thread.
+  constexpr std::uint64_t max_total_cores = std::uint64_t{1} << 24;
+  std::uint64_t total = 0;
+  for (const int k : plan.processor_cores) total += static_cast<std::uint64_t>(k);
+  if (total > max_total_cores)
+    throw InputError("processor_cores", "the processors have " + std::to_string(total) + " cores in all, more than " +
+                                            std::to_string(max_total_cores),
+                     "give fewer processors or fewer cores");
+  plan.core_begin.assign(1, 0);
+  for (const int k : plan.processor_cores) plan.core_begin.push_back(plan.core_begin.back() + static_cast<std::uint32_t>(k));
+}
+
+void compile_generic(const structures::Structure& s, const CompileOptions& options, Plan& plan) {
+  const auto& g = s.graph();
+  const auto order = topological_order(g);
+  std::vector<std::uint32_t> position(order.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) position[order[i]] = i;
+  const bool custom = s.kind == StructureKind::custom;
+
+  plan.samplers.clear();
+  plan.laws = s.laws;
+  for (const auto& law : s.laws) plan.samplers.emplace_back(law);
+  std::unordered_map<const structures::Precedence*, int> message_of;
+  if (custom) check_message_laws(s);
+  if (custom) compile_messages(s, position, options.comm_cost, plan, message_of);
+
+  plan.pred_begin.assign(1, 0);
+  std::vector<std::pair<std::uint32_t, int>> in;  // a task's predecessors with their messages
+  for (const auto v : order) {
+    const auto& task = g[v];
+    if (task.kind == TaskKind::pooled)
+      throw InputError("structure", "a master-slave task pool has no fixed precedence graph",
+                       "it is evaluated by dealing tasks at run time");
+    plan.task_sampler.push_back(task.kind == TaskKind::compute ? task.law : -1);
+    plan.task_processor.push_back(std::max(task.processor, 0));
+    in.clear();
+    std::uint32_t start_after = Plan::no_task;
+    for (const auto e : boost::make_iterator_range(boost::in_edges(v, g))) {
+      if (g[e].start_order) {
+        start_after = position[boost::source(e, g)];
+        continue;
+      }
+      const auto found = message_of.find(&g[e]);
+      in.emplace_back(position[boost::source(e, g)], found == message_of.end() ? -1 : found->second);
+    }
+    // Sorted predecessors: a fixed order of the max, and a friendlier memory walk.
+    std::sort(in.begin(), in.end());
+    for (const auto& [pred, message] : in) {
+      plan.preds.push_back(pred);
+      plan.pred_message.push_back(message);
+      plan.pred_comm.push_back(message < 0 ? -1 : plan.messages[static_cast<std::size_t>(message)].law);
+    }
+    plan.pred_begin.push_back(static_cast<std::uint32_t>(plan.preds.size()));
+    plan.start_after.push_back(start_after);
+    plan.task_cores.push_back(static_cast<std::uint32_t>(std::max(task.cores, 1)));
+    // A task followed only in its processor's start order may finish last.
+    const auto out = boost::out_edges(v, g);
+    if (std::none_of(out.first, out.second, [&g](const auto e) { return !g[e].start_order; }))
+      plan.sinks.push_back(position[v]);
+  }
+  std::sort(plan.sinks.begin(), plan.sinks.end());
+  int width = 0;
+  for (const int p : plan.task_processor) width = std::max(width, p + 1);
+  plan.width = std::max(width, 1);
+
+  // Successors, for the one-port simulation.
+  const std::size_t tasks = plan.task_sampler.size();
+  plan.succ_begin.assign(tasks + 1, 0);
+  for (const auto pred : plan.preds) ++plan.succ_begin[pred + 1];
+  for (std::size_t t = 0; t < tasks; ++t) plan.succ_begin[t + 1] += plan.succ_begin[t];
+  plan.succs.resize(plan.preds.size());
+  plan.succ_message.resize(plan.preds.size());
+  std::vector<std::uint32_t> next(plan.succ_begin.begin(), plan.succ_begin.end() - 1);
+  for (std::uint32_t t = 0; t < tasks; ++t)
+    for (auto j = plan.pred_begin[t]; j < plan.pred_begin[t + 1]; ++j) {
+      const auto at = next[plan.preds[j]]++;
+      plan.succs[at] = t;
+      plan.succ_message[at] = plan.pred_message[j];
+    }
+
+  compile_cores(s, plan);
+  if (!custom) return;  // Wilson's streams: one per processor
+  plan.task_streams = TaskStreams::single;
+  for (std::size_t v = 0; v < boost::num_vertices(g); ++v)
+    if (g[v].kind == TaskKind::compute) plan.draw_order.push_back(position[v]);
+  const auto& scale = s.processor_scale;
+  if (!scale.empty()) {
+    if (static_cast<int>(scale.size()) < plan.width)
+      throw InputError("processor_scale", "gives " + std::to_string(scale.size()) + " processors' scales for " +
+                                              std::to_string(plan.width) + " processors");
+    for (const double a : scale)
+      if (!(a > 0.0) || !std::isfinite(a)) throw InputError("processor_scale", "a processor's scale must be a finite number > 0");
+    if (std::any_of(scale.begin(), scale.end(), [](double a) { return a != 1.0; }))
+      for (const int p : plan.task_processor) plan.task_scale.push_back(scale[static_cast<std::size_t>(p)]);
+  }
+  // When every task's law is one uniform (or one normal) leaf, the draws run monomorphic
+  // (the same variates as the samplers), one per task in draw order.
+  auto all_of_kind = [&](distributions::LeafKind kind) {
+    return std::all_of(plan.draw_order.begin(), plan.draw_order.end(),
+                       [&](std::uint32_t t) { return plan.samplers[static_cast<std::size_t>(plan.task_sampler[t])].single_kind() == kind; });
+  };
+  if (all_of_kind(distributions::LeafKind::uniform))
+    for (const auto t : plan.draw_order) plan.uniform_draws.push_back(plan.samplers[static_cast<std::size_t>(plan.task_sampler[t])].uniform_draw());
+  else if (all_of_kind(distributions::LeafKind::normal))
+    for (const auto t : plan.draw_order) plan.normal_draws.push_back(plan.samplers[static_cast<std::size_t>(plan.task_sampler[t])].normal_draw());
+}
+
+}  // namespace
+
+const char* to_string(PlanKind kind) {
+  switch (kind) {
+    case PlanKind::asynchronous: return "asynchronous";
+    case PlanKind::synchronous: return "synchronous";
+    case PlanKind::neighbor_sequential: return "neighbor-sequential";
+    case PlanKind::neighbor_plain: return "neighbor-plain";
+    case PlanKind::task_pool: return "task-pool";
+    case PlanKind::dag: return "dag";
+    case PlanKind::protocol: return "protocol";
+  }
+  return "?";
+}
+
+const char* to_string(Port port) {
+  switch (port) {
+    case Port::free: return "free";
+    case Port::one_port: return "one-port";
+    case Port::one_port_greedy: return "one-port-greedy";
+  }
+  return "?";
+}
+
+Port parse_port(const std::string& name) {
+  if (name == "free") return Port::free;
+  if (name == "one-port") return Port::one_port;
+  if (name == "one-port-greedy") return Port::one_port_greedy;
+  throw InputError("port", "unknown port model '" + name + "'", "choose free, one-port or one-port-greedy");
+}
+
+std::string Plan::communication() const {
+  if (kind == PlanKind::protocol) return protocol;
+  if (messages.empty()) return "";
+  const std::string name = to_string(port);
+  return overlap ? name + "-overlap" : name;
+}
+
+std::uint64_t Plan::compute_tasks() const {
+  if (kind != PlanKind::dag) return static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(levels);
+  return static_cast<std::uint64_t>(std::count_if(task_sampler.begin(), task_sampler.end(), [](int s) { return s >= 0; }));
+}
+
+namespace {
+
+// Async has no communication between processors (its streams stay on one processor: Wilson 5.1),
+// so C changes nothing; sync, nn and ms run a protocol when C > 0 or a protocol is named.
+bool needs_protocol(const structures::Structure& s, const CompileOptions& options) {
+  if (options.comm_cost < 0.0 || !std::isfinite(options.comm_cost))
+    throw InputError("comm_cost", "the communication cost must be a finite number >= 0");
+  if (!options.policy.empty() && s.kind != StructureKind::master_slave)
+    throw InputError("policy", "dealing policies apply to the master-slave structure (ms) only");
+  if (s.kind != StructureKind::custom && (options.port || options.overlap))
+    throw InputError(options.port ? "port" : "overlap", "port models apply to a DAG (graph) only",
+                     "Wilson's structures communicate by their protocols");
+  if (options.overlap && options.port != Port::one_port && options.port != Port::one_port_greedy)
+    throw InputError("overlap", "applies to the one-port models only", "a free port model always overlaps");
+  const bool asked = options.comm_cost > 0.0 || !options.protocol.empty() || !options.policy.empty();
+  if (!asked) return false;
+  switch (s.kind) {
+    case StructureKind::synchronous:
+    case StructureKind::nearest_neighbor:
+    case StructureKind::master_slave: return true;
+    case StructureKind::asynchronous:
+      if (!options.protocol.empty())
+        throw InputError("protocol", "the asynchronous structure has no communication protocol");
+      return false;
+    case StructureKind::custom:
+      if (!options.protocol.empty())
+        throw InputError("protocol", "a DAG communicates by a port model, not a protocol",
+                         "use port free, one-port or one-port-greedy");
+      return false;
+  }
+  return false;
+}
+
+// One draw per processor without the Sampler's dispatch when every processor's law is one uniform
+// (or one normal) leaf: the same variates, bit for bit.
+void specialise_draws(Plan& plan) {
+  auto all_of_kind = [&](distributions::LeafKind kind) {
+    return std::all_of(plan.samplers.begin(), plan.samplers.end(), [&](const auto& d) { return d.single_kind() == kind; });
+  };
+  if (all_of_kind(distributions::LeafKind::uniform))
+    for (const auto& d : plan.samplers) plan.uniform_draws.push_back(d.uniform_draw());
+  else if (all_of_kind(distributions::LeafKind::normal))
+    for (const auto& d : plan.samplers) plan.normal_draws.push_back(d.normal_draw());
+}
+
+}  // namespace
+
+Plan compile(const structures::Structure& s, CompileOptions options) {
+  Plan plan;
+  plan.levels = s.levels;
+  plan.width = s.width;
+  if (!options.generic && needs_protocol(s, options)) {
+    plan.kind = PlanKind::protocol;
+    plan.structure = s.kind;
+    const std::string structure = structures::to_string(s.kind);
+    plan.comm = {s.width, s.fast_count, s.levels, options.comm_cost, {}, options.policy.empty() ? "dynamic" : options.policy};
+    for (int i = 0; i < s.width; ++i) {
+      plan.samplers.emplace_back(s.laws.at(i));
+      plan.laws.push_back(s.laws.at(i));
+      plan.comm.mean_task_time.push_back(s.laws.at(i).mean());
+    }
+    const auto names = protocol_names(structure);
+    if (names.empty()) throw InputError("comm_cost", "no communication protocol for " + structure + " yet");
+    plan.protocol = options.protocol.empty() ? names.front() : options.protocol;
+    make_protocol(structure, plan.protocol, plan.comm);  // validates the name and the policy now
+    specialise_draws(plan);  // for the controls (evaluate_controls); the protocols pick their own
+    return plan;
+  }
+  plan.kind = options.generic ? PlanKind::dag : regular_kind(s);
+  if (plan.kind == PlanKind::dag) {
+    if (s.kind == StructureKind::custom) {
+      plan.port = options.port.value_or(Port::free);
+      plan.overlap = options.overlap;
+      plan.comm.comm_cost = options.comm_cost;
+    }
+    compile_generic(s, options, plan);
+    return plan;
+  }
+  for (int i = 0; i < s.width; ++i) plan.samplers.emplace_back(s.laws.at(i));
+  plan.laws.assign(s.laws.begin(), s.laws.begin() + s.width);
+  specialise_draws(plan);
+  return plan;
+}
+
+Workspace::Workspace(const Plan& plan)
+    : streams(plan.width),
+      first(plan.kind == PlanKind::dag ? plan.task_sampler.size() : plan.width),
+      second(plan.width),
+      processors(plan.width),
+      busy(plan.width) {
+  if (plan.kind == PlanKind::dag) {
+    durations.resize(plan.task_sampler.size());
+    message_times.resize(plan.messages.size());
+    if (plan.multicore()) {
+      starts.resize(plan.task_sampler.size());
+      core_free.resize(plan.core_begin.back());
+    }
+    if (plan.port != Port::free && !plan.messages.empty()) {
+      missing.resize(plan.task_sampler.size());
+      input_time.resize(plan.task_sampler.size());
+      send_free.resize(plan.width);
+      receive_free.resize(plan.width);
+      compute_free.resize(plan.width);
+      events.reserve(plan.task_sampler.size() + plan.messages.size());
+    }
+    if (plan.port == Port::one_port_greedy && !plan.messages.empty()) {
+      sending.resize(plan.width);
+      receiving.resize(plan.width);
+      computing.resize(plan.width);
+      waiting_messages.reserve(plan.messages.size());
+      waiting_tasks.reserve(plan.task_sampler.size());
+    }
+  }
+  if (plan.kind == PlanKind::protocol) protocol = make_protocol(structures::to_string(*plan.structure), plan.protocol, plan.comm);
+}
+
+namespace {
+
+void reset_streams(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+  for (int i = 0; i < plan.width; ++i) ws.streams[i].reset(seed, rep, i);
+}
+
+// Each evaluator takes the processors' draws: Sampler, UniformDraw or NormalDraw (same variates).
+template <class Draw>
+double evaluate_asynchronous(const Plan& plan, const Draw* draws, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+  double makespan = minus_infinity;
+  ProcessorStream& stream = ws.streams[0];
+  for (int i = 0; i < plan.width; ++i) {
+    stream.reset(seed, rep, i);
+    const Draw draw = draws[i];
+    double sum = 0.0;
+    for (int k = 0; k < plan.levels; ++k) sum += draw(stream);
+    makespan = std::max(makespan, sum);
+  }
+  return makespan;
+}
+
+// What an evaluator tells a control tap: each task time as drawn (task) and each level's end
+// (end_level). NoTap compiles away, so plain evaluate() keeps its code and its speed.
+struct NoTap {
+  void task(int, double) {}
+  void end_level() {}
+};
+
+// Per-processor sums of the first counts[i] task times and the sum of level maxima
+// (ControlSpec), accumulated as the evaluator draws.
+struct ControlTap {
+  double* sums;               // one per processor, or null
+  const std::uint64_t* limit; // sum only the first limit[i] variates
+  std::uint64_t* drawn;
+  double* level_sum;          // or null
+  double level_max = minus_infinity;
+  void task(int i, double x) {
+    if (sums && drawn[i]++ < limit[i]) sums[i] += x;
+    level_max = std::max(level_max, x);
+  }
+  void end_level() {
+    if (level_sum) *level_sum += level_max;
+    level_max = minus_infinity;
+  }
+};
+
+// A ControlTap passed by value to the evaluators (which take their tap by value).
+struct TapRef {
+  ControlTap* tap;
+  void task(int i, double x) { tap->task(i, x); }
+  void end_level() { tap->end_level(); }
+};
+
+template <class Draw, class Tap = NoTap>
+double evaluate_synchronous(const Plan& plan, const Draw* draws, std::uint64_t seed, std::uint64_t rep, Workspace& ws,
+                            Tap tap = {}) {
+  reset_streams(plan, seed, rep, ws);
+  double end = 0.0;
+  for (int k = 0; k < plan.levels; ++k) {
+    double longest = minus_infinity;
+    for (int i = 0; i < plan.width; ++i) {
+      const double x = draws[i](ws.streams[i]);
+      tap.task(i, x);
+      longest = std::max(longest, x);
+    }
+    tap.end_level();
+    end += longest;
+  }
+  return end;
+}
+
+// The asynchronous makespan drawn level by level (each processor's sum in the same order as
+// evaluate_asynchronous, so the same bits), for the controls that need each level's maximum.
+template <class Draw>
+double evaluate_asynchronous_by_level(const Plan& plan, const Draw* draws, std::uint64_t seed, std::uint64_t rep,
+                                      Workspace& ws, ControlTap& tap) {
+  reset_streams(plan, seed, rep, ws);
+  double* sum = ws.first.data();
+  std::fill(sum, sum + plan.width, 0.0);
+  for (int k = 0; k < plan.levels; ++k) {
+    for (int i = 0; i < plan.width; ++i) {
+      const double x = draws[i](ws.streams[i]);
+      tap.task(i, x);
+      sum[i] += x;
+    }
+    tap.end_level();
+  }
+  return *std::max_element(sum, sum + plan.width);
+}
+
+template <class Draw, class Tap = NoTap>
+double evaluate_neighbor(const Plan& plan, const Draw* draws, std::uint64_t seed, std::uint64_t rep, Workspace& ws,
+                         Tap tap = {}) {
+  reset_streams(plan, seed, rep, ws);
+  const int n = plan.width;
+  double* finish = ws.first.data();
+  double* start = ws.second.data();
+  std::fill(start, start + n, 0.0);
+  for (int k = 0;; ++k) {
+    for (int i = 0; i < n; ++i) {
+      const double x = draws[i](ws.streams[i]);
+      tap.task(i, x);
+      finish[i] = start[i] + x;
+    }
+    tap.end_level();
+    if (k + 1 == plan.levels) break;
+    if (n == 1) {
+      start[0] = finish[0];
+    } else if (plan.kind == PlanKind::neighbor_sequential) {
+      // Left-then-right exchanges: e(i,i+1) = max(e(i-1,i), f_{i+1}); processor i resumes at it.
+      double exchange = finish[0];
+      for (int i = 0; i + 1 < n; ++i) {
+        exchange = std::max(exchange, finish[i + 1]);
+        start[i] = exchange;
+      }
+      start[n - 1] = exchange;
+    } else {
+      for (int i = 0; i < n; ++i)
+        start[i] = std::max({finish[std::max(i - 1, 0)], finish[i], finish[std::min(i + 1, n - 1)]});
+    }
+  }
+  return *std::max_element(finish, finish + n);
+}
+
+// Dynamic dealing with no communication cost: each of the width*levels tasks goes to the
+// processor that becomes idle first (lowest index on ties) and takes that processor's law.
+template <class Draw, class Tap = NoTap>
+double evaluate_task_pool(const Plan& plan, const Draw* draws, std::uint64_t seed, std::uint64_t rep, Workspace& ws,
+                          Tap tap = {}) {
+  reset_streams(plan, seed, rep, ws);
+  const int n = plan.width;
+  double* idle = ws.first.data();
+  std::fill(idle, idle + n, 0.0);
+  const std::uint64_t tasks = static_cast<std::uint64_t>(n) * plan.levels;
+  if (n <= linear_scan_width) {
+    for (std::uint64_t t = 0; t < tasks; ++t) {
+      const int p = static_cast<int>(std::min_element(idle, idle + n) - idle);  // first minimum
+      const double x = draws[p](ws.streams[p]);
+      tap.task(p, x);
+      idle[p] += x;
+    }
+  } else {
+    // A heap of processors ordered by idle time, lowest index first on ties: the same choice.
+    auto later = [idle](int a, int b) { return idle[a] != idle[b] ? idle[a] > idle[b] : a > b; };
+    auto& heap = ws.processors;
+    for (int i = 0; i < n; ++i) heap[i] = i;
+    std::make_heap(heap.begin(), heap.end(), later);
+    for (std::uint64_t t = 0; t < tasks; ++t) {
+      std::pop_heap(heap.begin(), heap.end(), later);
+      const int p = heap.back();
+      const double x = draws[p](ws.streams[p]);
+      tap.task(p, x);
+      idle[p] += x;
+      std::push_heap(heap.begin(), heap.end(), later);
+    }
+  }
+  return *std::max_element(idle, idle + n);
+}
+
+// Longest path over the generic plan, with task t's time given by duration(t) (called in
+// topological order, so drawing inside it consumes each processor's stream in that order).
+template <class Duration>
+double propagate(const Plan& plan, double* finish, Duration duration) {
+  const std::size_t tasks = plan.task_sampler.size();
+  for (std::size_t t = 0; t < tasks; ++t) {
+    double start = plan.pred_begin[t] == plan.pred_begin[t + 1] ? 0.0 : minus_infinity;
+    for (auto j = plan.pred_begin[t]; j < plan.pred_begin[t + 1]; ++j) start = std::max(start, finish[plan.preds[j]]);
+    finish[t] = start + (plan.task_sampler[t] < 0 ? 0.0 : duration(t));
+  }
+  double makespan = minus_infinity;
+  for (const auto t : plan.sinks) makespan = std::max(makespan, finish[t]);
+  return makespan;
+}
+
+// The free port model: the longest path with edge weights (a message's time on a crossing edge).
+double propagate_free(const Plan& plan, double* finish, const double* duration, const double* message) {
+  const std::size_t tasks = plan.task_sampler.size();
+  for (std::size_t t = 0; t < tasks; ++t) {
+    double start = plan.pred_begin[t] == plan.pred_begin[t + 1] ? 0.0 : minus_infinity;
+    for (auto j = plan.pred_begin[t]; j < plan.pred_begin[t + 1]; ++j) {
+      const int m = plan.pred_message[j];
+      start = std::max(start, m < 0 ? finish[plan.preds[j]] : finish[plan.preds[j]] + message[m]);
+    }
+    finish[t] = start + duration[t];
+  }
+  double makespan = minus_infinity;
+  for (const auto t : plan.sinks) makespan = std::max(makespan, finish[t]);
+  return makespan;
+}
+
+// Processors of several cores (the rule is in plan.h), with the free port model's messages when
+// `message` is given.
+double propagate_cores(const Plan& plan, double* finish, const double* duration, const double* message, Workspace& ws) {
+  const std::size_t tasks = plan.task_sampler.size();
+  double* start_of = ws.starts.data();
+  std::fill(ws.core_free.begin(), ws.core_free.end(), minus_infinity);
+  for (std::size_t t = 0; t < tasks; ++t) {
+    double start = plan.pred_begin[t] == plan.pred_begin[t + 1] ? 0.0 : minus_infinity;
+    for (auto j = plan.pred_begin[t]; j < plan.pred_begin[t + 1]; ++j) {
+      const int m = message ? plan.pred_message[j] : -1;
+      start = std::max(start, m < 0 ? finish[plan.preds[j]] : finish[plan.preds[j]] + message[m]);
+    }
+    const int p = plan.task_processor[t];
+    const auto k = static_cast<std::uint32_t>(plan.processor_cores[static_cast<std::size_t>(p)]);
+    if (k == 1) {  // its order is a chain of precedences
+      start_of[t] = start;
+      finish[t] = start + duration[t];
+      continue;
+    }
+    if (plan.start_after[t] != Plan::no_task) start = std::max(start, start_of[plan.start_after[t]]);
+    // The processor's core free times as a min-heap: the task pops the c earliest (the last popped
+    // is the c-th earliest) and pushes its end c times.
+    double* free = ws.core_free.data() + plan.core_begin[static_cast<std::size_t>(p)];
+    double* last = free + k;
+    const std::uint32_t c = plan.task_cores[t];
+    for (std::uint32_t i = 0; i < c; ++i) std::pop_heap(free, last - i, std::greater<>());
+    start = std::max(start, *(last - c));
+    const double end = start + duration[t];
+    for (std::uint32_t i = c; i > 0; --i) {
+      *(last - i) = end;
+      std::push_heap(free, last - i + 1, std::greater<>());
+    }
+    start_of[t] = start;
+    finish[t] = end;
+  }
+  double makespan = minus_infinity;
+  for (const auto t : plan.sinks) makespan = std::max(makespan, finish[t]);
+  return makespan;
+}
+
+// The one-port model, event by event (the rules are in plan.h).
+constexpr std::uint32_t task_bit = std::uint32_t{1} << 31;
+
+double simulate_one_port(const Plan& plan, double* finish, const double* duration, const double* message, Workspace& ws) {
+  using Event = Workspace::Event;
+  const auto later = [](const Event& a, const Event& b) { return a.time != b.time ? a.time > b.time : a.key > b.key; };
+  const std::size_t tasks = plan.task_sampler.size();
+  auto& heap = ws.events;
+  heap.clear();
+  std::fill(ws.send_free.begin(), ws.send_free.end(), minus_infinity);
+  std::fill(ws.receive_free.begin(), ws.receive_free.end(), minus_infinity);
+  std::fill(ws.compute_free.begin(), ws.compute_free.end(), minus_infinity);
+  for (std::size_t t = 0; t < tasks; ++t) {
+    ws.missing[t] = plan.pred_begin[t + 1] - plan.pred_begin[t];
+    ws.input_time[t] = minus_infinity;
+    if (ws.missing[t] == 0) heap.push_back({0.0, task_bit | static_cast<std::uint32_t>(t)});  // sources at 0
+  }
+  std::make_heap(heap.begin(), heap.end(), later);
+  const auto deliver = [&](std::uint32_t t, double time) {
+    ws.input_time[t] = std::max(ws.input_time[t], time);
+    if (--ws.missing[t] == 0) {
+      heap.push_back({ws.input_time[t], task_bit | t});
+      std::push_heap(heap.begin(), heap.end(), later);
+    }
+  };
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), later);
+    const Event e = heap.back();
+    heap.pop_back();
+    if (e.key & task_bit) {
+      const std::uint32_t t = e.key & ~task_bit;
+      const int p = plan.task_processor[t];
+      double start = e.time;
+      if (!plan.overlap) start = std::max({start, ws.send_free[p], ws.receive_free[p]});
+      finish[t] = start + duration[t];
+      if (!plan.overlap) ws.compute_free[p] = std::max(ws.compute_free[p], finish[t]);
+      for (auto j = plan.succ_begin[t]; j < plan.succ_begin[t + 1]; ++j) {
+        const int m = plan.succ_message[j];
+        if (m < 0) {
+          deliver(plan.succs[j], finish[t]);
+        } else {
+          heap.push_back({finish[t], static_cast<std::uint32_t>(m)});
+          std::push_heap(heap.begin(), heap.end(), later);
+        }
+      }
+    } else {
+      const Message& m = plan.messages[e.key];
+      const int from = plan.task_processor[m.from], to = plan.task_processor[m.to];
+      double start = std::max({e.time, ws.send_free[from], ws.receive_free[to]});
+      if (!plan.overlap) start = std::max({start, ws.compute_free[from], ws.compute_free[to]});
+      const double end = start + message[e.key];
+      ws.send_free[from] = std::max(ws.send_free[from], end);
+      ws.receive_free[to] = std::max(ws.receive_free[to], end);
+      deliver(m.to, end);
+    }
+  }
+  double makespan = minus_infinity;
+  for (const auto t : plan.sinks) makespan = std::max(makespan, finish[t]);
+  return makespan;
+}
+
+// The greedy (work-conserving) one-port model, event by event (the rules are in plan.h): a
+// resource is busy from the start of its item until that item's end is processed; after each
+// instant's ends, the waiting messages (by ready time, then message order) and then the waiting
+// tasks (plan order) start where their resources are idle. Per instant it scans what waits.
+double simulate_one_port_greedy(const Plan& plan, double* finish, const double* duration, const double* message,
+                                Workspace& ws) {
+  using Event = Workspace::Event;
+  const auto later = [](const Event& a, const Event& b) { return a.time != b.time ? a.time > b.time : a.key > b.key; };
+  const std::size_t tasks = plan.task_sampler.size();
+  const bool overlap = plan.overlap;
+  const int* processor = plan.task_processor.data();
+  auto& heap = ws.events;
+  auto& messages = ws.waiting_messages;
+  auto& ready_tasks = ws.waiting_tasks;
+  heap.clear();
+  messages.clear();
+  ready_tasks.clear();
+  std::fill(ws.send_free.begin(), ws.send_free.end(), minus_infinity);
+  std::fill(ws.receive_free.begin(), ws.receive_free.end(), minus_infinity);
+  std::fill(ws.compute_free.begin(), ws.compute_free.end(), minus_infinity);
+  std::fill(ws.sending.begin(), ws.sending.end(), std::uint8_t{0});
+  std::fill(ws.receiving.begin(), ws.receiving.end(), std::uint8_t{0});
+  std::fill(ws.computing.begin(), ws.computing.end(), std::uint8_t{0});
+  for (std::size_t t = 0; t < tasks; ++t) {
+    ws.missing[t] = plan.pred_begin[t + 1] - plan.pred_begin[t];
+    ws.input_time[t] = minus_infinity;
+    if (ws.missing[t] == 0) {
+      ws.input_time[t] = 0.0;  // sources at 0
+      ready_tasks.push_back(static_cast<std::uint32_t>(t));
+    }
+  }
+  const auto ready_before = [&](std::uint32_t a, std::uint32_t b) {
+    const double x = finish[plan.messages[a].from], y = finish[plan.messages[b].from];
+    return x != y ? x < y : a < b;
+  };
+  const auto deliver = [&](std::uint32_t t, double time) {
+    ws.input_time[t] = std::max(ws.input_time[t], time);
+    if (--ws.missing[t] == 0) ready_tasks.insert(std::upper_bound(ready_tasks.begin(), ready_tasks.end(), t), t);
+  };
+  for (;;) {
+    // Start what can start now: messages first, then tasks.
+    std::size_t kept = 0;
+    for (const std::uint32_t k : messages) {
+      const Message& m = plan.messages[k];
+      const int from = processor[m.from], to = processor[m.to];
+      if (ws.sending[from] || ws.receiving[to] || (!overlap && (ws.computing[from] || ws.computing[to]))) {
+        messages[kept++] = k;
+        continue;
+      }
+      double start = std::max({finish[m.from], ws.send_free[from], ws.receive_free[to]});
+      if (!overlap) start = std::max({start, ws.compute_free[from], ws.compute_free[to]});
+      const double end = start + message[k];
+      ws.sending[from] = ws.receiving[to] = 1;
+      ws.send_free[from] = ws.receive_free[to] = end;  // each resource: the end of the last item it ran
+      heap.push_back({end, k});
+      std::push_heap(heap.begin(), heap.end(), later);
+    }
+    messages.resize(kept);
+    kept = 0;
+    for (const std::uint32_t t : ready_tasks) {
+      const int p = processor[t];
+      if (ws.computing[p] || (!overlap && (ws.sending[p] || ws.receiving[p]))) {
+        ready_tasks[kept++] = t;
+        continue;
+      }
+      double start = std::max(ws.input_time[t], ws.compute_free[p]);
+      if (!overlap) start = std::max({start, ws.send_free[p], ws.receive_free[p]});
+      finish[t] = start + duration[t];
+      ws.computing[p] = 1;
+      ws.compute_free[p] = finish[t];
+      heap.push_back({finish[t], task_bit | t});
+      std::push_heap(heap.begin(), heap.end(), later);
+    }
+    ready_tasks.resize(kept);
+    if (heap.empty()) break;
+    // The next instant: every end at the earliest time left.
+    const double now = heap.front().time;
+    while (!heap.empty() && heap.front().time == now) {
+      std::pop_heap(heap.begin(), heap.end(), later);
+      const Event e = heap.back();
+      heap.pop_back();
+      if (e.key & task_bit) {
+        const std::uint32_t t = e.key & ~task_bit;
+        ws.computing[processor[t]] = 0;
+        for (auto j = plan.succ_begin[t]; j < plan.succ_begin[t + 1]; ++j) {
+          const int m = plan.succ_message[j];
+          if (m < 0) {
+            deliver(plan.succs[j], finish[t]);
+          } else {
+            const auto k = static_cast<std::uint32_t>(m);
+            messages.insert(std::upper_bound(messages.begin(), messages.end(), k, ready_before), k);
+          }
+        }
+      } else {
+        const Message& m = plan.messages[e.key];
+        ws.sending[processor[m.from]] = 0;
+        ws.receiving[processor[m.to]] = 0;
+        deliver(m.to, e.time);
+      }
+    }
+  }
+  double makespan = minus_infinity;
+  for (const auto t : plan.sinks) makespan = std::max(makespan, finish[t]);
+  return makespan;
+}
+
+// A custom DAG's task times for one replication, in draw order from its one stream.
+template <class Draw>
+void draw_tasks(const Plan& plan, const Draw& draw, ProcessorStream& stream, double* duration) {
+  const auto* order = plan.draw_order.data();
+  const std::size_t n = plan.draw_order.size();
+  if (plan.task_scale.empty()) {
+    for (std::size_t i = 0; i < n; ++i) duration[order[i]] = draw(i, stream);
+  } else {
+    const double* scale = plan.task_scale.data();
+    for (std::size_t i = 0; i < n; ++i) duration[order[i]] = scale[order[i]] * draw(i, stream);
+  }
+}
+
+double evaluate_dag(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws, double* busy = nullptr) {
+  if (plan.task_streams == TaskStreams::per_processor) {
+    reset_streams(plan, seed, rep, ws);
+    return propagate(plan, ws.first.data(), [&](std::size_t t) {
+      const int p = plan.task_processor[t];
+      const double x = plan.samplers[plan.task_sampler[t]](ws.streams[p]);
+      if (busy) busy[p] += x;
+      return x;
+    });
+  }
+  ProcessorStream& stream = ws.protocol_stream;
+  stream.reset(seed, rep, 0, ProcessorStream::dag_tasks);
+  double* duration = ws.durations.data();
+  if (!plan.uniform_draws.empty()) {
+    const auto* draws = plan.uniform_draws.data();
+    draw_tasks(plan, [draws](std::size_t i, ProcessorStream& s) { return draws[i](s); }, stream, duration);
+  } else if (!plan.normal_draws.empty()) {
+    const auto* draws = plan.normal_draws.data();
+    draw_tasks(plan, [draws](std::size_t i, ProcessorStream& s) { return draws[i](s); }, stream, duration);
+  } else {
+    const auto* order = plan.draw_order.data();
+    draw_tasks(plan, [&plan, order](std::size_t i, ProcessorStream& s) {
+      return plan.samplers[static_cast<std::size_t>(plan.task_sampler[order[i]])](s);
+    }, stream, duration);
+  }
+  if (busy)
+    for (const auto t : plan.draw_order) busy[plan.task_processor[t]] += duration[t];
+  if (plan.messages.empty()) {
+    if (plan.multicore()) return propagate_cores(plan, ws.first.data(), duration, nullptr, ws);
+    return propagate(plan, ws.first.data(), [duration](std::size_t t) { return duration[t]; });
+  }
+  stream.reset(seed, rep, 0, ProcessorStream::messages);
+  double* message = ws.message_times.data();
+  for (std::size_t k = 0; k < plan.messages.size(); ++k)
+    message[k] = plan.samplers[static_cast<std::size_t>(plan.messages[k].law)](stream);
+  if (plan.multicore()) return propagate_cores(plan, ws.first.data(), duration, message, ws);
+  if (plan.port == Port::free) return propagate_free(plan, ws.first.data(), duration, message);
+  return (plan.port == Port::one_port ? simulate_one_port : simulate_one_port_greedy)(plan, ws.first.data(), duration, message, ws);
+}
+
+
+}  // namespace
+
+namespace {
+
+template <class Draw>
+double evaluate_regular(const Plan& plan, const Draw* draws, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+  switch (plan.kind) {
+    case PlanKind::asynchronous: return evaluate_asynchronous(plan, draws, seed, rep, ws);
+    case PlanKind::synchronous: return evaluate_synchronous(plan, draws, seed, rep, ws);
+    case PlanKind::neighbor_sequential:
+    case PlanKind::neighbor_plain: return evaluate_neighbor(plan, draws, seed, rep, ws);
+    case PlanKind::task_pool: return evaluate_task_pool(plan, draws, seed, rep, ws);
+    case PlanKind::dag:
+    case PlanKind::protocol: break;
+  }
+  return evaluate_dag(plan, seed, rep, ws);
+}
+
+}  // namespace
+
+namespace {
+
+double evaluate_protocol(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws, double* busy,
+                         DrawLog* log = nullptr) {
+  reset_streams(plan, seed, rep, ws);
+  ws.protocol_stream.reset(seed, rep, 0, ProcessorStream::protocol);
+  TaskTimes times(plan.samplers.data(), ws.streams.data(), ws.protocol_stream, busy, log);
+  return ws.protocol->run(times);
+}
+
+}  // namespace
+
+double evaluate_busy(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+  std::fill(ws.busy.begin(), ws.busy.end(), 0.0);
+  if (plan.kind == PlanKind::dag) return evaluate_dag(plan, seed, rep, ws, ws.busy.data());
+  if (plan.kind == PlanKind::protocol) return evaluate_protocol(plan, seed, rep, ws, ws.busy.data());
+  // The Sampler draws the same variates as the monomorphic leaf draws.
+  auto& draws = ws.busy_draws;
+  if (draws.size() != ws.busy.size() || draws.front().busy != ws.busy.data()) {  // first use, or moved
+    draws.clear();
+    for (int i = 0; i < plan.width; ++i) draws.push_back({&plan.samplers[i], &ws.busy[i]});
+  }
+  return evaluate_regular(plan, draws.data(), seed, rep, ws);
+}
+
+double evaluate_on_task_times(const Plan& plan, const double* task_times, Workspace& ws) {
+  switch (plan.kind) {
+    case PlanKind::asynchronous:
+    case PlanKind::synchronous:
+    case PlanKind::neighbor_sequential:
+    case PlanKind::neighbor_plain: break;
+    case PlanKind::task_pool:
+    case PlanKind::dag:
+    case PlanKind::protocol: throw std::logic_error("evaluate_on_task_times: not a plan of levels");
+  }
+  ws.replay.resize(static_cast<std::size_t>(plan.width));
+  for (int i = 0; i < plan.width; ++i) ws.replay[i].next = task_times + static_cast<std::size_t>(i) * plan.levels;
+  return evaluate_regular(plan, ws.replay.data(), 0, 0, ws);  // the streams are reset, never drawn
+}
+
+double evaluate(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+  if (plan.kind == PlanKind::dag) return evaluate_dag(plan, seed, rep, ws);
+  if (plan.kind == PlanKind::protocol) return evaluate_protocol(plan, seed, rep, ws, nullptr);
+  if (!plan.uniform_draws.empty()) return evaluate_regular(plan, plan.uniform_draws.data(), seed, rep, ws);
+  if (!plan.normal_draws.empty()) return evaluate_regular(plan, plan.normal_draws.data(), seed, rep, ws);
+  return evaluate_regular(plan, plan.samplers.data(), seed, rep, ws);
+}
+
+ControlSpec control_spec(const Plan& plan, const std::vector<std::uint64_t>& shares) {
+  ControlSpec spec;
+  const auto levels = static_cast<std::uint64_t>(plan.levels);
+  const bool pool = plan.pool();
+  if (plan.kind == PlanKind::dag) {
+    spec.sum_counts.assign(plan.width, 0);
+    for (std::size_t t = 0; t < plan.task_sampler.size(); ++t)
+      if (plan.task_sampler[t] >= 0) ++spec.sum_counts[plan.task_processor[t]];
+    return spec;
+  }
+  if (pool) {
+    if (shares.size() != static_cast<std::size_t>(plan.width))
+      throw std::invalid_argument("control_spec: a task pool needs one share per processor");
+    spec.sum_counts = shares;
+    if (plan.kind == PlanKind::protocol) {
+      // Four of the last tasks dealt: measured on master-bound cells of Tables 5 and 8 (3,000
+      // replications) they take the variance factor from 1 to 1.5-12; sixteen add 0-10% more, for
+      // four times the co-moments and a larger minimum of replications.
+      spec.last_draws = static_cast<std::size_t>(std::min<std::uint64_t>(last_draw_controls, plan.compute_tasks()));
+      // The dealing controls: where the master deals (C > 0) from the shared pool, whose end they
+      // predict (a static split deals by quota, which the prediction does not follow).
+      std::vector<distributions::Law> laws;
+      for (const auto& law : plan.laws) {
+        const auto it = std::find(laws.begin(), laws.end(), law);
+        spec.dealing_law.push_back(static_cast<std::size_t>(it - laws.begin()));
+        if (it == laws.end()) laws.push_back(law);
+      }
+      const double service = 2.0 * plan.comm.comm_cost;
+      if (service > 0.0 && (plan.comm.policy.empty() || plan.comm.policy == "dynamic") &&
+          bounds::DealingControls::fits(laws, service)) {
+        spec.dealing = std::make_shared<const bounds::DealingControls>(std::move(laws), service);
+        spec.dealing_draws = static_cast<std::size_t>(std::min<std::uint64_t>(dealing_controls, plan.compute_tasks()));
+      } else {
+        spec.dealing_law.clear();
+      }
+    }
+    return spec;
+  }
+  spec.sum_counts.assign(plan.width, levels);
+  spec.level_max = true;
+  if (plan.kind == PlanKind::protocol) {
+    // Squares and cubes where every law's third central moment is known (their means), squares
+    // alone otherwise. Cubes add 5-20% to the squares' gain (sync, four cells).
+    const bool cubes = std::all_of(plan.laws.begin(), plan.laws.end(),
+                                   [](const distributions::Law& law) { return law.third_central_moment().has_value(); });
+    spec.max_power = cubes ? 3 : 2;
+    spec.neighbor_max = plan.structure == structures::StructureKind::nearest_neighbor;
+  }
+  return spec;
+}
+
+namespace {
+
+template <class Draw>
+double evaluate_regular_controls(const Plan& plan, const Draw* draws, const ControlSpec& spec, std::uint64_t seed,
+                                 std::uint64_t rep, Workspace& ws, ControlTap& tap) {
+  switch (plan.kind) {
+    case PlanKind::asynchronous: return evaluate_asynchronous_by_level(plan, draws, seed, rep, ws, tap);
+    case PlanKind::synchronous: return evaluate_synchronous(plan, draws, seed, rep, ws, TapRef{&tap});
+    case PlanKind::neighbor_sequential:
+    case PlanKind::neighbor_plain: return evaluate_neighbor(plan, draws, seed, rep, ws, TapRef{&tap});
+    case PlanKind::task_pool: {
+      const double makespan = evaluate_task_pool(plan, draws, seed, rep, ws, TapRef{&tap});
+      // A processor that ran fewer tasks than its share: its next variates complete the sum.
+      if (tap.sums)
+        for (int i = 0; i < plan.width; ++i)
+          for (std::uint64_t k = ws.counts[i]; k < spec.sum_counts[i]; ++k) tap.sums[i] += draws[i](ws.streams[i]);
+      return makespan;
+    }
+    case PlanKind::dag:
+    case PlanKind::protocol: break;
+  }
+  throw std::logic_error("evaluate_controls: not a regular plan");
+}
+
+// A protocol's controls from the draws it logged: processor i's j-th draw is the j-th variate of
+// its stream (its task of level j for sync and nn). Where a control needs variates the protocol
+// did not draw (a pool's processor that ran fewer tasks than its share), they come from the
+// stream where the protocol left it: the same variates as drawing the streams again from their
+// start, and the same sums in the same order, so the same bits. Level j's maximum is exact in any
+// order, and the maxima are added up in level order. With `levels_out`, each processor's first
+// plan.levels variates are also kept there, a row per processor (the surrogate's task times).
+template <class Draw>
+void protocol_controls(const Plan& plan, const Draw* draws, const ControlSpec& spec, Workspace& ws, double* controls,
+                       double* levels_out) {
+  const std::size_t sums = spec.sum_counts.size();
+  const std::size_t pairs = spec.neighbor_maxima() ? sums - 1 : 0;
+  if (pairs && !levels_out) {  // the neighbours' maxima read the task times by level
+    ws.level_rows.resize(sums * static_cast<std::size_t>(plan.levels));
+    levels_out = ws.level_rows.data();
+  }
+  const std::uint64_t levels = spec.level_max || levels_out ? static_cast<std::uint64_t>(plan.levels) : 0;
+  double* maxima = nullptr;
+  if (spec.level_max) {
+    ws.level_maxima.assign(levels, minus_infinity);
+    maxima = ws.level_maxima.data();
+  }
+  std::uint64_t* drawn = ws.counts.data();
+  const std::uint64_t* limit = spec.sum_counts.data();
+  const double* centre = plan.comm.mean_task_time.data();  // the reflected twin's means are the same
+  double* squares = spec.powers() ? controls + spec.powers_at() : nullptr;
+  double* cubes = spec.max_power >= 3 ? squares + sums : nullptr;
+  auto take = [&](int i, double x) {
+    const std::uint64_t j = drawn[i]++;
+    if (j < (sums ? limit[i] : 0)) {
+      controls[i] += x;
+      if (squares) {
+        const double d = x - centre[i], d2 = d * d;
+        squares[i] += d2;
+        if (cubes) cubes[i] += d2 * d;
+      }
+    }
+    if (j < levels) {
+      if (maxima) maxima[j] = std::max(maxima[j], x);
+      if (levels_out) levels_out[static_cast<std::size_t>(i) * levels + j] = x;
+    }
+  };
+  // The log by runs of one processor's draws (the nearest-neighbour protocols log theirs 32 at a
+  // time): its sums then stay in registers over a run instead of going through memory at each
+  // draw, a store-to-load chain that took most of this function's time (6% of an nn cv run, 2%
+  // now). The same additions in the same order: the same bits.
+  auto take_run = [&](int i, const double* x, std::size_t count) {
+    const std::uint64_t j0 = drawn[i];
+    drawn[i] += count;
+    const std::uint64_t summed = std::min<std::uint64_t>(count, j0 < (sums ? limit[i] : 0) ? limit[i] - j0 : 0);
+    if (summed) {
+      double sum = controls[i];
+      for (std::size_t k = 0; k < summed; ++k) sum += x[k];
+      controls[i] = sum;
+      if (squares) {
+        const double c = centre[i];
+        double s2 = squares[i], s3 = cubes ? cubes[i] : 0.0;
+        for (std::size_t k = 0; k < summed; ++k) {
+          const double d = x[k] - c, d2 = d * d;
+          s2 += d2;
+          s3 += d2 * d;
+        }
+        squares[i] = s2;
+        if (cubes) cubes[i] = s3;
+      }
+    }
+    const std::uint64_t kept = std::min<std::uint64_t>(count, j0 < levels ? levels - j0 : 0);
+    if (maxima)
+      for (std::size_t k = 0; k < kept; ++k) maxima[j0 + k] = std::max(maxima[j0 + k], x[k]);
+    if (levels_out) std::copy(x, x + kept, levels_out + static_cast<std::size_t>(i) * levels + j0);
+  };
+  const DrawLog& log = ws.log;
+  if (plan.structure == structures::StructureKind::nearest_neighbor) {
+    for (std::size_t t = 0, size = log.value.size(); t < size;) {
+      const int i = log.processor[t];
+      std::size_t end = t + 1;
+      while (end < size && log.processor[end] == i) ++end;
+      take_run(i, log.value.data() + t, end - t);
+      t = end;
+    }
+  } else {  // the other protocols log one draw at a time, alternating between processors
+    for (std::size_t t = 0; t < log.value.size(); ++t) take(log.processor[t], log.value[t]);
+  }
+  for (int i = 0; i < plan.width; ++i) {
+    const std::uint64_t need = std::max(sums ? limit[i] : 0, levels);
+    while (drawn[i] < need) take(i, draws[i](ws.streams[i]));
+  }
+  if (maxima) {
+    double total = 0.0;
+    for (std::uint64_t k = 0; k < levels; ++k) total += maxima[k];
+    controls[sums] = total;
+  }
+  if (pairs) {
+    // Level by level along the rows: pairs (i, i+1), then triples (i, i+1, i+2).
+    double* neighbors = controls + spec.neighbors_at();
+    double* triples = neighbors + pairs;
+    const std::size_t width = static_cast<std::size_t>(levels);
+    for (std::size_t i = 0; i < pairs; ++i) {
+      const double* a = levels_out + i * width;
+      const double* b = a + width;
+      const double* c = i + 1 < pairs ? b + width : nullptr;
+      double pair = 0.0, triple = 0.0;
+      for (std::size_t k = 0; k < width; ++k) {
+        const double m = std::max(a[k], b[k]);
+        pair += m;
+        if (c) triple += std::max(m, c[k]);
+      }
+      neighbors[i] = pair;
+      if (c) triples[i] = triple;
+    }
+  }
+  // Draw N-1-j, less its processor's mean (0 where the protocol made fewer draws: still mean 0,
+  // since whether draw t exists is decided before it is drawn).
+  double* last = controls + spec.last_draws_at();
+  const std::uint64_t total_draws = plan.compute_tasks();
+  for (std::size_t j = 0; j < spec.last_draws; ++j) {
+    const std::uint64_t t = total_draws - 1 - j;
+    last[j] = t < log.value.size() ? log.value[t] - centre[log.processor[t]] : 0.0;
+  }
+  // Each dealing logged (the protocol logs from draw N - dealing_draws on): V~(x) - E V~(X).
+  if (spec.dealing_draws) {
+    double* dealt = controls + spec.dealing_at();
+    const auto& laws = spec.dealing->laws();
+    bounds::Dealing d;
+    d.service = spec.dealing->service();
+    for (const DrawLog::Dealing& r : log.dealings) {
+      const std::uint64_t j = total_draws - 1 - r.draw;
+      if (r.draw >= log.value.size() || j >= spec.dealing_draws) continue;
+      d.start = r.start;
+      d.processor = r.processor;
+      d.law = &laws[spec.dealing_law[static_cast<std::size_t>(r.processor)]];
+      d.remaining = static_cast<int>(std::min<std::int64_t>(r.remaining, std::numeric_limits<int>::max()));
+      d.settled = r.settled;
+      d.line.clear();
+      for (std::size_t i = r.line_begin; i < r.line_end; ++i)
+        d.line.push_back({log.line[i].ready, log.line[i].processor, &laws[spec.dealing_law[static_cast<std::size_t>(log.line[i].processor)]]});
+      dealt[j] = (*spec.dealing)(d, log.value[r.draw]).control;
+    }
+  }
+}
+
+}  // namespace
+
+double evaluate_controls(const Plan& plan, const ControlSpec& spec, std::uint64_t seed, std::uint64_t rep,
+                         Workspace& ws, double* controls, double* task_times) {
+  if (task_times && plan.kind != PlanKind::protocol)
+    throw std::logic_error("evaluate_controls: task times are kept for protocol plans only");
+  if (spec.size() == 0 && !task_times) return evaluate(plan, seed, rep, ws);
+  if (spec.max_power > 3 || ((spec.powers() || spec.neighbor_maxima()) && plan.kind != PlanKind::protocol))
+    throw std::logic_error("evaluate_controls: powers (up to 3) and neighbours' maxima come from a protocol's draws only");
+  const std::size_t sums = spec.sum_counts.size();
+  std::fill(controls, controls + spec.size(), 0.0);
+  ws.counts.assign(plan.width, 0);
+  ControlTap tap{sums ? controls : nullptr, spec.sum_counts.data(), ws.counts.data(),
+                 spec.level_max ? controls + sums : nullptr};
+  if (plan.kind == PlanKind::dag) {
+    // Each processor's busy time is the sum of all its tasks (sum_counts counts them).
+    std::fill(ws.busy.begin(), ws.busy.end(), 0.0);
+    const double makespan = evaluate_dag(plan, seed, rep, ws, ws.busy.data());
+    std::copy(ws.busy.begin(), ws.busy.begin() + static_cast<std::ptrdiff_t>(sums), controls);
+    return makespan;
+  }
+  if (plan.kind == PlanKind::protocol) {
+    // The controls read the protocol's own draws: no second pass of draws (a normal variate
+    // costs about as much as the rest of a control's work).
+    ws.log.clear();
+    ws.log.dealing_from = spec.dealing_draws ? static_cast<std::size_t>(plan.compute_tasks() - spec.dealing_draws)
+                                             : static_cast<std::size_t>(-1);
+    const double makespan = evaluate_protocol(plan, seed, rep, ws, nullptr, &ws.log);
+    if (!plan.uniform_draws.empty()) protocol_controls(plan, plan.uniform_draws.data(), spec, ws, controls, task_times);
+    else if (!plan.normal_draws.empty()) protocol_controls(plan, plan.normal_draws.data(), spec, ws, controls, task_times);
+    else protocol_controls(plan, plan.samplers.data(), spec, ws, controls, task_times);
+    return makespan;
+  }
+  if (!plan.uniform_draws.empty()) return evaluate_regular_controls(plan, plan.uniform_draws.data(), spec, seed, rep, ws, tap);
+  if (!plan.normal_draws.empty()) return evaluate_regular_controls(plan, plan.normal_draws.data(), spec, seed, rep, ws, tap);
+  return evaluate_regular_controls(plan, plan.samplers.data(), spec, seed, rep, ws, tap);
+}
+
+double longest_path(const Plan& plan, std::span<const double> durations, std::span<double> finish) {
+  if (plan.multicore()) throw std::logic_error("longest_path: a plan of processors of several cores has no longest path");
+  return propagate(plan, finish.data(), [&](std::size_t t) { return durations[t]; });
+}
+
+}  // namespace hetstruct::engine

@@ -1,0 +1,334 @@
+// A structure compiled once into flat arrays, evaluated many times.
+//
+// Regular structures get a specialised plan (a loop nest with no graph in it); any DAG, and any
+// regular structure on request, gets the generic plan: tasks in topological order with CSR
+// predecessor lists. Evaluating a replication allocates nothing: buffers live in a Workspace.
+//
+// Semantics (docs/semantics.md): a task starts at the max of its predecessors' finish times
+// (sources at 0), never clipped at 0; the makespan is the max over the sinks (the last tasks).
+//
+// A custom DAG (PlanKind::dag of a StructureKind::custom structure):
+//  - Task times. Replication r draws every task time from ONE stream, (seed, r, 0) of domain
+//    dag_tasks, in the order of the structure's vertices (the file's task order), whatever the
+//    mapping: task v takes processor_scale[p] times its law's draw (a*X is a times the draw of X).
+//    One stream set-up per replication, not one per processor, and the same draws for the same
+//    graph on any speeds, mapping or communication (common random numbers).
+//  - Messages. An edge whose two ends are compute tasks on different processors carries a message:
+//    its time is its Precedence::comm_law's draw, or the model's C (-1); with C = 0 an edge without
+//    a law of its own carries none. Message times come from one stream, (seed, r, 0) of domain
+//    messages, drawn in message order, so they never shift task times. Message order is the
+//    file's edge order (Precedence::file_index, the reader's order of the edges; a graph built by
+//    hand without it: by sending vertex, then its out-edges in insertion order).
+//  - Port models (Port). `free`: a message only delays its receiver: task v starts at the max over
+//    its predecessors u of finish(u) + c(u,v) (c = 0 within a processor): the longest path with
+//    edge weights, any number of messages at once (macro-dataflow). The two one-port models give
+//    each processor a send port and a receive port, each carrying one message at a time, and a
+//    compute unit running one task at a time (a processor's tasks are chained by its order anyway).
+//    A message from u (processor P) to v (processor Q) is ready at finish(u) and needs P's send
+//    port and Q's receive port; v starts once its last input (a predecessor's finish, a message's
+//    arrival) is in. Without `overlap` (Wilson's processors) a processor does not compute while it
+//    communicates: a message also needs both P's and Q's compute idle (a rendezvous: the receiver
+//    takes part, so even a message of time 0 waits for a receiver that computes), and a task also
+//    needs its processor's two ports idle. With `overlap` ports and computation are independent.
+//    They differ in when a message takes its ports:
+//    `one_port` (booking; blocking sends issued in that order): items are served one at a time in
+//    the order of their ready time (a message's finish(u), a task's last input), messages before
+//    tasks at equal times, then messages in message order (the file's edge order, whichever tasks
+//    send them) and tasks in plan order. Serving an item books its resources at once, possibly in
+//    the future: a message starts at max(ready, P's send port free, Q's receive port free [, P's
+//    and Q's compute free]), a task at max(ready, [its ports free]), each "free" being the end of
+//    what the resource was booked for so far. So a message booked when its data is ready holds its
+//    ports until it has gone, and a task served later will not start before such a booked
+//    interval even when its processor is idle until then. With times >= 0 each port serves its
+//    messages first come first served; a negative time (an untruncated normal) is served when
+//    the simulation reaches it.
+//    `one_port_greedy` (work-conserving): no processor idles while it has a task it can start or
+//    a message it can send. A resource is busy from the start of what it runs until that item's
+//    end is processed; nothing is booked ahead. Event by event: take every end at the earliest
+//    time left (finishes and arrivals, together), free their resources and record what became
+//    ready; then start, in this order, each waiting message whose resources (above) are all idle,
+//    by ready time then message order, and then each waiting task whose resources are all idle,
+//    in plan order (sources wait from time 0). An item starts at the max of its ready time and
+//    the times its resources became free (each: the end of the last item it ran; with times >= 0
+//    this max is the current event time); an item of time 0 holds its resources until its end, a
+//    later event at the same time. A waiting message does not hold its sender: without overlap
+//    the sender may start a task while its message waits for the receiver, and the message then
+//    waits for an instant when both ends are idle.
+//  Both one-port models are never faster than free. Each reduces to free when no two messages
+//  share a port (no processor sends two messages, none receives two): with `overlap`, exactly, for
+//  any times; without it, when moreover no message meets a computation at either end in the free
+//  schedule (no task of P or Q runs across finish(u) or starts in [finish(u), finish(u) + c(u,v))),
+//  for times >= 0. At C = 0 with no edge law there are no messages, and every port model is the
+//  zero-communication longest path, bit for bit; at C > 0, however small, each crossing edge is a
+//  message, and without overlap its rendezvous makes the makespan jump (tests/data/stencil4x4.dot:
+//  42.1 at C = 0; at C = 1e-9, 70.6 under one_port, 45.5 under one_port_greedy, 42.1 with overlap).
+//  - Processors of several cores (Structure::processor_cores, free port only). A processor of K
+//    cores starts its tasks in its order (the chain's order, Precedence::start_order), each once
+//    its inputs are in, the task before it has started, and as many of its cores as the task takes
+//    (Task::cores, c) are free: it starts at max(inputs, the previous start, the c-th earliest
+//    core free time), and holds the c cores that free earliest until it finishes. With K = 1 that
+//    is the chain: each task after the one before it finishes.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "bounds/dealing_controls.h"
+#include "distributions/sampler.h"
+#include "engine/kernel/communication.h"
+#include "engine/kernel/streams.h"
+#include "structures/structure.h"
+
+namespace hetstruct::engine {
+
+enum class PlanKind {
+  asynchronous,         // max over processors of the sum of its task times
+  synchronous,          // sum over levels of the max of the level's task times
+  neighbor_sequential,  // task k+1 on processor i starts at max(f_0..f_{i+1})
+  neighbor_plain,       // task k+1 on processor i starts at max(f_{i-1}, f_i, f_{i+1})
+  task_pool,            // width*levels tasks, each dealt to the earliest idle processor
+  dag,                  // generic longest path in topological order
+  protocol,             // a communication protocol (engine/kernel/communication.h) runs each replication
+};
+
+const char* to_string(PlanKind kind);
+
+// How a DAG's messages use the processors (see above).
+enum class Port { free, one_port, one_port_greedy };
+const char* to_string(Port port);
+// Accepts free, one-port and one-port-greedy (InputError on `port` otherwise).
+Port parse_port(const std::string& name);
+
+// Where a generic plan's task times come from.
+enum class TaskStreams {
+  per_processor,  // Wilson's streams: processor i's k-th task draws the k-th variate of (seed, r, i)
+  single,         // a custom DAG: one stream per replication, tasks in the file's order (above)
+};
+
+// A message of a DAG plan: from task `from` to task `to` (plan positions), its time drawn by
+// samplers[law].
+struct Message {
+  std::uint32_t from = 0, to = 0;
+  int law = -1;
+};
+
+class Plan {
+ public:
+  PlanKind kind = PlanKind::dag;
+  int width = 0;   // processors (streams)
+  int levels = 0;
+  std::vector<distributions::Sampler> samplers;  // regular plans: one per processor
+  std::vector<distributions::Law> laws;          // laws[k] is what samplers[k] draws (for analytic estimates)
+
+  // When every processor's law is one uniform (or one normal) leaf, the regular plans run a loop
+  // instantiated for that leaf: the same draws as `samplers`, without a dispatch per draw.
+  std::vector<distributions::UniformDraw> uniform_draws;
+  std::vector<distributions::NormalDraw> normal_draws;
+
+  // Generic plan: tasks in topological order. task_sampler is -1 for zero-time vertices.
+  std::vector<int> task_sampler;
+  std::vector<int> task_processor;
+  std::vector<std::uint32_t> pred_begin;  // predecessors of task t: preds[pred_begin[t] .. pred_begin[t+1])
+  std::vector<std::uint32_t> preds;
+  std::vector<std::uint32_t> sinks;
+  TaskStreams task_streams = TaskStreams::per_processor;
+  std::vector<std::uint32_t> draw_order;  // single stream: task positions in the order they draw
+  std::vector<double> task_scale;         // per task: its processor's scale (empty: all 1)
+  // Communication, parallel to preds: the law index (into laws/samplers) of the message on that
+  // edge, or -1 when it carries none. For analytic estimates; the evaluator reads pred_message.
+  std::vector<int> pred_comm;
+  std::vector<int> pred_message;          // parallel to preds: index into messages, or -1
+  std::vector<Message> messages;          // in message order: the file's edge order (the one-port tie order)
+  Port port = Port::free;
+  bool overlap = false;                   // one-port models: a processor computes while it communicates
+  // One-port: successors of task t: succs[succ_begin[t] .. succ_begin[t+1]), with the message
+  // each edge carries (-1: none).
+  std::vector<std::uint32_t> succ_begin, succs;
+  std::vector<int> succ_message;
+  // Processors of several cores (a custom DAG's; all empty when every processor has one): each
+  // processor's cores, each task's cores, and the task its processor starts just before it (plan
+  // positions; no_task on a processor of one core, whose order is a chain of precedences).
+  std::vector<int> processor_cores;
+  std::vector<std::uint32_t> task_cores;
+  std::vector<std::uint32_t> start_after;
+  std::vector<std::uint32_t> core_begin;  // processor p's cores in Workspace::core_free: [core_begin[p], core_begin[p+1])
+  static constexpr std::uint32_t no_task = UINT32_MAX;
+  bool multicore() const { return !processor_cores.empty(); }
+
+  // Protocol plans: which protocol of which structure (none for the other plans), and what it
+  // knows of the structure.
+  std::optional<structures::StructureKind> structure;
+  std::string protocol;
+  CommSetup comm;
+
+  // Whether its tasks come from a pool: the task pool, or master-slave's dealing.
+  bool pool() const { return kind == PlanKind::task_pool || structure == structures::StructureKind::master_slave; }
+  // Tasks with a random time per replication (the unit of "ns per task").
+  std::uint64_t compute_tasks() const;
+  // Whether a replication communicates: a protocol, or a DAG with messages.
+  bool communicates() const { return kind == PlanKind::protocol || !messages.empty(); }
+  // The name of how it communicates: the protocol, or the DAG's port model ("free", "one-port",
+  // "one-port-overlap", "one-port-greedy", "one-port-greedy-overlap").
+  std::string communication() const;
+};
+
+struct CompileOptions {
+  bool generic = false;    // compile a regular structure to the generic DAG plan too (for tests)
+  double comm_cost = 0.0;  // C: with C > 0, sync, nn and ms run a communication protocol
+  std::string protocol;    // a protocol by name (engine/kernel/communication.h); empty: the default
+  std::string policy;      // master-slave dealing policy; empty: dynamic
+  std::optional<Port> port;  // a custom DAG's port model (none: free); refused on other structures
+  bool overlap = false;      // one-port models: compute while communicating
+};
+
+// Throws InputError where a structure cannot be compiled as asked (a task pool has no fixed DAG).
+Plan compile(const structures::Structure& structure, CompileOptions options = {});
+
+// A processor's draw that also adds its value to the processor's busy time.
+struct BusyDraw {
+  const distributions::Sampler* draw;
+  double* busy;
+  template <class Engine>
+  double operator()(Engine& eng) const {
+    const double x = (*draw)(eng);
+    *busy += x;
+    return x;
+  }
+};
+
+// A processor's task times read in order from a row (evaluate_on_task_times) instead of drawn.
+struct ReplayDraw {
+  mutable const double* next;
+  double operator()(ProcessorStream&) const { return *next++; }
+};
+
+// Per-thread buffers sized once for a plan.
+class Workspace {
+ public:
+  explicit Workspace(const Plan& plan);
+  std::vector<ProcessorStream> streams;
+  std::vector<double> first, second;  // finish and start times, or idle times
+  std::vector<int> processors;        // the task pool's heap of idle processors
+  std::unique_ptr<Protocol> protocol; // protocol plans: the protocol with its own buffers
+  ProcessorStream protocol_stream;
+  std::vector<double> busy;            // evaluate_busy: each processor's total task time
+  std::vector<BusyDraw> busy_draws;    // evaluate_busy on regular plans
+  std::vector<std::uint64_t> counts;   // evaluate_controls: task times drawn per processor
+  DrawLog log;                         // evaluate_controls: a protocol's draws
+  std::vector<double> level_maxima;    // evaluate_controls: each level's largest task time
+  std::vector<double> level_rows;      // evaluate_controls: each processor's task times by level
+  std::vector<ReplayDraw> replay;      // evaluate_on_task_times: each processor's row
+  std::vector<double> durations;       // DAG: this replication's task times (plan order)
+  std::vector<double> message_times;   // DAG: this replication's message times
+  std::vector<double> starts;          // DAG on processors of several cores: each task's start
+  std::vector<double> core_free;       // and each core's free time, ascending per processor
+  // One-port: inputs still missing per task, the time of the last input in, the ports' and
+  // processors' free times, and the event heap.
+  std::vector<std::uint32_t> missing;
+  std::vector<double> input_time, send_free, receive_free, compute_free;
+  struct Event {
+    double time;
+    std::uint32_t key;  // messages: their index; tasks: task_bit | position (after messages)
+  };
+  std::vector<Event> events;
+  // One-port greedy: whether each processor's send port, receive port and compute unit are busy,
+  // and the messages (by ready time, then message order) and tasks (plan order) waiting to start.
+  std::vector<std::uint8_t> sending, receiving, computing;
+  std::vector<std::uint32_t> waiting_messages, waiting_tasks;
+};
+
+// Control variates of a replication (engine/estimators/estimators.h): statistics of its own task times whose
+// expectations are known exactly (bounds/control_means.h), so that regression on them removes
+// variance without bias.
+struct ControlSpec {
+  // Processor i's sum of the first sum_counts[i] variates of its task-time stream (empty: none).
+  std::vector<std::uint64_t> sum_counts;
+  // The sum over the plan's levels of the level's largest task time (each processor's k-th
+  // variate is its task of level k): the synchronous zero-communication makespan.
+  bool level_max = false;
+  // Master-slave protocols: the protocol's last `last_draws` draws, each less its processor's mean
+  // (the plan's comm.mean_task_time). Draw number t (in the order the protocol made them,
+  // t = N-1, N-2, ... with N the plan's compute_tasks()) goes to a processor chosen before its
+  // value is drawn, and its value is a fresh variate of that processor's law, so each control has
+  // mean 0 exactly, however the protocol chose (a martingale difference). A master-bound pool's
+  // makespan is set by its last tasks dealt, which no sum or level maximum sees.
+  std::size_t last_draws = 0;
+  // Protocol plans: processor i's sums of (x - mean_i)^d over the same variates as its sum, for
+  // d = 2..max_power (0: none), mean_i its law's mean (the plan's comm.mean_task_time). A
+  // level's time is a nonlinear function of each processor's task time (a maximum, a queue at the
+  // collector), which the plain sums see only in its linear part; the powers give the regression
+  // the curvature (measured on sync at C = 0.05-0.2: variance factor 1.6-3.2 -> 2.2-7.1).
+  int max_power = 0;
+  std::size_t powers() const { return max_power >= 2 ? static_cast<std::size_t>(max_power - 1) * sum_counts.size() : 0; }
+  // Nearest-neighbour protocols: for each pair of neighbours (i, i+1), then each triple (i, i+1,
+  // i+2), the sum over levels of their largest task time of the level (means by expected_max). A
+  // processor waits for its neighbours, not for the whole line: measured with the powers and the
+  // surrogate, they add 5-14% to the variance factor at n = 8-16 and 70% at (4,1), C = 0.15.
+  bool neighbor_max = false;
+  std::size_t neighbor_maxima() const {
+    const std::size_t n = sum_counts.size();
+    return neighbor_max && n >= 2 ? (n - 1) + (n - 2) : 0;
+  }
+  // Master-slave protocols with communication: the conditional-expectation controls of the last
+  // `dealing_draws` draws (bounds::DealingControls: V~(x) - E V~(X), mean 0), draw N-1-j for
+  // control j as for last_draws, 0 where that draw is the master's own or was not made. Where the
+  // master bounds the makespan, its randomness is in the last draws and in which slaves get them
+  // (the line's order, which each draw changes): measured, 16 of these take the variance factor
+  // from 2.4-2.7 (the last draws' deviations) to 8.1 at (16,8), C = 0.1, 1,000 levels. `dealing`
+  // holds the grid's tables, `dealing_law` each processor's law in it. fit_controls trims them
+  // first where the regression would not fit.
+  std::size_t dealing_draws = 0;
+  std::shared_ptr<const bounds::DealingControls> dealing;
+  std::vector<std::size_t> dealing_law;
+  // Where each family starts among the controls (evaluate_controls' order), and how many there are.
+  std::size_t powers_at() const { return sum_counts.size() + (level_max ? 1 : 0); }
+  std::size_t neighbors_at() const { return powers_at() + powers(); }
+  std::size_t last_draws_at() const { return neighbors_at() + neighbor_maxima(); }
+  std::size_t dealing_at() const { return last_draws_at() + last_draws; }
+  std::size_t size() const { return dealing_at() + dealing_draws; }
+};
+
+// The last draws a master-slave protocol's controls take (ControlSpec::last_draws), and its
+// dealing controls (ControlSpec::dealing_draws).
+inline constexpr std::uint64_t last_draw_controls = 4;
+inline constexpr std::uint64_t dealing_controls = 16;
+
+// The controls a plan supports: every processor's sum over its `levels` tasks, and the sum of
+// level maxima for the plans whose tasks come in levels; for the task pool (whose processors run
+// a random number of tasks) sums of the first shares[i] variates instead (`shares`: one count per
+// processor, from the caller, who knows the laws). A DAG: each processor's busy time.
+ControlSpec control_spec(const Plan& plan, const std::vector<std::uint64_t>& shares = {});
+
+// The same replication as evaluate() (the same bits of the makespan), also writing spec.size()
+// controls to `controls`: the sums first (processor order), then the level-maximum sum, then the
+// powers (degree 2 for every processor, then degree 3, ...), then the neighbours' level maxima
+// (pairs from the left, then triples), then the last draws (the last one first). Computed in the
+// evaluator's own loop for the zero-communication plans; for protocol plans from the draws the
+// protocol logged (the protocol's code is untouched). `task_times` (protocol plans only, or
+// null): gets each processor's first plan.levels variates, a row of plan.levels per processor, for
+// evaluate_on_task_times.
+double evaluate_controls(const Plan& plan, const ControlSpec& spec, std::uint64_t seed, std::uint64_t replication,
+                         Workspace& ws, double* controls, double* task_times = nullptr);
+
+// The makespan of an asynchronous, synchronous or nearest-neighbour zero-communication plan on
+// given task times (processor i's task of level k at task_times[i * plan.levels + k]), as
+// evaluate() computes it from drawn ones: the same bits on the same values. The multi-fidelity
+// control evaluates its surrogate on the protocol's own draws this way.
+double evaluate_on_task_times(const Plan& plan, const double* task_times, Workspace& ws);
+
+// The makespan of replication `replication` under `seed`.
+double evaluate(const Plan& plan, std::uint64_t seed, std::uint64_t replication, Workspace& ws);
+
+// The same replication as evaluate() (the same bits), also adding up each processor's task times
+// into ws.busy (its active computing time, Zhang and Yan's T_j^act). Slower: for the measures only.
+double evaluate_busy(const Plan& plan, std::uint64_t seed, std::uint64_t replication, Workspace& ws);
+
+// Generic plan with given task times (indexed in topological order; zero-time tasks ignored):
+// the longest path. For tests against Boost.Graph.
+double longest_path(const Plan& plan, std::span<const double> durations, std::span<double> finish);
+
+}  // namespace hetstruct::engine

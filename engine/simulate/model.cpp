@@ -1,0 +1,291 @@
+#include "engine/simulate/model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <mutex>
+#include <set>
+#include <vector>
+
+#include "distributions/format.h"
+#include "distributions/input_error.h"
+#include "engine/driver/resources.h"
+#include "structures/custom.h"
+
+namespace hetstruct::engine {
+
+using distributions::Law;
+
+namespace {
+
+std::function<void(const std::string&)>& warning_handler() {
+  static std::function<void(const std::string&)> handler;
+  return handler;
+}
+
+// Why a component of a law can draw below 0 (scales are > 0 and keep the sign), or nothing.
+const char* negative_cause(const distributions::Component& c) {
+  switch (c.leaf.kind) {
+    case distributions::LeafKind::normal:
+      return "normal laws are not truncated, as in Wilson's tables; tn(mean,variance) truncates at 0";
+    case distributions::LeafKind::uniform: return c.leaf.first < 0.0 ? "a uniform law's range starts below 0" : nullptr;
+    case distributions::LeafKind::constant: return c.leaf.first < 0.0 ? "a negative constant" : nullptr;
+    case distributions::LeafKind::empirical:
+      return c.leaf.data->sorted.front() < 0.0 ? "the measured data has negative values" : nullptr;
+    case distributions::LeafKind::truncated_normal:
+    case distributions::LeafKind::exponential:
+    case distributions::LeafKind::gamma:
+    case distributions::LeafKind::lognormal:
+    case distributions::LeafKind::weibull: return nullptr;
+  }
+  return nullptr;
+}
+
+// Negative times are not refused (Wilson's normal laws are not truncated): warn once.
+// A note repeated by every configuration of a sweep is said once.
+void warn_once(const std::string& text) {
+  static std::mutex mutex;
+  static std::set<std::string> said;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (!said.insert(text).second) return;
+  }
+  warn(text);
+}
+
+void warn_negative_times(const std::vector<Law>& laws) {
+  static bool warned = false;
+  if (warned) return;
+  const auto text = negative_time_warning(laws);
+  if (!text) return;
+  warned = true;
+  warn(*text);
+}
+
+}  // namespace
+
+std::optional<std::string> negative_time_warning(const std::vector<Law>& laws) {
+  const Law* worst = nullptr;
+  double worst_p = 0.01;
+  for (const auto& law : laws) {
+    const double p = law.cdf(-std::numeric_limits<double>::denorm_min());  // P(X < 0)
+    if (p > worst_p) {
+      worst = &law;
+      worst_p = p;
+    }
+  }
+  if (!worst) return std::nullopt;
+  std::vector<std::string> causes;  // each once, in the law's order
+  for (const auto& c : worst->components()) {
+    const char* cause = negative_cause(c);
+    if (cause && std::find(causes.begin(), causes.end(), cause) == causes.end()) causes.push_back(cause);
+  }
+  std::string why;
+  for (const auto& cause : causes) why += (why.empty() ? "" : "; ") + cause;
+  char percent[32];
+  std::snprintf(percent, sizeof percent, "%.3g%%", 100.0 * worst_p);
+  return worst->to_string() + " draws a negative task time with probability " + percent + " (" + why + ")";
+}
+
+namespace {
+
+Law parse_law_parameter(const std::string& parameter, const std::string& text) {
+  try {
+    return distributions::parse_law(text);
+  } catch (const InputError& e) {
+    throw InputError(parameter, e.what());
+  }
+}
+
+// The options of STG and WfFormat files act on those files only.
+void refuse_task_graph_options(const structures::TaskGraphOptions& options) {
+  const structures::TaskGraphOptions defaults;
+  const char* given = options.law.shape != defaults.law.shape ? "task_law"
+                      : options.law.cv != defaults.law.cv     ? "task_cv"
+                      : !options.mapping.empty()              ? "mapping"
+                      : options.bandwidth != defaults.bandwidth ? "bandwidth"
+                                                                : nullptr;
+  if (given) throw InputError(given, "applies to a graph file only", "give an STG or WfFormat graph");
+}
+
+}  // namespace
+
+void set_warning_handler(std::function<void(const std::string&)> handler) { warning_handler() = std::move(handler); }
+
+void warn(const std::string& text) {
+  if (warning_handler()) warning_handler()(text);
+}
+
+structures::NeighborExchange parse_exchange(const std::string& name) {
+  if (name == "sequential") return structures::NeighborExchange::sequential;
+  if (name == "plain") return structures::NeighborExchange::plain;
+  throw InputError("exchange", "unknown rule '" + name + "'", "choose sequential or plain");
+}
+
+const char* to_string(structures::NeighborExchange exchange) {
+  return exchange == structures::NeighborExchange::plain ? "plain" : "sequential";
+}
+
+Model Model::wilson(structures::StructureKind structure, int n, int m, std::string scale, std::string law, int levels,
+                    double comm) {
+  Model model;
+  model.structure = structure;
+  model.width = n;
+  model.fast_count = m;
+  model.scale = std::move(scale);
+  model.law = std::move(law);
+  model.levels = levels;
+  model.comm = distributions::format_exact(comm);
+  return model;
+}
+
+Law Model::slow_law() const {
+  if (law == "uniform") return Law::paper_uniform();
+  if (law == "normal") return Law::paper_normal();
+  return parse_law_parameter("law", law);
+}
+
+double Model::scale_value() const {
+  const double a = distributions::parse_number(scale, "scale");
+  if (!(a > 0.0)) throw InputError("scale", "the scale must be > 0, got " + scale);
+  return a;
+}
+
+Law Model::fast_law_value() const {
+  if (!fast_law.empty()) return parse_law_parameter("fast_law", fast_law);
+  return Law::scaled(scale_value(), slow_law());
+}
+
+double Model::comm_value() const {
+  const double c = distributions::parse_number(comm, "comm_cost");
+  if (!(c >= 0.0)) throw InputError("comm_cost", "the communication cost must be >= 0, got " + comm);
+  // Bounded as every other time the tool reads (HBSP numbers, law parameters): beyond, sums of
+  // messages overflow a double.
+  if (c > max_comm_cost)
+    throw InputError("comm_cost", "the communication cost " + comm + " is more than the limit 1e30");
+  return c;
+}
+
+CompileOptions Model::compile_options() const {
+  CompileOptions options;
+  options.comm_cost = comm_value();
+  options.protocol = protocol;
+  options.policy = policy;
+  if (!port.empty()) options.port = parse_port(port);
+  options.overlap = overlap;
+  return options;
+}
+
+std::vector<double> Model::parse_scales(const std::string& text) {
+  std::vector<double> scales;
+  std::size_t begin = 0;
+  for (;;) {
+    const auto comma = text.find(',', begin);
+    const std::string item = text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
+    const double a = distributions::parse_number(item, "processor_scale");
+    if (!(a > 0.0) || !std::isfinite(a))
+      throw InputError("processor_scale", "a processor's scale must be a finite number > 0, got " + item);
+    scales.push_back(a);
+    if (comma == std::string::npos) return scales;
+    begin = comma + 1;
+  }
+}
+
+std::vector<int> Model::parse_cores(const std::string& text, int width) {
+  std::vector<int> cores;
+  std::size_t begin = 0;
+  for (;;) {
+    const auto comma = text.find(',', begin);
+    std::string item = text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    std::size_t used = 0;
+    long k = 0;
+    try {
+      k = std::stol(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (item.empty() || used != item.size() || k < 1 || k > structures::max_cores)
+      throw InputError("processor_cores", "'" + item + "' is not a core count",
+                       "a whole number from 1 to " + std::to_string(structures::max_cores) + " per processor, such as 4,4,1");
+    cores.push_back(static_cast<int>(k));
+    if (comma == std::string::npos) break;
+    begin = comma + 1;
+  }
+  if (cores.size() == 1) cores.assign(static_cast<std::size_t>(width), cores.front());
+  return cores;
+}
+
+bool Model::is_paper_uniform() const { return fast_law.empty() && slow_law() == Law::paper_uniform(); }
+
+structures::Structure Model::build() const {
+  if (!graph.empty()) {
+    if (structure) throw InputError("graph", "give either a structure or a graph, not both");
+    std::error_code ec;
+    const auto file_bytes = std::filesystem::file_size(graph, ec);
+    if (memory_check && !ec) check_model_memory(0, file_bytes, "graph", graph + " and its graph");
+    structures::Structure s = structures::read_graph(graph, task_graph);
+    if (!processor_scales.empty() && (fast_count > 0 || wilson_machine))
+      throw InputError("processor_scale", "give either the processors' scales or fast processors (m and a), not both");
+    if (!processor_scales.empty()) {
+      auto scales = parse_scales(processor_scales);
+      if (static_cast<int>(scales.size()) != s.width)
+        throw InputError("processor_scale", "gives " + std::to_string(scales.size()) + " scales for the graph's " +
+                                                std::to_string(s.width) + " processors");
+      s.processor_scale = std::move(scales);
+    } else {
+      const double a = scale_value();
+      if (fast_count < 0 || fast_count > s.width)
+        throw InputError("fast_count", "the fast count must be between 0 and the graph's " + std::to_string(s.width) +
+                                           " processors, got " + std::to_string(fast_count));
+      if (fast_count > 0) {
+        // Wilson's machine: the first m processors a times faster, the others 1 (the file's speeds replaced).
+        s.processor_scale.assign(static_cast<std::size_t>(s.width), 1.0);
+        for (int j = 0; j < fast_count; ++j) s.processor_scale[static_cast<std::size_t>(j)] = a;
+        s.fast_count = fast_count;
+      } else if (wilson_machine) {
+        s.processor_scale.clear();  // equal processors, the file's speeds replaced
+        s.fast_count = 0;
+      }
+    }
+    if (!processor_cores.empty()) structures::set_processor_cores(s, parse_cores(processor_cores, s.width), "processor_cores");
+    warn_negative_times(s.laws);
+    for (const auto& note : s.notes) warn_once(note);
+    return s;
+  }
+  if (!processor_scales.empty())
+    throw InputError("processor_scale", "applies to a graph", "Wilson's structures take fast processors m and their scale a");
+  if (!processor_cores.empty())
+    throw InputError("processor_cores", "applies to a graph", "Wilson's processors have one core each");
+  if (!port.empty() || overlap)
+    throw InputError(port.empty() ? "overlap" : "port", "port models apply to a graph",
+                     "Wilson's structures communicate by their protocols");
+  if (!structure) throw InputError("structure", "missing", "give a structure (async, sync, nn, ms) or a graph file");
+  refuse_task_graph_options(task_graph);
+  return build(*structure);
+}
+
+structures::Structure Model::build(structures::StructureKind kind) const {
+  if (width < 1) throw InputError("width", "the width must be at least 1, got " + std::to_string(width));
+  if (levels < 1) throw InputError("levels", "must be at least 1, got " + std::to_string(levels));
+  structures::Processors procs{width, fast_count, slow_law(), slow_law()};
+  procs.validate();
+  if (memory_check) check_model_memory(static_cast<std::uint64_t>(width), 0, "width", std::to_string(width) + " processors");
+  // Bad values are errors even where the structure does not use them (m = 0, not nn).
+  scale_value();
+  if (fast_count > 0) procs.fast_law = fast_law_value();
+  warn_negative_times({procs.slow_law, procs.fast_law});
+  switch (kind) {
+    case structures::StructureKind::asynchronous: return structures::asynchronous(procs, levels);
+    case structures::StructureKind::synchronous: return structures::synchronous(procs, levels);
+    case structures::StructureKind::nearest_neighbor: return structures::nearest_neighbor(procs, levels, exchange);
+    case structures::StructureKind::master_slave: return structures::master_slave(procs, levels);
+    case structures::StructureKind::custom: break;
+  }
+  throw InputError("structure", "a custom structure needs a graph file");
+}
+
+}  // namespace hetstruct::engine

@@ -1,0 +1,96 @@
+// What to simulate, as a library caller (the CLI, a test, the sweep, the paper's tables) states
+// it: one of Wilson's structures on n processors of which m are fast, or a DAG file, with its
+// communication. Law and number texts are kept as given (fractions, the names `uniform` and
+// `normal`), since results print them back; the typed values come from the accessors.
+//
+// Errors are InputError naming the parameter in the papers' words (width, fast_count, scale, law,
+// fast_law, levels, comm_cost, exchange, protocol, policy, structure, graph, task_law, task_cv,
+// mapping, bandwidth, memory_check); a front
+// end maps those names to its own spelling (cli/parameters.h).
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/kernel/plan.h"
+#include "structures/structure.h"
+#include "structures/task_graphs.h"
+
+namespace hetstruct::engine {
+
+// The largest communication cost C accepted: 1e30, so that sums of 2C per message stay finite.
+inline constexpr double max_comm_cost = 1e30;
+
+struct Model {
+  std::optional<structures::StructureKind> structure;  // async, sync, nn, ms; none with a graph
+  std::string graph;            // a graph file (DOT, STG or WfFormat, by extension) instead of a structure
+  // STG and WfFormat only: the law around each task's mean, the mapping file, the bandwidth.
+  structures::TaskGraphOptions task_graph;
+  int width = 0;                // n
+  int fast_count = 0;           // m
+  std::string scale = "1/2";    // a, text so that fractions work
+  std::string law = "uniform";  // uniform, normal, or a law in the law syntax
+  std::string fast_law;         // overrides a*law on the fast processors
+  int levels = 1000;            // p, tasks per processor
+  structures::NeighborExchange exchange = structures::NeighborExchange::sequential;
+  std::string comm = "0";       // C, the time of one message (text: fractions work)
+  std::string protocol;         // communication protocol; empty: the structure's default
+  std::string policy;           // master-slave dealing policy; empty: dynamic
+  // A graph's machine: the first fast_count processors take `scale` times their tasks' laws, or
+  // `processor_scales` (a list "1,1,1/2", one per processor) gives every processor's; either
+  // replaces the file's speeds. Only with a graph.
+  std::string processor_scales;
+  // A graph's cores per processor: a list "4,4,1", or one count for every processor (empty: the
+  // file's, else 1 each). Only with a graph.
+  std::string processor_cores;
+  // A graph's machine is Wilson's even at m = 0: the first fast_count processors at `scale`, the
+  // others at 1, the file's speeds and processor_scales replaced (at m = 0: equal processors). A
+  // comparison that sets m or a on a graph (engine/sweep/grid.h) means that machine.
+  bool wilson_machine = false;
+  std::string port;             // a graph's port model (free, one-port, one-port-greedy); empty: free
+  bool overlap = false;         // one-port models: a processor computes while it communicates
+  bool memory_check = true;     // refuse a model larger than the available memory (engine/driver/resources.h)
+
+  // Wilson's (n, m) model of a structure: n - m processors draw `law`, m draw `scale` * `law`.
+  static Model wilson(structures::StructureKind structure, int n, int m, std::string scale, std::string law,
+                      int levels, double comm = 0.0);
+
+  // The law the model names: `uniform` is u(0,1), `normal` is n(1/2,1/12) (Wilson's pair).
+  distributions::Law slow_law() const;
+  distributions::Law fast_law_value() const;
+  double scale_value() const;
+  double comm_value() const;
+  // True for Wilson's uniform setting: u(0,1) slow and a*u(0,1) fast (where Eq. 1-7 apply).
+  bool is_paper_uniform() const;
+  // The plan's compile options: C, protocol, policy, port and overlap.
+  CompileOptions compile_options() const;
+  // The processor scales a list gives (InputError on processor_scale).
+  static std::vector<double> parse_scales(const std::string& text);
+  // The core counts a list gives, one count standing for each of `width` processors (InputError on
+  // processor_cores).
+  static std::vector<int> parse_cores(const std::string& text, int width);
+
+  // Validates everything and builds the structure; refuses one that would not fit in memory
+  // unless memory_check is off.
+  structures::Structure build() const;
+  structures::Structure build(structures::StructureKind kind) const;
+};
+
+// Where the library's warnings go (a law that draws negative times, say): the CLI prints them
+// after the result; by default they are dropped.
+void set_warning_handler(std::function<void(const std::string&)> handler);
+void warn(const std::string& text);
+
+// The warning for laws that draw a negative task time more than once in a hundred (the likeliest
+// one, with what makes it negative: an untruncated normal, a uniform or constant below 0, measured
+// data with negative values; exp, gamma, lognormal, weibull and tn never do), or nothing. Models
+// give it once, for the first such model.
+std::optional<std::string> negative_time_warning(const std::vector<distributions::Law>& laws);
+
+// Accepts sequential and plain (InputError on `exchange` otherwise).
+structures::NeighborExchange parse_exchange(const std::string& name);
+const char* to_string(structures::NeighborExchange exchange);
+
+}  // namespace hetstruct::engine

@@ -1,0 +1,243 @@
+#include "engine/simulate/record.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+#include "distributions/format.h"
+#include "distributions/input_error.h"
+
+namespace hetstruct::engine {
+
+namespace {
+
+std::string number_text(double x, const std::string& name) {
+  if (std::isnan(x)) return "";
+  if (!std::isfinite(x))
+    throw InputError(name, "the result is not finite: the model's times overflow a double",
+                     "use smaller task times, communication cost or levels");
+  return distributions::format_exact(x);
+}
+
+// A value as CSV and text write it (before quoting): empty for none and for an undefined number.
+std::string plain(const Record::Field& f) {
+  return std::visit(
+      [&](const auto& v) -> std::string {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::monostate>) return "";
+        else if constexpr (std::is_same_v<T, bool>) return v ? "true" : "false";
+        else if constexpr (std::is_same_v<T, double>) return number_text(v, f.name);
+        else if constexpr (std::is_same_v<T, std::string>) return v;
+        else if constexpr (std::is_same_v<T, std::vector<double>>) {
+          std::string list;
+          for (const double x : v) list += (list.empty() ? "" : ";") + number_text(x, f.name);
+          return list;
+        } else return std::to_string(v);
+      },
+      f.value);
+}
+
+std::string json_value(const Record::Field& f) {
+  return std::visit(
+      [&](const auto& v) -> std::string {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::monostate>) return "null";
+        else if constexpr (std::is_same_v<T, bool>) return v ? "true" : "false";
+        else if constexpr (std::is_same_v<T, double>) return std::isnan(v) ? "null" : number_text(v, f.name);
+        else if constexpr (std::is_same_v<T, std::string>) return json_string(v);
+        else if constexpr (std::is_same_v<T, std::vector<double>>) {
+          std::string list;
+          for (const double x : v) list += (list.empty() ? "" : ",") + (std::isnan(x) ? "null" : number_text(x, f.name));
+          return "[" + list + "]";
+        } else return std::to_string(v);
+      },
+      f.value);
+}
+
+}  // namespace
+
+Record& Record::append(const Record& other) {
+  fields_.insert(fields_.end(), other.fields_.begin(), other.fields_.end());
+  return *this;
+}
+
+void Record::check_finite() const { (void)csv_line(*this); }
+
+std::vector<std::string> Record::names() const {
+  std::vector<std::string> n;
+  for (const auto& f : fields_) n.push_back(f.name);
+  return n;
+}
+
+std::string Record::text(const std::string& name) const {
+  for (const auto& f : fields_)
+    if (f.name == name) return plain(f);
+  return "";
+}
+
+Format parse_format(const std::string& name) {
+  if (name == "csv") return Format::csv;
+  if (name == "json") return Format::json;
+  if (name == "text") return Format::text;
+  throw InputError("format", "unknown format '" + name + "'", "choose csv, json or text");
+}
+
+const char* to_string(Format format) {
+  switch (format) {
+    case Format::csv: return "csv";
+    case Format::json: return "json";
+    case Format::text: return "text";
+  }
+  return "?";
+}
+
+std::string csv_field(const std::string& s) {
+  // A carriage return is quoted too: readers (parse_csv_line) drop an unquoted one, as CRLF files
+  // end their lines with it (found by fuzz_sweep).
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (const char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+std::string csv_header(const std::vector<std::string>& names) {
+  std::string line;
+  for (std::size_t i = 0; i < names.size(); ++i) line += (i ? "," : "") + csv_field(names[i]);
+  return line + "\n";
+}
+
+std::string csv_line(const Record& r) {
+  std::string line;
+  for (std::size_t i = 0; i < r.fields().size(); ++i) line += (i ? "," : "") + csv_field(plain(r.fields()[i]));
+  return line + "\n";
+}
+
+bool parse_csv_line(const std::string& line, std::vector<std::string>& fields) {
+  fields.clear();
+  std::string field;
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"') {
+        if (i + 1 < line.size() && line[i + 1] == '"') {
+          field += '"';
+          ++i;
+        } else {
+          quoted = false;
+        }
+      } else {
+        field += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.push_back(field);
+      field.clear();
+    } else if (c != '\r') {
+      field += c;
+    }
+  }
+  fields.push_back(field);
+  return !quoted;
+}
+
+std::vector<Record> records_of_csv(const std::string& text) {
+  std::vector<Record> records;
+  std::vector<std::string> header, fields;
+  std::size_t start = 0;
+  bool first = true;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::string line = text.substr(start, end - start);
+    start = end + 1;
+    if (line.empty()) continue;
+    parse_csv_line(line, first ? header : fields);
+    if (first) {
+      first = false;
+      continue;
+    }
+    Record r;
+    for (std::size_t i = 0; i < header.size(); ++i) {
+      const std::string& f = i < fields.size() ? fields[i] : std::string();
+      double x = 0.0;
+      const auto parsed = std::from_chars(f.data(), f.data() + f.size(), x);
+      if (f.empty()) r.add_none(header[i]);
+      else if (parsed.ec == std::errc() && parsed.ptr == f.data() + f.size() && std::isfinite(x)) r.add(header[i], x);
+      else if (f == "true" || f == "false") r.add_flag(header[i], f == "true");  // as the CSV writer prints a flag
+      else r.add(header[i], f);
+    }
+    records.push_back(std::move(r));
+  }
+  return records;
+}
+
+std::string json_string(const std::string& s) {
+  std::string q = "\"";
+  for (const unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      q += '\\';
+      q += static_cast<char>(c);
+    } else if (c < 0x20) {  // control characters are escaped: JSON forbids them raw
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      q += buf;
+    } else {
+      q += static_cast<char>(c);
+    }
+  }
+  return q + "\"";
+}
+
+std::string json_object(const Record& r) {
+  std::string o = "{";
+  for (std::size_t i = 0; i < r.fields().size(); ++i)
+    o += (i ? "," : "") + json_string(r.fields()[i].name) + ":" + json_value(r.fields()[i]);
+  return o + "}";
+}
+
+std::string render(std::span<const Record> records, Format format, const std::vector<std::string>& names, bool single) {
+  const std::vector<std::string> header = !names.empty() || records.empty() ? names : records.front().names();
+  std::string out;
+  switch (format) {
+    case Format::csv:
+      out = csv_header(header);
+      for (const auto& r : records) out += csv_line(r);
+      break;
+    case Format::json:
+      if (single && records.size() == 1) return json_object(records.front()) + "\n";
+      out = "[";
+      for (std::size_t i = 0; i < records.size(); ++i) out += (i ? ",\n" : "\n") + json_object(records[i]);
+      out += records.empty() ? "]\n" : "\n]\n";
+      break;
+    case Format::text: {
+      // Columns as wide as their widest cell, numbers as the CSV has them (exact).
+      std::vector<std::vector<std::string>> cells;
+      for (const auto& r : records) {
+        std::vector<std::string> row;
+        for (const auto& f : r.fields()) row.push_back(plain(f));
+        cells.push_back(std::move(row));
+      }
+      std::vector<std::size_t> width(header.size());
+      for (std::size_t c = 0; c < header.size(); ++c) width[c] = header[c].size();
+      for (const auto& row : cells)
+        for (std::size_t c = 0; c < row.size() && c < width.size(); ++c) width[c] = std::max(width[c], row[c].size());
+      auto line = [&](const std::vector<std::string>& row) {
+        std::string l;
+        for (std::size_t c = 0; c < row.size(); ++c) {
+          l += row[c];
+          if (c + 1 < row.size()) l += std::string(width[c] - row[c].size() + 2, ' ');
+        }
+        l.erase(l.find_last_not_of(' ') + 1);  // empty last columns leave no trailing blanks
+        out += l + "\n";
+      };
+      line(header);
+      for (const auto& row : cells) line(row);
+      break;
+    }
+  }
+  return out;
+}
+
+}  // namespace hetstruct::engine
