@@ -232,7 +232,7 @@ struct Simulate {
     if (!sim.zero_comm())
       out << "comm        C = " << full(sim.plan.comm.comm_cost) << ", "
           << (sim.plan.kind == engine::PlanKind::dag ? "port " : "protocol ") << sim.plan.communication()
-          << (sim.plan.structure == structures::StructureKind::master_slave ? ", policy " + sim.plan.comm.policy : std::string()) << "\n";
+          << (sim.plan.structure == structures::StructureKind::master_slave ? ", policy " + std::string(engine::to_string(sim.plan.comm.policy)) : std::string()) << "\n";
     out << "laws        " << describe_laws(s) << "\n";
     if (std::any_of(s.processor_cores.begin(), s.processor_cores.end(), [](int k) { return k > 1; })) {
       out << "cores       ";
@@ -494,7 +494,11 @@ struct Policies {
 
   void add_to(CLI::App& app) {
     // Always the master-slave structure, under every policy: neither is an option here.
-    options.add_to(app, {.structure = false, .structure_required = false, .graph = false, .policy = false});
+    options.add_to(app, {.structure = false,
+                         .structure_required = false,
+                         .graph = false,
+                         .policy = false,
+                         .fixed_structure = structures::StructureKind::master_slave});
     sampling.add_to(app);
     estimator.add_to(app);
     output.add_to(app, engine::Format::csv);

@@ -85,15 +85,15 @@ void draw_with_gnuplot(const std::string& base, const std::string& option, const
 
 namespace {
 
-const char* bound_equations(const std::string& structure) {
-  if (structure == "sync") return "Eq. 11";
-  if (structure == "nn") return "Eq. 12";
+const char* bound_equations(structures::StructureKind structure) {
+  if (structure == structures::StructureKind::synchronous) return "Eq. 11";
+  if (structure == structures::StructureKind::nearest_neighbor) return "Eq. 12";
   return "Eq. 13, 17";
 }
 
-const char* long_name(const std::string& structure) {
-  if (structure == "sync") return "Synchronous";
-  if (structure == "nn") return "Nearest-Neighbor";
+const char* long_name(structures::StructureKind structure) {
+  if (structure == structures::StructureKind::synchronous) return "Synchronous";
+  if (structure == structures::StructureKind::nearest_neighbor) return "Nearest-Neighbor";
   return "Asynchronous Master-Slave";
 }
 

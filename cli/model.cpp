@@ -21,6 +21,7 @@ std::string listed(const std::vector<std::string>& names) {
 void ModelOptions::add_to(CLI::App& app, Offer offer) {
   app_ = &app;
   protocols_ = offer.protocol;
+  fixed_structure_ = offer.fixed_structure;
   auto* group = "Model";
   if (offer.structure)
     app.add_option("--structure,-s", structure,
@@ -69,7 +70,7 @@ void ModelOptions::add_to(CLI::App& app, Offer offer) {
                    "With --graph: each processor's cores, a list 4,4,1 or one count for all (up to that many tasks "
                    "run on a processor at once, each taking its cores; replaces the file's)")
         ->group(group);
-    app.add_option("--port", model.port,
+    app.add_option("--port", port,
                    "With --graph: free (a message only delays its receiver; the default) | one-port (a processor "
                    "sends one message at a time and receives one at a time; a message books both ports when its "
                    "data is ready: blocking sends) | one-port-greedy (the same ports, work-conserving: no processor "
@@ -81,7 +82,7 @@ void ModelOptions::add_to(CLI::App& app, Offer offer) {
         ->group(group);
   }
   if (offer.protocol)
-    app.add_option("--protocol", model.protocol,
+    app.add_option("--protocol", protocol,
                  "Communication protocol (default: the first, the reading that best fits the paper); sync: " +
                      listed(engine::synchronous_protocol_names()) + "; nn: " + listed(engine::neighbor_protocol_names()) +
                      "; ms: " + listed(engine::master_slave_protocol_names()))
@@ -89,7 +90,7 @@ void ModelOptions::add_to(CLI::App& app, Offer offer) {
   std::vector<std::string> policies;
   for (const auto& p : engine::master_slave_policies()) policies.push_back(p.name);
   if (offer.policy)
-    app.add_option("--policy", model.policy, "Master-slave dealing (default: the first): " + listed(policies))->group(group);
+    app.add_option("--policy", policy, "Master-slave dealing (default: the first): " + listed(policies))->group(group);
   app.add_option("--exchange", exchange, "Nearest-neighbour rule: sequential (Wilson's tables) | plain (max of neighbours)")
       ->capture_default_str()->group(group);
   app.add_flag("--no-memory-check{false}", model.memory_check,
@@ -102,6 +103,7 @@ engine::Model ModelOptions::resolved() const {
   m.exchange = engine::parse_exchange(exchange);
   m.task_graph.law.shape = structures::parse_task_law_shape(task_law);
   if (!structure.empty()) m.structure = structures::parse_structure_kind(structure);
+  if (fixed_structure_) m.structure = fixed_structure_;
   const auto given = [&](const char* flag) {
     const auto* option = app_ ? app_->get_option_no_throw(flag) : nullptr;
     return option && option->count() > 0;
@@ -130,6 +132,11 @@ engine::Model ModelOptions::resolved() const {
                          "choose the protocol with --protocol");
     }
   }
+  if (!port.empty()) m.port = engine::parse_port(port);
+  if (!policy.empty()) m.policy = engine::parse_policy(policy);
+  // A protocol is one of its structure's family; a graph's is refused as the library words it.
+  if (!protocol.empty() && (m.structure || !m.graph.empty()))
+    m.protocol = &engine::find_protocol(m.graph.empty() ? *m.structure : structures::StructureKind::custom, protocol);
   return m;
 }
 

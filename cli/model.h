@@ -1,5 +1,5 @@
 // The model options shared by `simulate`, `bounds` and `policies`: engine::Model's fields bound to
-// flags; the structure and exchange names are parsed by resolved().
+// flags; the names (structure, exchange, protocol, policy, port) are parsed by resolved().
 #pragma once
 
 #include <string>
@@ -15,6 +15,9 @@ struct ModelOptions {
   std::string structure;                // async, sync, nn, ms (empty with --graph)
   std::string exchange = "sequential";  // nearest-neighbour exchange rule (zero communication)
   std::string task_law = "normal";      // STG and WfFormat: the law around each task's mean
+  std::string protocol;                 // of the structure's family (empty: its default)
+  std::string policy;                   // master-slave dealing (empty: dynamic)
+  std::string port;                     // a graph's port model (empty: free)
 
   // Which of the model's options a command offers: one it would ignore is not offered.
   struct Offer {
@@ -23,10 +26,12 @@ struct ModelOptions {
     bool graph = true;
     bool protocol = true;
     bool policy = true;
+    // The structure, where the command fixes it (policies: ms) instead of offering it.
+    std::optional<structures::StructureKind> fixed_structure;
   };
   // Registers the options on a subcommand.
   void add_to(CLI::App& app, Offer offer);
-  // The model with its structure and exchange parsed (InputError on an unknown name or a
+  // The model with its names parsed (InputError on an unknown name or a
   // structure without --n). With a graph, an option that does not act on one is refused (the
   // graph's width, laws and levels are its own); without one, the graph's options are; --exchange
   // acts on nn only, and where the command runs protocols (simulate) only at C = 0.
@@ -35,6 +40,7 @@ struct ModelOptions {
  private:
   CLI::App* app_ = nullptr;
   bool protocols_ = true;  // the command runs protocols (with communication nn runs one, whatever --exchange says)
+  std::optional<structures::StructureKind> fixed_structure_;
 };
 
 }  // namespace hetstruct::cli

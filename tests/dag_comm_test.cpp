@@ -460,7 +460,7 @@ TEST_CASE("DAG plan: messages and their laws exposed beside the predecessors", "
   REQUIRE_THROWS_AS(parse_port("greedy"), InputError);
   REQUIRE_THROWS_AS(compile(s, comm(0.5, Port::free, true)), InputError);
   CompileOptions protocol = comm(0.5);
-  protocol.protocol = "coordinator";
+  protocol.protocol = &find_protocol(StructureKind::synchronous, "coordinator");
   REQUIRE_THROWS_AS(compile(s, protocol), InputError);
   REQUIRE_THROWS_AS(compile(synchronous(heterogeneous(2, 0, 0.5, Law::paper_uniform()), 3), comm(0.0, Port::free)),
                     InputError);

@@ -107,7 +107,7 @@ TEST_CASE("hetstruct figure writes into a folder whose name has a quote", "[gnup
 
 TEST_CASE("Wilson's figures are their configurations, their points records", "[figure]") {
   const auto spec = engine::wilson_figure(9);
-  CHECK(spec.structure == "nn");
+  CHECK(spec.structure == hetstruct::structures::StructureKind::nearest_neighbor);
   CHECK(spec.n == 16);
   CHECK(spec.m == 8);
   CHECK(testing::error_of([] { engine::wilson_figure(11); }) == "figure: '11' is not one of the paper's Figures 5-10");
@@ -210,7 +210,7 @@ TEST_CASE("what a structure's histogram marks", "[distribution][plot]") {
   engine::Model one_port;
   one_port.graph = std::string(HETSTRUCT_TEST_DATA) + "/diamond.dot";
   CHECK(engine::dag_estimates_apply(engine::prepare(one_port)));
-  one_port.port = "one-port";
+  one_port.port = engine::Port::one_port;
   CHECK_FALSE(engine::dag_estimates_apply(engine::prepare(one_port)));
 }
 

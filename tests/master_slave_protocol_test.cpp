@@ -30,8 +30,8 @@ structures::Structure constant_ms(int width, int fast, double slow_time, double 
 engine::CompileOptions with_comm(double comm, const std::string& protocol, const std::string& policy = {}) {
   engine::CompileOptions options;
   options.comm_cost = comm;
-  options.protocol = protocol;
-  options.policy = policy;
+  if (!protocol.empty()) options.protocol = &engine::find_protocol(structures::StructureKind::master_slave, protocol);
+  if (!policy.empty()) options.policy = engine::parse_policy(policy);
   return options;
 }
 
@@ -54,8 +54,8 @@ TEST_CASE("master-slave protocol names: master-computes is the default", "[ms-pr
   const auto s = constant_ms(3, 1, 1.0, 0.5, 2);
   const auto plan = engine::compile(s, with_comm(0.1, ""));
   REQUIRE(plan.kind == engine::PlanKind::protocol);
-  REQUIRE(plan.protocol == "master-computes");
-  REQUIRE(plan.comm.policy == "dynamic");
+  REQUIRE(plan.protocol->name == std::string("master-computes"));
+  REQUIRE(plan.comm.policy == engine::DealingPolicy::dynamic);
 }
 
 TEST_CASE("unknown protocols and policies are input errors at compile time", "[ms-protocol]") {
@@ -218,7 +218,7 @@ namespace {
 std::vector<std::int64_t> quotas(int width, int fast, double slow_time, double fast_time, int levels, double comm,
                                  const std::string& protocol, const std::string& policy) {
   const auto plan = engine::compile(constant_ms(width, fast, slow_time, fast_time, levels), with_comm(comm, protocol, policy));
-  return engine::master_slave_quotas(plan.protocol, plan.comm);
+  return engine::master_slave_quotas(*plan.protocol, plan.comm);
 }
 
 using Quotas = std::vector<std::int64_t>;
@@ -291,7 +291,7 @@ TEST_CASE("equal-finish is the proportional split at C = 0 and starves the maste
       const auto s = structures::master_slave(structures::heterogeneous(n, m, a, Law::paper_uniform()), 1000);
       auto quota = [&](double comm, const char* policy) {
         const auto plan = engine::compile(s, with_comm(comm, "master-computes", policy));
-        return engine::master_slave_quotas(plan.protocol, plan.comm);
+        return engine::master_slave_quotas(*plan.protocol, plan.comm);
       };
       REQUIRE(quota(0.0, "equal-finish") == quota(0.0, "proportional"));
       // The master's quota never grows with C and is 0 once 2CS >= 1 (S: the slaves' sum of
@@ -377,7 +377,7 @@ TEST_CASE("at C = 0 master-computes with dynamic dealing is the task pool, bit f
 TEST_CASE("master-slave protocols give bit-identical results on 1 and 2 threads", "[ms-protocol]") {
   const auto s = structures::master_slave(structures::heterogeneous(5, 2, 0.5, Law::paper_normal()), 60);
   for (const auto& name : engine::master_slave_protocol_names())
-    for (const auto& [policy, approach, summary] : engine::master_slave_policies()) {
+    for (const auto& [kind, policy, approach, summary] : engine::master_slave_policies()) {
       INFO(name << " " << policy);
       const auto plan = engine::compile(s, with_comm(0.05, name, policy));
       engine::RunOptions options;
@@ -416,7 +416,7 @@ TEST_CASE("equal-finish against equal and dynamic at (8,3), normal, a = 1/2, C =
   const auto s = structures::master_slave(structures::heterogeneous(8, 3, 0.5, Law::paper_normal()), 100);
   const auto plan = [&](const char* policy) { return engine::compile(s, with_comm(0.1, "master-computes", policy)); };
   const auto finish = plan("equal-finish"), equal = plan("equal"), dynamic = plan("dynamic");
-  REQUIRE(engine::master_slave_quotas(finish.protocol, finish.comm) ==
+  REQUIRE(engine::master_slave_quotas(*finish.protocol, finish.comm) ==
           std::vector<std::int64_t>{0, 153, 153, 99, 99, 99, 99, 98});
   engine::RunOptions options;
   options.seed = 7;

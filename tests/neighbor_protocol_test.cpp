@@ -30,7 +30,7 @@ const std::vector<std::string> protocols = {"event-available", "event-commit", "
 CompileOptions comm(double c, const std::string& protocol) {
   CompileOptions options;
   options.comm_cost = c;
-  options.protocol = protocol;
+  if (!protocol.empty()) options.protocol = &find_protocol(StructureKind::nearest_neighbor, protocol);
   return options;
 }
 
@@ -149,9 +149,9 @@ TEST_CASE("event-commit agrees with a naive reference simulation, bit for bit", 
 TEST_CASE("nearest-neighbour protocol names: event-available is the default", "[nn-protocol]") {
   const auto names = neighbor_protocol_names();
   REQUIRE(names == protocols);
-  REQUIRE(protocol_names("nn").front() == "event-available");
+  REQUIRE(protocol_names(StructureKind::nearest_neighbor).front() == "event-available");
   const auto s = nearest_neighbor(heterogeneous(4, 1, 0.5, Law::paper_uniform()), 5);
-  REQUIRE(compile(s, comm(0.1, "")).protocol == "event-available");
+  REQUIRE(compile(s, comm(0.1, "")).protocol->name == std::string("event-available"));
   REQUIRE_THROWS(compile(s, comm(0.1, "nonsense")));
 }
 

@@ -39,7 +39,7 @@ TEST_CASE("policies: one record per policy, each mean its plan's run, the differ
   const auto policies = engine::master_slave_policies();
   REQUIRE(records.size() == policies.size());
   engine::Model first = model;
-  first.policy = policies.front().name;
+  first.policy = policies.front().policy;
   const engine::Plan dynamic = engine::prepare(first).plan;
   for (std::size_t i = 0; i < policies.size(); ++i) {
     INFO(policies[i].name);
@@ -48,7 +48,7 @@ TEST_CASE("policies: one record per policy, each mean its plan's run, the differ
     CHECK(r.text("approach") == policies[i].approach);
     CHECK(r.text("estimator") == "mc");
     engine::Model with = model;
-    with.policy = policies[i].name;
+    with.policy = policies[i].policy;
     const auto plan = engine::prepare(with).plan;
     const auto e = engine::run(plan, options(500, 1));
     CHECK(number(r, "mean") == e.mean);  // the record prints every digit (round trip)

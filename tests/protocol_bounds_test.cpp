@@ -21,7 +21,7 @@ engine::Estimate simulate(const structures::Structure& s, double comm, std::uint
                           const std::string& protocol = "") {
   engine::CompileOptions c;
   c.comm_cost = comm;
-  c.protocol = protocol;
+  if (!protocol.empty()) c.protocol = &engine::find_protocol(s.kind, protocol);
   engine::RunOptions options;
   options.reps = reps;
   options.seed = 3;
@@ -65,7 +65,7 @@ TEST_CASE("synchronous means follow Eq. 11", "[protocol-bounds]") {
     const auto b = bounds::synchronous_bounds(zero, 8, levels, c);
     engine::CompileOptions coordinator;
     coordinator.comm_cost = c;
-    coordinator.protocol = "coordinator";
+    coordinator.protocol = &engine::find_protocol(structures::StructureKind::synchronous, "coordinator");
     engine::RunOptions options;
     options.reps = 200;
     options.seed = 3;
@@ -114,7 +114,7 @@ TEST_CASE("balanced quotas weigh each task's 2C, proportional ones do not", "[pr
   for (const auto& [policy, busy] : {std::pair{"proportional", 16.0}, std::pair{"balanced", 17.0}}) {
     engine::CompileOptions c;
     c.comm_cost = 1.0;
-    c.policy = policy;
+    c.policy = engine::parse_policy(policy);
     const auto m = engine::run_with_metrics(engine::compile(s, c), options, {1.0, 0.5});
     INFO(policy);
     REQUIRE(m.parallelism_degree.mean * m.makespan.mean == Approx(busy).epsilon(1e-12));

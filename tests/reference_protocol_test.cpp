@@ -73,7 +73,7 @@ void check_against_reference(const std::string& structure, const std::string& pr
                                               : master_slave(procs, c.levels);
     CompileOptions options;
     options.comm_cost = c.comm;
-    options.protocol = protocol;
+    options.protocol = &find_protocol(s.kind, protocol);
     const Plan plan = compile(s, options);
     Workspace current(plan), frozen(plan);
     frozen.protocol = make_reference_protocol(structure, protocol, plan.comm);

@@ -65,7 +65,7 @@ TEST_CASE("a model's one-configuration sweep is the grid's configuration of the 
   Model g;
   g.graph = std::string(HETSTRUCT_TEST_DATA) + "/diamond.dot";
   g.fast_count = 1;
-  g.port = "one-port";
+  g.port = Port::one_port;
   g.overlap = true;
   g.comm = "0.5";
   const ModelSweep gs = model_sweep(g);

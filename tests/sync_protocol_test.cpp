@@ -31,7 +31,7 @@ structures::Structure constant_sync(const std::vector<double>& times, int fast, 
 engine::CompileOptions with_comm(double comm, const std::string& protocol = {}) {
   engine::CompileOptions options;
   options.comm_cost = comm;
-  options.protocol = protocol;
+  if (!protocol.empty()) options.protocol = &engine::find_protocol(structures::StructureKind::synchronous, protocol);
   return options;
 }
 
@@ -54,7 +54,7 @@ TEST_CASE("synchronous protocol names: reading 4, initiator-collector-release, i
                            "coordinator-fcfs", "coordinator-slow-first"})
     REQUIRE(std::find(names.begin(), names.end(), name) != names.end());
   const auto s = constant_sync({0.5, 0.5, 0.5}, 0, 2);
-  REQUIRE(engine::compile(s, with_comm(0.1)).protocol == "initiator-collector-release");
+  REQUIRE(engine::compile(s, with_comm(0.1)).protocol->name == std::string("initiator-collector-release"));
   REQUIRE_THROWS(engine::compile(s, with_comm(0.1, "no-such-protocol")));
 }
 

@@ -37,7 +37,7 @@ structures::Structure constant_sync(const std::vector<double>& times, int fast, 
 double makespan(const structures::Structure& s, double comm, const std::string& protocol) {
   engine::CompileOptions options;
   options.comm_cost = comm;
-  options.protocol = protocol;
+  options.protocol = &engine::find_protocol(structures::StructureKind::synchronous, protocol);
   const auto plan = engine::compile(s, options);
   engine::Workspace ws(plan);
   return engine::evaluate(plan, 1, 0, ws);
@@ -265,7 +265,7 @@ TEST_CASE("sync reading 4 fits Table 3 at (8,3), a = 1/2, C = .10", "[sync-proto
   const auto s = structures::synchronous(structures::heterogeneous(8, 3, 0.5, Law::paper_normal()), 1000);
   engine::CompileOptions options;
   options.comm_cost = 0.10;
-  options.protocol = release;
+  options.protocol = &engine::find_protocol(structures::StructureKind::synchronous, release);
   engine::RunOptions run;
   run.reps = 300;
   run.seed = 2;

@@ -6,24 +6,36 @@
 
 namespace hetstruct::engine {
 
-std::vector<std::string> protocol_names(const std::string& structure) {
-  if (structure == "sync") return synchronous_protocol_names();
-  if (structure == "nn") return neighbor_protocol_names();
-  if (structure == "ms") return master_slave_protocol_names();
-  throw InputError("protocol", "the " + structure + " structure has no communication protocol");
+using structures::StructureKind;
+
+const std::vector<ProtocolEntry>& protocol_family(StructureKind structure) {
+  switch (structure) {
+    case StructureKind::synchronous: return synchronous_protocols();
+    case StructureKind::nearest_neighbor: return neighbor_protocols();
+    case StructureKind::master_slave: return master_slave_protocols();
+    case StructureKind::asynchronous: throw InputError("protocol", "the asynchronous structure has no communication protocol");
+    case StructureKind::custom:
+      throw InputError("protocol", "a DAG communicates by a port model, not a protocol",
+                       "use port free, one-port or one-port-greedy");
+  }
+  throw std::logic_error("protocol_family: unknown structure");
 }
 
-std::unique_ptr<Protocol> make_protocol(const std::string& structure, const std::string& name, const CommSetup& setup) {
-  const auto names = protocol_names(structure);
-  if (std::find(names.begin(), names.end(), name) == names.end()) {
-    std::string list;
-    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-    throw InputError("protocol", "unknown protocol '" + name + "' for " + structure, "choose " + list);
-  }
-  if (structure == "sync") return make_synchronous_protocol(name, setup);
-  if (structure == "nn") return make_neighbor_protocol(name, setup);
-  return make_master_slave_protocol(name, setup);
+const ProtocolEntry& find_protocol(StructureKind structure, const std::string& name) {
+  const auto& family = protocol_family(structure);
+  for (const auto& entry : family)
+    if (name == entry.name) return entry;
+  std::string list;
+  for (const auto& entry : family) list += (list.empty() ? "" : ", ") + std::string(entry.name);
+  throw InputError("protocol", "unknown protocol '" + name + "' for " + structures::to_string(structure), "choose " + list);
 }
+
+bool in_family(StructureKind structure, const ProtocolEntry& protocol) {
+  const auto& family = protocol_family(structure);
+  return std::any_of(family.begin(), family.end(), [&](const ProtocolEntry& e) { return &e == &protocol; });
+}
+
+std::vector<std::string> protocol_names(StructureKind structure) { return names_of(protocol_family(structure)); }
 
 std::unique_ptr<Protocol> make_from(const std::vector<ProtocolEntry>& family, const char* family_name,
                                     const std::string& name, const CommSetup& setup) {

@@ -14,6 +14,7 @@
 
 #include "distributions/sampler.h"
 #include "engine/kernel/streams.h"
+#include "structures/structure.h"
 
 namespace hetstruct::engine {
 
@@ -149,6 +150,12 @@ class LawDraws {
   std::vector<distributions::NormalDraw> normal_;
 };
 
+// Master-slave dealing (master_slave_policies() says what each stands for).
+enum class DealingPolicy { dynamic, equal, proportional, balanced, equal_finish };
+const char* to_string(DealingPolicy policy);
+// A policy by name (InputError on `policy`, listing the names, otherwise).
+DealingPolicy parse_policy(const std::string& name);
+
 // What every protocol knows of its structure. Processors 0..fast_count-1 are the fast ones.
 struct CommSetup {
   int width = 0;
@@ -157,9 +164,7 @@ struct CommSetup {
   double comm_cost = 0.0;  // C
   // Per-processor mean task time, for policies that need it (the speed-proportional split).
   std::vector<double> mean_task_time;
-  // Master-slave dealing: one of master_slave_policies() (dynamic, equal, proportional, balanced,
-  // equal-finish).
-  std::string policy = "dynamic";
+  DealingPolicy policy = DealingPolicy::dynamic;  // master-slave dealing
 };
 
 class Protocol {
@@ -169,16 +174,10 @@ class Protocol {
   virtual double run(TaskTimes& times) = 0;
 };
 
-// A protocol by structure and name; `name` is one of protocol_names(structure). Throws InputError
-// for an unknown name. `structure` is "sync", "nn" or "ms".
-std::unique_ptr<Protocol> make_protocol(const std::string& structure, const std::string& name, const CommSetup& setup);
-// The names a structure accepts, its default (the reading that best fits Wilson's tables) first.
-std::vector<std::string> protocol_names(const std::string& structure);
-
 // ---- Protocol families, one file each -----------------------------------------------------------
 // Each family keeps one registry: a protocol's name, a one-line summary and its factory, the
 // default (the reading that best fits Wilson's tables) first. The names feed the help and validation,
-// the factory make_protocol; adding a protocol is its class and one entry.
+// the factory the plan's workspaces; adding a protocol is its class and one entry.
 struct ProtocolEntry {
   const char* name;
   const char* summary;
@@ -192,6 +191,16 @@ std::unique_ptr<Protocol> make_from(const std::vector<ProtocolEntry>& family, co
                                     const std::string& name, const CommSetup& setup);
 std::vector<std::string> names_of(const std::vector<ProtocolEntry>& family);
 
+// The family of a structure that communicates by protocols (sync, nn, ms), its default (the
+// reading that best fits Wilson's tables) first; InputError (protocol) for the others.
+const std::vector<ProtocolEntry>& protocol_family(structures::StructureKind structure);
+// A protocol of `structure` by name: the one place where a protocol's text becomes its entry.
+// InputError (protocol) for a structure without protocols or a name not in its family.
+const ProtocolEntry& find_protocol(structures::StructureKind structure, const std::string& name);
+// Whether `protocol` is one of `structure`'s family.
+bool in_family(structures::StructureKind structure, const ProtocolEntry& protocol);
+std::vector<std::string> protocol_names(structures::StructureKind structure);
+
 std::unique_ptr<Protocol> make_synchronous_protocol(const std::string& name, const CommSetup& setup);
 std::unique_ptr<Protocol> make_neighbor_protocol(const std::string& name, const CommSetup& setup);
 std::unique_ptr<Protocol> make_master_slave_protocol(const std::string& name, const CommSetup& setup);
@@ -203,6 +212,7 @@ std::vector<std::string> master_slave_protocol_names();
 // A master-slave dealing policy: its name, the approach it stands for (the label
 // `hetstruct policies` prints: overpartitioning, ostrich, hcgm, wilson_eq15, ...) and one line.
 struct MasterSlavePolicy {
+  DealingPolicy policy;
   std::string name;
   std::string approach;
   std::string summary;
@@ -210,8 +220,8 @@ struct MasterSlavePolicy {
 // Every dealing policy, the default (dynamic) first: the one list the policy parser reads.
 std::vector<MasterSlavePolicy> master_slave_policies();
 // The tasks a static policy (setup.policy) gives each processor under master-slave protocol
-// `name`, the master's included (empty for dynamic dealing). Throws InputError as
-// make_protocol does.
-std::vector<std::int64_t> master_slave_quotas(const std::string& name, const CommSetup& setup);
+// `protocol` (an entry of master_slave_protocols()), the master's included (empty for dynamic
+// dealing). Throws InputError as the protocol's factory does.
+std::vector<std::int64_t> master_slave_quotas(const ProtocolEntry& protocol, const CommSetup& setup);
 
 }  // namespace hetstruct::engine

@@ -270,7 +270,7 @@ Port parse_port(const std::string& name) {
 }
 
 std::string Plan::communication() const {
-  if (kind == PlanKind::protocol) return protocol;
+  if (kind == PlanKind::protocol) return protocol->name;
   if (messages.empty()) return "";
   const std::string name = to_string(port);
   return overlap ? name + "-overlap" : name;
@@ -288,28 +288,29 @@ namespace {
 bool needs_protocol(const structures::Structure& s, const CompileOptions& options) {
   if (options.comm_cost < 0.0 || !std::isfinite(options.comm_cost))
     throw InputError("comm_cost", "the communication cost must be a finite number >= 0");
-  if (!options.policy.empty() && s.kind != StructureKind::master_slave)
+  if (options.policy && s.kind != StructureKind::master_slave)
     throw InputError("policy", "dealing policies apply to the master-slave structure (ms) only");
   if (s.kind != StructureKind::custom && (options.port || options.overlap))
     throw InputError(options.port ? "port" : "overlap", "port models apply to a DAG (graph) only",
                      "Wilson's structures communicate by their protocols");
   if (options.overlap && options.port != Port::one_port && options.port != Port::one_port_greedy)
     throw InputError("overlap", "applies to the one-port models only", "a free port model always overlaps");
-  const bool asked = options.comm_cost > 0.0 || !options.protocol.empty() || !options.policy.empty();
+  if (options.protocol && !in_family(s.kind, *options.protocol))  // refuses async and DAGs by name
+    throw InputError("protocol", std::string("protocol '") + options.protocol->name + "' is not one of " +
+                                     structures::to_string(s.kind) + "'s",
+                     "choose " + [&] {
+                       std::string list;
+                       for (const auto& name : protocol_names(s.kind)) list += (list.empty() ? "" : ", ") + name;
+                       return list;
+                     }());
+  const bool asked = options.comm_cost > 0.0 || options.protocol || options.policy;
   if (!asked) return false;
   switch (s.kind) {
     case StructureKind::synchronous:
     case StructureKind::nearest_neighbor:
     case StructureKind::master_slave: return true;
     case StructureKind::asynchronous:
-      if (!options.protocol.empty())
-        throw InputError("protocol", "the asynchronous structure has no communication protocol");
-      return false;
-    case StructureKind::custom:
-      if (!options.protocol.empty())
-        throw InputError("protocol", "a DAG communicates by a port model, not a protocol",
-                         "use port free, one-port or one-port-greedy");
-      return false;
+    case StructureKind::custom: return false;
   }
   return false;
 }
@@ -335,17 +336,14 @@ Plan compile(const structures::Structure& s, CompileOptions options) {
   if (!options.generic && needs_protocol(s, options)) {
     plan.kind = PlanKind::protocol;
     plan.structure = s.kind;
-    const std::string structure = structures::to_string(s.kind);
-    plan.comm = {s.width, s.fast_count, s.levels, options.comm_cost, {}, options.policy.empty() ? "dynamic" : options.policy};
+    plan.comm = {s.width, s.fast_count, s.levels, options.comm_cost, {}, options.policy.value_or(DealingPolicy::dynamic)};
     for (int i = 0; i < s.width; ++i) {
       plan.samplers.emplace_back(s.laws.at(i));
       plan.laws.push_back(s.laws.at(i));
       plan.comm.mean_task_time.push_back(s.laws.at(i).mean());
     }
-    const auto names = protocol_names(structure);
-    if (names.empty()) throw InputError("comm_cost", "no communication protocol for " + structure + " yet");
-    plan.protocol = options.protocol.empty() ? names.front() : options.protocol;
-    make_protocol(structure, plan.protocol, plan.comm);  // validates the name and the policy now
+    plan.protocol = options.protocol ? options.protocol : &protocol_family(s.kind).front();
+    plan.protocol->make(plan.comm);  // validates the protocol's needs and the policy now
     specialise_draws(plan);  // for the controls (evaluate_controls); the protocols pick their own
     return plan;
   }
@@ -394,7 +392,7 @@ Workspace::Workspace(const Plan& plan)
       waiting_tasks.reserve(plan.task_sampler.size());
     }
   }
-  if (plan.kind == PlanKind::protocol) protocol = make_protocol(structures::to_string(*plan.structure), plan.protocol, plan.comm);
+  if (plan.kind == PlanKind::protocol) protocol = plan.protocol->make(plan.comm);
 }
 
 namespace {
@@ -944,7 +942,7 @@ ControlSpec control_spec(const Plan& plan, const std::vector<std::uint64_t>& sha
         if (it == laws.end()) laws.push_back(law);
       }
       const double service = 2.0 * plan.comm.comm_cost;
-      if (service > 0.0 && (plan.comm.policy.empty() || plan.comm.policy == "dynamic") &&
+      if (service > 0.0 && plan.comm.policy == DealingPolicy::dynamic &&
           bounds::DealingControls::fits(laws, service)) {
         spec.dealing = std::make_shared<const bounds::DealingControls>(std::move(laws), service);
         spec.dealing_draws = static_cast<std::size_t>(std::min<std::uint64_t>(dealing_controls, plan.compute_tasks()));

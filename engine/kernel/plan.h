@@ -162,7 +162,7 @@ class Plan {
   // Protocol plans: which protocol of which structure (none for the other plans), and what it
   // knows of the structure.
   std::optional<structures::StructureKind> structure;
-  std::string protocol;
+  const ProtocolEntry* protocol = nullptr;
   CommSetup comm;
 
   // Whether its tasks come from a pool: the task pool, or master-slave's dealing.
@@ -179,8 +179,8 @@ class Plan {
 struct CompileOptions {
   bool generic = false;    // compile a regular structure to the generic DAG plan too (for tests)
   double comm_cost = 0.0;  // C: with C > 0, sync, nn and ms run a communication protocol
-  std::string protocol;    // a protocol by name (engine/kernel/communication.h); empty: the default
-  std::string policy;      // master-slave dealing policy; empty: dynamic
+  const ProtocolEntry* protocol = nullptr;  // of the structure's family (find_protocol); none: the default
+  std::optional<DealingPolicy> policy;      // master-slave dealing; none: dynamic
   std::optional<Port> port;  // a custom DAG's port model (none: free); refused on other structures
   bool overlap = false;      // one-port models: compute while communicating
 };

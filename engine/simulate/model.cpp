@@ -173,7 +173,7 @@ CompileOptions Model::compile_options() const {
   options.comm_cost = comm_value();
   options.protocol = protocol;
   options.policy = policy;
-  if (!port.empty()) options.port = parse_port(port);
+  options.port = port;
   options.overlap = overlap;
   return options;
 }
@@ -260,8 +260,8 @@ structures::Structure Model::build() const {
     throw InputError("processor_scale", "applies to a graph", "Wilson's structures take fast processors m and their scale a");
   if (!processor_cores.empty())
     throw InputError("processor_cores", "applies to a graph", "Wilson's processors have one core each");
-  if (!port.empty() || overlap)
-    throw InputError(port.empty() ? "overlap" : "port", "port models apply to a graph",
+  if (port || overlap)
+    throw InputError(port ? "port" : "overlap", "port models apply to a graph",
                      "Wilson's structures communicate by their protocols");
   if (!structure) throw InputError("structure", "missing", "give a structure (async, sync, nn, ms) or a graph file");
   refuse_task_graph_options(task_graph);

@@ -1,7 +1,9 @@
 // What to simulate, as a library caller (the CLI, a test, the sweep, the paper's tables) states
 // it: one of Wilson's structures on n processors of which m are fast, or a DAG file, with its
 // communication. Law and number texts are kept as given (fractions, the names `uniform` and
-// `normal`), since results print them back; the typed values come from the accessors.
+// `normal`), since results print them back; the typed values come from the accessors. The
+// protocol, the dealing policy and the port model are values, parsed at the edge (find_protocol,
+// parse_policy, parse_port); their text comes from the value.
 //
 // Errors are InputError naming the parameter in the papers' words (width, fast_count, scale, law,
 // fast_law, levels, comm_cost, exchange, protocol, policy, structure, graph, task_law, task_cv,
@@ -36,8 +38,8 @@ struct Model {
   int levels = 1000;            // p, tasks per processor
   structures::NeighborExchange exchange = structures::NeighborExchange::sequential;
   std::string comm = "0";       // C, the time of one message (text: fractions work)
-  std::string protocol;         // communication protocol; empty: the structure's default
-  std::string policy;           // master-slave dealing policy; empty: dynamic
+  const ProtocolEntry* protocol = nullptr;  // of the structure's family; none: the structure's default
+  std::optional<DealingPolicy> policy;      // master-slave dealing; none: dynamic
   // A graph's machine: the first fast_count processors take `scale` times their tasks' laws, or
   // `processor_scales` (a list "1,1,1/2", one per processor) gives every processor's; either
   // replaces the file's speeds. Only with a graph.
@@ -49,7 +51,7 @@ struct Model {
   // others at 1, the file's speeds and processor_scales replaced (at m = 0: equal processors). A
   // comparison that sets m or a on a graph (engine/sweep/grid.h) means that machine.
   bool wilson_machine = false;
-  std::string port;             // a graph's port model (free, one-port, one-port-greedy); empty: free
+  std::optional<Port> port;     // a graph's port model; none: free
   bool overlap = false;         // one-port models: a processor computes while it communicates
   bool memory_check = true;     // refuse a model larger than the available memory (engine/driver/resources.h)
 

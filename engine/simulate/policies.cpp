@@ -17,7 +17,7 @@ std::vector<Record> compare_policies(
   const auto policies = master_slave_policies();  // dynamic first: the others pair against it
   std::vector<Simulation> sims;
   for (const auto& p : policies) {  // every policy built before anything runs: bad input fails first
-    ms.policy = p.name;
+    ms.policy = p.policy;
     sims.push_back(prepare(ms));
   }
   const auto& s = sims.front().structure;
@@ -35,7 +35,7 @@ std::vector<Record> compare_policies(
     Record r;
     r.add("structure", "ms").add("law", model.law).add("fast_law", s.fast_count ? s.laws.front().to_string() : "");
     r.add("n", s.width).add("m", s.fast_count).add("a", model.scale_value()).add("levels", s.levels);
-    r.add("comm", sim.plan.comm.comm_cost).add("protocol", sim.plan.protocol).add("policy", policies[i].name);
+    r.add("comm", sim.plan.comm.comm_cost).add("protocol", sim.plan.protocol->name).add("policy", policies[i].name);
     r.add("approach", policies[i].approach).add("reps", e.reps).add("seed", options.seed).add("mean", e.mean);
     r.add("stderr", e.stderr_).add("ci_low", e.ci_low).add("ci_high", e.ci_high);
     r.add("estimator", to_string(sim.estimator)).add("variance_factor", sim.variance_factor);

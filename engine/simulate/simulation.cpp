@@ -105,7 +105,7 @@ Record simulation_record(const Simulation& sim, std::uint64_t seed) {
   const bool comm = !sim.zero_comm();
   r.add("z", sim.z()).add("comm", comm ? sim.plan.comm.comm_cost : 0.0);
   text("protocol", sim.plan.communication());
-  text("policy", comm && sim.plan.structure == structures::StructureKind::master_slave ? sim.plan.comm.policy : "");
+  text("policy", comm && sim.plan.structure == structures::StructureKind::master_slave ? to_string(sim.plan.comm.policy) : "");
   r.add("estimator", to_string(sim.estimator)).add("variance_factor", sim.variance_factor);
   // A trace's makespan as it ran, beside the model's: how far the model is from the real run.
   if (s.recorded_makespan)

@@ -311,14 +311,19 @@ bool graph_column(std::size_t dim) {
 }
 
 SweepPort parse_sweep_port(const std::string& value) {
-  if (value.empty() || value == "free" || value == "one-port" || value == "one-port-greedy") return {value, false};
-  if (value == "one-port-overlap") return {"one-port", true};
-  if (value == "one-port-greedy-overlap") return {"one-port-greedy", true};
+  if (value.empty()) return {};
+  for (const Port port : {Port::free, Port::one_port, Port::one_port_greedy}) {
+    if (value == to_string(port)) return {port, false};
+    if (port != Port::free && value == to_string(port) + std::string("-overlap")) return {port, true};
+  }
   throw InputError("port", "unknown port model '" + value + "'",
                    "choose free, one-port, one-port-overlap, one-port-greedy or one-port-greedy-overlap");
 }
 
-std::string sweep_port_value(const std::string& port, bool overlap) { return overlap ? port + "-overlap" : port; }
+std::string sweep_port_value(std::optional<Port> port, bool overlap) {
+  if (!port) return "";
+  return overlap ? to_string(*port) + std::string("-overlap") : to_string(*port);
+}
 
 Model to_model(const SweepConfig& c, const GraphSettings& graph) {
   Model m;
@@ -335,7 +340,7 @@ Model to_model(const SweepConfig& c, const GraphSettings& graph) {
     const SweepPort port = parse_sweep_port(c[SweepDim::protocol]);
     m.port = port.port;
     m.overlap = port.overlap;
-    m.policy = c[SweepDim::policy];
+    if (!c[SweepDim::policy].empty()) m.policy = parse_policy(c[SweepDim::policy]);
     m.memory_check = false;
     return m;
   }
@@ -347,8 +352,8 @@ Model to_model(const SweepConfig& c, const GraphSettings& graph) {
   m.scale = c[SweepDim::a];
   m.levels = std::stoi(c[SweepDim::levels]);
   m.comm = c[SweepDim::comm];
-  m.protocol = c[SweepDim::protocol];
-  m.policy = c[SweepDim::policy];
+  if (!c[SweepDim::protocol].empty()) m.protocol = &find_protocol(*m.structure, c[SweepDim::protocol]);
+  if (!c[SweepDim::policy].empty()) m.policy = parse_policy(c[SweepDim::policy]);
   m.exchange = parse_exchange(c[SweepDim::exchange]);
   m.memory_check = false;  // checked once for the grid
   return m;

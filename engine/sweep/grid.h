@@ -101,13 +101,13 @@ bool graph_column(std::size_t dim);
 // default). InputError on a value other than free, one-port, one-port-overlap, one-port-greedy or
 // one-port-greedy-overlap.
 struct SweepPort {
-  std::string port;
+  std::optional<Port> port;
   bool overlap = false;
 };
 SweepPort parse_sweep_port(const std::string& value);
 // The inverse: a model's port and overlap as the protocol column's value (one-port and overlap:
 // one-port-overlap).
-std::string sweep_port_value(const std::string& port, bool overlap);
+std::string sweep_port_value(std::optional<Port> port, bool overlap);
 // What a sweep sets on every graph's model beside its columns, as simulate's options do on one:
 // the STG/WfFormat task law, mapping and bandwidth, the processors' scales and cores (Model's fields of
 // the same names). They are not columns of the CSV: one sweep, one setting.

@@ -43,7 +43,7 @@ Validated validate_model(const SweepConfig& c, const GraphSettings& graph) {
   Validated v;
   SweepConfig& ran = v.ran;
   ran = c;
-  ran[SweepDim::protocol] = plan.kind == PlanKind::protocol ? plan.protocol : "";
+  ran[SweepDim::protocol] = plan.kind == PlanKind::protocol ? plan.protocol->name : "";
   if (!m.graph.empty()) {  // a graph's port model, named even at C = 0, and none of the regular columns
     ran[SweepDim::protocol] = c[SweepDim::protocol].empty() ? "free" : c[SweepDim::protocol];
     ran[SweepDim::law] = ran[SweepDim::levels] = "";
@@ -559,8 +559,9 @@ std::vector<Record> config_records(const Entry& entry, const Job& job, const std
   // The mean, last; its variance factor is measured on the run (NaN there: a zero residual, left empty).
   const Estimate& e = estimates[entry.mc_run];
   const EstimatorResult* by = entry.mc_run < extras.size() && extras[entry.mc_run].estimator ? &*extras[entry.mc_run].estimator : nullptr;
-  rows.push_back(sweep_record(entry.ran, by ? to_string(by->estimator) : "mc", zero_comm ? to_string(job.plan.kind) : job.plan.protocol,
-                              "", e.mean, &e, seed, by ? by->variance_factor : 1.0));
+  const std::string method = zero_comm ? to_string(job.plan.kind) : job.plan.protocol ? job.plan.protocol->name : "";
+  rows.push_back(sweep_record(entry.ran, by ? to_string(by->estimator) : "mc", method, "", e.mean, &e, seed,
+                              by ? by->variance_factor : 1.0));
   if (target) {
     if (by && by->target_met) rows.back().add_flag("target_met", *by->target_met);
     else rows.back().add_none("target_met");
@@ -674,7 +675,7 @@ ModelSweep model_sweep(const Model& model) {
   set(SweepDim::m, std::to_string(model.fast_count));
   set(SweepDim::a, model.scale);
   set(SweepDim::comm, model.comm);
-  set(SweepDim::policy, model.policy);
+  if (model.policy) set(SweepDim::policy, to_string(*model.policy));
   ModelSweep out;
   if (!model.graph.empty()) {
     if (!is_graph(model.graph)) throw InputError("graph", "'" + model.graph + "' is not a graph file a sweep reads");
@@ -689,7 +690,7 @@ ModelSweep model_sweep(const Model& model) {
     set(SweepDim::fast_law, model.fast_law);
     set(SweepDim::n, std::to_string(model.width));
     set(SweepDim::levels, std::to_string(model.levels));
-    set(SweepDim::protocol, model.protocol);
+    if (model.protocol) set(SweepDim::protocol, model.protocol->name);
     set(SweepDim::exchange, to_string(model.exchange));
   }
   const SweepGrid grid = make_grid(texts, 1);

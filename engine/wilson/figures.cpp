@@ -9,7 +9,9 @@
 namespace hetstruct::engine {
 
 FigureSpec wilson_figure(int number) {
-  static const char* structures[] = {"sync", "nn", "ms"};
+  using structures::StructureKind;
+  static const StructureKind structures[] = {StructureKind::synchronous, StructureKind::nearest_neighbor,
+                                             StructureKind::master_slave};
   if (number < 5 || number > 10)
     throw InputError("figure", "'" + std::to_string(number) + "' is not one of the paper's Figures 5-10");
   const bool big = number >= 8;
@@ -24,7 +26,7 @@ std::vector<double> figure_comm_values() {
 
 std::vector<Record> figure_points(const FigureSpec& spec, const FigureRun& run,
                                   const std::function<void(std::size_t, std::size_t)>& progress) {
-  Model model = Model::wilson(structures::parse_structure_kind(spec.structure), spec.n, spec.m, run.scale, run.law, run.levels);
+  Model model = Model::wilson(spec.structure, spec.n, spec.m, run.scale, run.law, run.levels);
   const structures::Structure s = model.build();
   const double a = model.scale_value();
 
@@ -36,12 +38,12 @@ std::vector<Record> figure_points(const FigureSpec& spec, const FigureRun& run,
     EstimatorResult out;
     if (plain) {
       const Plan plan = compile(s, at.compile_options());
-      if (protocol) *protocol = plan.protocol;
+      if (protocol) *protocol = plan.protocol->name;
       out.estimate = engine::run(plan, run.sampling);
       return out;
     }
     Simulation sim = prepare(at);
-    if (protocol) *protocol = sim.plan.protocol;
+    if (protocol) *protocol = sim.plan.protocol->name;
     share_surrogate_mean(sim.estimators, run.estimator, surrogate_mean, run.sampling, run.stop);  // one for the points
     engine::run(sim, run.sampling, false, run.estimator, run.stop);
     out.estimate = sim.estimate;
@@ -51,7 +53,7 @@ std::vector<Record> figure_points(const FigureSpec& spec, const FigureRun& run,
     return out;
   };
   // E(nn) at C = 0 under the Tables 1-2 rule: the paper's bounds build on its own E(nn).
-  const double nn_zero = spec.structure == "nn" ? estimate(model).estimate.mean : 0.0;
+  const double nn_zero = spec.structure == structures::StructureKind::nearest_neighbor ? estimate(model).estimate.mean : 0.0;
 
   std::vector<Record> points;
   const auto comms = figure_comm_values();
@@ -62,7 +64,7 @@ std::vector<Record> figure_points(const FigureSpec& spec, const FigureRun& run,
     const Estimate& e = result.estimate;
     const auto b = bounds::comm_bounds(s, model.is_paper_uniform(), a, comms[i], nn_zero)->bounds;
     Record p;
-    p.add("figure", spec.number).add("structure", spec.structure).add("law", run.law).add("a", a);
+    p.add("figure", spec.number).add("structure", structures::to_string(spec.structure)).add("law", run.law).add("a", a);
     p.add("n", spec.n).add("m", spec.m).add("levels", run.levels).add("comm", comms[i]).add("protocol", protocol);
     p.add("mean", e.mean).add("stderr", e.stderr_).add("ci_low", e.ci_low).add("ci_high", e.ci_high);
     p.add("lower", b.lower).add("upper", b.upper).add("reps", e.reps).add("seed", run.sampling.seed);

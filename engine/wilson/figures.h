@@ -15,7 +15,7 @@ namespace hetstruct::engine {
 
 struct FigureSpec {
   int number;
-  std::string structure;  // sync | nn | ms
+  structures::StructureKind structure;  // sync, nn or ms
   int n, m;
 };
 

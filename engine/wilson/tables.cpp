@@ -30,7 +30,7 @@ std::vector<PaperCell> wilson_cells() {
     std::string f[8];
     for (auto& field : f) std::getline(row, field, ',');
     cells.push_back({std::stoi(f[0]), f[1], f[2], std::stod(f[3]), f[4], std::stoi(f[5]), std::stoi(f[6]),
-                     std::stod(f[7])});
+                     std::stod(f[7]), structures::parse_structure_kind(f[4])});
   }
   return cells;
 }
@@ -104,14 +104,14 @@ std::vector<std::string> contradiction_flags(const std::vector<PaperCell>& cells
 namespace {
 
 Model model_of(const PaperCell& c, double comm, int levels) {
-  return Model::wilson(structures::parse_structure_kind(c.structure), c.n, c.m, c.a, c.law, levels, comm);
+  return Model::wilson(c.kind, c.n, c.m, c.a, c.law, levels, comm);
 }
 
 // The paper says its synchronous uniform simulations agree with Eq. 6. A cell farther from Eq. 6
 // than its rounding (0.5) plus 4 of the paper's own standard errors (our standard deviation over
 // the paper's 10,000 replications) contradicts that.
 bool contradicts_eq6(const PaperCell& c, const Estimate& e, int levels) {
-  if (c.structure != "synch" || c.law != "uniform" || c.comm != 0.0 || !e.has_error()) return false;
+  if (c.kind != structures::StructureKind::synchronous || c.law != "uniform" || c.comm != 0.0 || !e.has_error()) return false;
   const double exact = bounds::synchronous_uniform_mean(c.n, c.m, distributions::parse_number(c.a, "a"), levels);
   return std::abs(c.paper - exact) > 0.5 + 4.0 * e.stddev / std::sqrt(10000.0);
 }
@@ -155,7 +155,7 @@ std::vector<CellResult> regenerate(const std::vector<int>& tables, const TableRu
     const Model model = model_of(c, comm, run.levels);
     RunOptions options;
     options.seed = run.seed;
-    options.reps = c.structure == "ms" ? run.master_slave_reps.value_or(run.reps) : run.reps;
+    options.reps = c.kind == structures::StructureKind::master_slave ? run.master_slave_reps.value_or(run.reps) : run.reps;
     options.threads = run.threads;
     Simulation sim = prepare(model);
     Simulated out;
@@ -194,7 +194,7 @@ std::vector<CellResult> regenerate(const std::vector<int>& tables, const TableRu
     if (r.flag.empty() && contradicts_eq6(c, r.estimate, run.levels)) r.flag = "contradicts_eq6";
     const Model model = model_of(c, c.comm, run.levels);
     // E(nn) at C = 0 under the reading of Tables 1-2: the paper's bounds build on its own E(nn).
-    const double nn_zero = c.structure == "nn" ? simulate(c, 0.0).result.estimate.mean : 0.0;
+    const double nn_zero = c.kind == structures::StructureKind::nearest_neighbor ? simulate(c, 0.0).result.estimate.mean : 0.0;
     if (const auto b = bounds::comm_bounds(model.build(), model.is_paper_uniform(), model.scale_value(), c.comm, nn_zero))
       r.bounds = b->bounds;
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -23,9 +23,10 @@ struct PaperCell {
   std::string law;        // uniform | normal
   std::string a;          // as the paper writes it: 1/2, 2/3, 4/5
   double comm;            // C
-  std::string structure;  // asynch | synch | nn | ms
+  std::string structure;  // as the paper labels it: asynch | synch | nn | ms
   int n, m;
   double paper;           // the paper's mean, rounded to an integer
+  structures::StructureKind kind;  // the structure the label names
 };
 
 std::vector<PaperCell> wilson_cells();

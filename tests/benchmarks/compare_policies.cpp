@@ -41,26 +41,26 @@ int main(int argc, char** argv) {
   std::printf("%-6s %-13s %10s %8s %22s   %s\n", "C", "policy", "mean", "stderr", "equal-finish minus it",
               "quotas (processor 0 = master)");
   for (const double c : comms) {
-    auto compile = [&](const std::string& policy) {
+    auto compile = [&](engine::DealingPolicy policy) {
       engine::CompileOptions o;
       o.comm_cost = c;
-      o.protocol = "master-computes";
+      o.protocol = &engine::find_protocol(structures::StructureKind::master_slave, "master-computes");
       o.policy = policy;
       return engine::compile(s, o);
     };
-    const auto finish = compile("equal-finish");
+    const auto finish = compile(engine::DealingPolicy::equal_finish);
     for (const auto& p : engine::master_slave_policies()) {
-      const auto plan = compile(p.name);
+      const auto plan = compile(p.policy);
       const auto e = engine::run(plan, options);
       std::string diff = "";
-      if (p.name != "equal-finish") {
+      if (p.policy != engine::DealingPolicy::equal_finish) {
         const auto d = engine::run_difference(finish, plan, options);
         char buffer[64];
         std::snprintf(buffer, sizeof buffer, "%+9.3f +- %.3f", d.mean, d.stderr_);
         diff = buffer;
       }
       std::string q;
-      for (const auto x : engine::master_slave_quotas(plan.protocol, plan.comm)) {
+      for (const auto x : engine::master_slave_quotas(*plan.protocol, plan.comm)) {
         if (!q.empty()) q += ' ';
         q += std::to_string(x);
       }

@@ -175,7 +175,7 @@ void protocol_version(benchmark::State& state, std::string structure, std::strin
                                        : structures::master_slave(procs, levels);
   engine::CompileOptions options;
   options.comm_cost = 0.1;
-  options.protocol = name;
+  options.protocol = &engine::find_protocol(s.kind, name);
   const auto plan = engine::compile(s, options);
   engine::Workspace ws(plan);
   if (reference) ws.protocol = engine::make_reference_protocol(structure, name, plan.comm);

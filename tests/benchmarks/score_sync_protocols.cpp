@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
       auto it = done.find(key);
       if (it == done.end()) {
         auto model = engine::Model::wilson(structures::parse_structure_kind(c.structure), c.n, c.m, c.a, c.law, levels, c.comm);
-        model.protocol = protocol;
+        model.protocol = &engine::find_protocol(structures::StructureKind::synchronous, protocol);
         engine::RunOptions options;
         options.reps = reps;
         options.seed = seed;

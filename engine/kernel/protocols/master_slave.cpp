@@ -77,7 +77,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <limits>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "distributions/input_error.h"
@@ -87,34 +90,19 @@ namespace hetstruct::engine {
 
 namespace {
 
-enum class Policy { dynamic, equal, proportional, balanced, equal_finish };
+using Policy = DealingPolicy;
 
 // The one list of dealing policies (master_slave_policies() publishes it), the default first.
-struct PolicyEntry {
-  Policy policy;
-  MasterSlavePolicy info;
-};
-const std::vector<PolicyEntry>& policy_table() {
-  static const std::vector<PolicyEntry> table = {
-      {Policy::dynamic, {"dynamic", "overpartitioning", "every task from the shared pool to whichever processor is served next"}},
-      {Policy::equal, {"equal", "ostrich", "a static equal split among the computing processors"}},
-      {Policy::proportional, {"proportional", "hcgm", "a static split by speed 1/E(X), largest remainder rounding"}},
-      {Policy::balanced, {"balanced", "wilson_eq15", "a static split by 1/(E(X) + 2C), Wilson's Eq. 15"}},
-      {Policy::equal_finish,
-       {"equal-finish", "equal_finish",
-        "a static split that equalises expected finish times, the master's 2C per task dealt included"}},
+const std::vector<MasterSlavePolicy>& policy_table() {
+  static const std::vector<MasterSlavePolicy> table = {
+      {Policy::dynamic, "dynamic", "overpartitioning", "every task from the shared pool to whichever processor is served next"},
+      {Policy::equal, "equal", "ostrich", "a static equal split among the computing processors"},
+      {Policy::proportional, "proportional", "hcgm", "a static split by speed 1/E(X), largest remainder rounding"},
+      {Policy::balanced, "balanced", "wilson_eq15", "a static split by 1/(E(X) + 2C), Wilson's Eq. 15"},
+      {Policy::equal_finish, "equal-finish", "equal_finish",
+       "a static split that equalises expected finish times, the master's 2C per task dealt included"},
   };
   return table;
-}
-
-Policy parse_policy(const std::string& name) {
-  if (name.empty()) return Policy::dynamic;
-  std::string list;
-  for (const auto& entry : policy_table()) {
-    if (entry.info.name == name) return entry.policy;
-    list += (list.empty() ? "" : ", ") + entry.info.name;
-  }
-  throw InputError("policy", "unknown master-slave dealing policy '" + name + "'", "choose " + list);
 }
 
 // The parts of the rules that differ between the protocols of the family.
@@ -413,30 +401,36 @@ class MasterSlave final : public Protocol {
 
 namespace {
 
-// The roles a protocol name gives, after the checks every protocol of the family makes.
-Roles checked_roles(const std::string& name, const CommSetup& setup, Policy policy) {
-  if (setup.width < 1) throw InputError("width", "the master-slave structure needs at least one processor");
+// The protocols of the family: each a name, a line and the roles it gives (the registry below is
+// built from this list, so an entry's roles are found by its place).
+struct MasterSlaveProtocol {
+  const char* name;
+  const char* summary;
   Roles roles;
-  if (name == "master-computes") {
-    roles = {0, true, true};
-  } else if (name == "master-idle") {
-    if (setup.width < 2)
-      throw InputError("protocol", "master-idle needs at least one slave", "use n >= 2 or master-computes");
-    roles = {0, false, true};
-  } else if (name == "master-free-own") {
-    roles = {0, true, false};
-  } else if (name == "master-computes-slow-master") {
-    roles = {setup.width - 1, true, true};
-  } else {
-    throw InputError("protocol", "unknown master-slave protocol '" + name + "'");
-  }
+};
+constexpr MasterSlaveProtocol family_table[] = {
+    {"master-computes", "processor 0 deals 2C a task and computes its own tasks at 2C each, pre-empted by slaves",
+     {0, true, true}},
+    {"master-idle", "the master only deals", {0, false, true}},
+    {"master-free-own", "the master's own tasks cost no communication", {0, true, false}},
+    {"master-computes-slow-master", "master-computes with the master on the last (slow) processor", {-1, true, true}},
+};
+
+// A protocol's roles (master -1: the last processor), after the checks every protocol of the
+// family makes.
+Roles checked_roles(const MasterSlaveProtocol& protocol, const CommSetup& setup, Policy policy) {
+  if (setup.width < 1) throw InputError("width", "the master-slave structure needs at least one processor");
+  Roles roles = protocol.roles;
+  if (roles.master < 0) roles.master = setup.width - 1;
+  if (!roles.master_computes && setup.width < 2)
+    throw InputError("protocol", std::string(protocol.name) + " needs at least one slave", "use n >= 2 or master-computes");
   if (policy == Policy::proportional || policy == Policy::balanced || policy == Policy::equal_finish) {
     if (static_cast<int>(setup.mean_task_time.size()) < setup.width)
-      throw InputError("policy", setup.policy + " dealing needs every processor's mean task time");
+      throw InputError("policy", std::string(to_string(policy)) + " dealing needs every processor's mean task time");
     for (int i = 0; i < setup.width; ++i) {
       const double mean = setup.mean_task_time[i];
       if (!(mean > 0.0) || !std::isfinite(mean))
-        throw InputError("policy", setup.policy + " dealing needs positive, finite mean task times",
+        throw InputError("policy", std::string(to_string(policy)) + " dealing needs positive, finite mean task times",
                          "processor " + std::to_string(i) + " has mean " + std::to_string(mean));
     }
   }
@@ -447,23 +441,21 @@ Roles checked_roles(const std::string& name, const CommSetup& setup, Policy poli
 
 namespace {
 
-std::unique_ptr<Protocol> master_slave(const std::string& name, const CommSetup& setup) {
-  const Policy policy = parse_policy(setup.policy);
-  return std::make_unique<MasterSlave>(setup, checked_roles(name, setup, policy), policy);
+template <std::size_t I>
+std::unique_ptr<Protocol> master_slave(const CommSetup& setup) {
+  return std::make_unique<MasterSlave>(setup, checked_roles(family_table[I], setup, setup.policy), setup.policy);
+}
+
+template <std::size_t I>
+ProtocolEntry entry() {
+  return {family_table[I].name, family_table[I].summary, master_slave<I>};
 }
 
 }  // namespace
 
 const std::vector<ProtocolEntry>& master_slave_protocols() {
-  static const std::vector<ProtocolEntry> family = {
-      {"master-computes", "processor 0 deals 2C a task and computes its own tasks at 2C each, pre-empted by slaves",
-       [](const CommSetup& s) { return master_slave("master-computes", s); }},
-      {"master-idle", "the master only deals", [](const CommSetup& s) { return master_slave("master-idle", s); }},
-      {"master-free-own", "the master's own tasks cost no communication",
-       [](const CommSetup& s) { return master_slave("master-free-own", s); }},
-      {"master-computes-slow-master", "master-computes with the master on the last (slow) processor",
-       [](const CommSetup& s) { return master_slave("master-computes-slow-master", s); }},
-  };
+  static const std::vector<ProtocolEntry> family = {entry<0>(), entry<1>(), entry<2>(), entry<3>()};
+  static_assert(std::size(family_table) == 4, "one registry entry per protocol of the table");
   return family;
 }
 
@@ -473,19 +465,33 @@ std::unique_ptr<Protocol> make_master_slave_protocol(const std::string& name, co
   return make_from(master_slave_protocols(), "master-slave", name, setup);
 }
 
-std::vector<MasterSlavePolicy> master_slave_policies() {
-  std::vector<MasterSlavePolicy> policies;
-  for (const auto& entry : policy_table()) policies.push_back(entry.info);
-  return policies;
+std::vector<MasterSlavePolicy> master_slave_policies() { return policy_table(); }
+
+const char* to_string(DealingPolicy policy) {
+  for (const auto& entry : policy_table())
+    if (entry.policy == policy) return entry.name.c_str();
+  throw std::logic_error("to_string: unknown dealing policy");
 }
 
-std::vector<std::int64_t> master_slave_quotas(const std::string& name, const CommSetup& setup) {
-  const Policy policy = parse_policy(setup.policy);
-  const Roles roles = checked_roles(name, setup, policy);
-  if (policy == Policy::dynamic) return {};
+DealingPolicy parse_policy(const std::string& name) {
+  std::string list;
+  for (const auto& entry : policy_table()) {
+    if (entry.name == name) return entry.policy;
+    list += (list.empty() ? "" : ", ") + entry.name;
+  }
+  throw InputError("policy", "unknown master-slave dealing policy '" + name + "'", "choose " + list);
+}
+
+std::vector<std::int64_t> master_slave_quotas(const ProtocolEntry& protocol, const CommSetup& setup) {
+  const auto& family = master_slave_protocols();
+  std::size_t i = 0;
+  while (i < family.size() && &protocol != &family[i]) ++i;
+  if (i == family.size()) throw std::invalid_argument("master_slave_quotas: not a master-slave protocol");
+  const Roles roles = checked_roles(family_table[i], setup, setup.policy);
+  if (setup.policy == Policy::dynamic) return {};
   std::vector<bool> computes(setup.width, true);
   if (!roles.master_computes) computes[roles.master] = false;
-  return static_quotas(policy, setup, roles, computes, static_cast<std::int64_t>(setup.width) * setup.levels);
+  return static_quotas(setup.policy, setup, roles, computes, static_cast<std::int64_t>(setup.width) * setup.levels);
 }
 
 }  // namespace hetstruct::engine
