@@ -23,7 +23,7 @@
 #include "bounds/heterogeneity.h"
 #include "cli/distribution.h"
 #include "cli/gnuplot.h"
-#include "cli/hbsp_command.h"
+#include "cli/hbsp/command.h"
 #include "cli/model.h"
 #include "cli/options.h"
 #include "cli/plot.h"

@@ -12,7 +12,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "bounds/hbsp.h"
+#include "bounds/hbsp/model.h"
 #include "distributions/input_error.h"
 #include "distributions/law.h"
 #include "fuzz/fuzz_targets.h"
@@ -151,7 +151,7 @@ TEST_CASE("fuzz finding: deeply nested DOT subgraphs are refused, not a stack ov
 // Finding: machine speeds whose sum or ratio overflows were accepted, and the shares c_j came
 // out 0 or the relative speeds inf: `hbsp replay --algorithm prefix` costed no local work at all
 // (9 against the paper form's 1009). Now refused with a message: since issue 6's ranges, by the
-// speed's own range, [1e-30, 1e30] (bounds/hbsp.h).
+// speed's own range, [1e-30, 1e30] (bounds/hbsp/model.h).
 TEST_CASE("fuzz finding: machine speeds whose sum or ratio overflows are refused", "[fuzz-regression]") {
   namespace model = hetstruct::bounds::hbsp;
   const auto parse = [](const std::string& text) {

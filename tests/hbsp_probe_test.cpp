@@ -1,4 +1,4 @@
-// `hbsp probe` without MPI: the command's options (cli/hbsp_probe.h), and the library's kernel and
+// `hbsp probe` without MPI: the command's options (cli/hbsp/probe.h), and the library's kernel and
 // machine file and r_j trace made from timings (engine/hbsp/probe.h), which must read back through
 // the HBSP parsers and replay.
 #include <algorithm>
@@ -15,8 +15,8 @@
 
 #include "tests/support.h"
 
-#include "bounds/hbsp.h"
-#include "cli/hbsp_probe.h"
+#include "bounds/hbsp/model.h"
+#include "cli/hbsp/probe.h"
 #include "engine/hbsp/probe.h"
 #include "distributions/input_error.h"
 #include "engine/hbsp/replay.h"

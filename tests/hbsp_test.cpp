@@ -1,5 +1,5 @@
-// HBSP: the machine model and closed forms (bounds/hbsp), superstep replay (engine/hbsp_replay),
-// and the `hbsp` command (cli/hbsp_command).
+// HBSP: the machine model and closed forms (bounds/hbsp/), superstep replay and its records
+// (engine/hbsp/), and the `hbsp` command (cli/hbsp/command).
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -16,11 +16,13 @@
 
 #include "tests/support.h"
 
-#include "bounds/hbsp.h"
-#include "bounds/hbsp_predictions.h"
-#include "cli/hbsp_command.h"
+#include "bounds/hbsp/model.h"
+#include "bounds/hbsp/predictions.h"
+#include "cli/hbsp/command.h"
 #include "distributions/input_error.h"
+#include "engine/hbsp/records.h"
 #include "engine/hbsp/replay.h"
+#include "engine/simulate/record.h"
 
 using namespace hetstruct;
 namespace model = bounds::hbsp;
@@ -633,7 +635,7 @@ TEST_CASE("hbsp machine file: written, it reads back as the same machine", "[hbs
   CHECK_THAT(error_of([&] { model::machine_text(bad); }), Catch::Contains("time unit 'u#s'"));
 }
 
-// ---- the paper's Figures 4 and 6 (bounds/hbsp_predictions) -------------------------------------
+// ---- the paper's Figures 4 and 6 (bounds/hbsp/predictions) -------------------------------------
 
 TEST_CASE("hbsp predictions: Figures 4 and 6 as typed rows", "[hbsp]") {
   const auto& m = cluster();
@@ -753,6 +755,72 @@ TEST_CASE("hbsp replay: tidy CSV with one row per superstep and a total equal to
                   InputError);
   CHECK_THROWS_AS(run_hbsp({"hbsp", "replay", "--machine", cluster_path, "--program", "a.csv", "--algorithm", "scatter"}),
                   CLI::ParseError);
+}
+
+TEST_CASE("hbsp records: the library's rows are the ones the command prints", "[hbsp]") {
+  // scatter on 4 processors with n = 100 KB: the command's CSV is the library's records rendered,
+  // and the total's cost is 35070.4 us, as the CLI case hbsp_scatter pins.
+  model::AlgorithmParams a;
+  a.algorithm = model::Algorithm::scatter;
+  a.p = 4;
+  a.n = 100 * model::kilobyte;
+  a.root = model::parse_root(cluster(), 4, "fastest");
+  a.form = model::auto_cost_form(a.algorithm);
+  const auto input = rp::algorithm_input(cluster(), a);
+  const auto records = rp::replay_records(cluster(), input, {});
+  REQUIRE(records.size() == 2);  // one superstep and the total
+  const std::string cli_out = run_hbsp({"hbsp", "replay", "--machine", cluster_path, "--algorithm", "scatter",
+                                        "--size", "100KB", "--processors", "4"});
+  const auto cli_total = fields_of(lines_of(cli_out).back());
+  CHECK(records.back().text("row") == "total");
+  CHECK(records.back().text("cost") == "35070.4");
+  CHECK(records.back().text("cost") == cli_total[9]);
+  CHECK(records.back().text("closed_form") == cli_total[24]);
+  CHECK(engine::render(records, engine::Format::csv) == cli_out);
+
+  // With the measures: the efficiency on the total row, and every row as long as the total.
+  rp::ReplayRecordOptions metrics;
+  metrics.metrics = true;
+  const auto measured = rp::replay_records(cluster(), input, metrics);
+  for (const auto& r : measured) CHECK(r.names() == measured.back().names());
+  const std::string cli_metrics = run_hbsp({"hbsp", "replay", "--machine", cluster_path, "--algorithm", "scatter",
+                                            "--size", "100KB", "--processors", "4", "--metrics"});
+  CHECK(measured.back().text("efficiency") == fields_of(lines_of(cli_metrics).back()).back());
+  CHECK(engine::render(measured, engine::Format::csv) == cli_metrics);
+
+  // A Monte Carlo replay over the example trace: the same bits as the command's.
+  const auto t = rp::load_trace(example_trace_path, cluster());
+  rp::ReplayRecordOptions mc;
+  mc.trace = &t;
+  mc.bootstrap.emplace();
+  mc.bootstrap->reps = 200;
+  mc.bootstrap->seed = 7;
+  mc.bootstrap->threads = 1;
+  const auto sampled = rp::replay_records(cluster(), input, mc);
+  const std::string cli_mc = run_hbsp({"hbsp", "replay", "--machine", cluster_path, "--algorithm", "scatter", "--size",
+                                       "100KB", "--processors", "4", "--trace", example_trace_path, "--reps", "200",
+                                       "--seed", "7"});
+  CHECK(sampled.back().text("reps") == "200");
+  CHECK(sampled.back().text("q50") == fields_of(lines_of(cli_mc).back())[20]);
+  CHECK(engine::render(sampled, engine::Format::csv) == cli_mc);
+
+  // The library names its parameters: measures of a Monte Carlo replay, or one without a trace.
+  mc.metrics = true;
+  CHECK(error_of([&] { rp::replay_records(cluster(), input, mc); }).rfind("metrics: ", 0) == 0);
+  mc.metrics = false;
+  mc.trace = nullptr;
+  CHECK(error_of([&] { rp::replay_records(cluster(), input, mc); }).rfind("trace: ", 0) == 0);
+
+  // The predictions' rows are the CSVs `hbsp predict` writes (results/hbsp/, which the command
+  // regenerates byte for byte: the test "results/hbsp: hbsp predict regenerates ...").
+  for (const auto& prediction : model::paper_predictions()) {
+    INFO("figure " << prediction.figure);
+    const auto rows = rp::prediction_records(cluster(), prediction);
+    const std::string csv = std::string("figure") + prediction.figure + ".csv";
+    const std::string committed = file_text(std::filesystem::path(source_dir) / "results/hbsp" / csv);
+    CHECK(rows.front().text("figure") == fields_of(lines_of(committed)[1])[0]);
+    CHECK(engine::render(rows, engine::Format::csv) == committed);
+  }
 }
 
 TEST_CASE("hbsp replay prints records: CSV, JSON (null for the empty columns) or text, to stdout or --out", "[hbsp]") {
@@ -879,7 +947,7 @@ TEST_CASE("results/hbsp: hbsp predict regenerates the committed CSVs", "[hbsp]")
 
 // Numbers near 1e308 (g, L, r_j, work, packets) gave costs of inf, printed as such by hbsp replay.
 // The readers now keep every number within 1e30 in magnitude, and the ones that must be > 0 at
-// least 1e-30 (bounds/hbsp.h, "Ranges"), naming the file, line, field and limit; within these a
+// least 1e-30 (bounds/hbsp/model.h, "Ranges"), naming the file, line, field and limit; within these a
 // program's costs and hbsp predict's ratios are finite. A cost that overflows all the same is an
 // InputError, never a result.
 TEST_CASE("HBSP numbers lie within 1e-30 and 1e30: outside, an error naming the field and the limit", "[hbsp]") {

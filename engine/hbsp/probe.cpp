@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "bounds/hbsp.h"
+#include "bounds/hbsp/model.h"
 #include "distributions/format.h"
 #include "distributions/input_error.h"
 
@@ -142,7 +142,7 @@ std::string probe_machine_text(const ProbePlan& plan, const ProbeMeasurements& m
       << "  L p=P  one MPI_Barrier (an empty superstep) on the first P ranks, the mean of "
       << probe_barriers_per_sample << " in a row\n";
   if (P == 1) header << "One rank: g is MPI's copy to the same rank, not a network.\n";
-  header << "Format: bounds/hbsp.h. Replay it with hetstruct hbsp replay, this machine and the trace beside it.";
+  header << "Format: bounds/hbsp/model.h. Replay it with hetstruct hbsp replay, this machine and the trace beside it.";
   std::istringstream lines(header.str());
   for (std::string line; std::getline(lines, line);) comments.header.push_back(line);
   return bounds::hbsp::machine_text(machine, comments);

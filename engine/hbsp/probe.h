@@ -1,7 +1,7 @@
 // Measuring an HBSP machine, as the HBSP^1 paper did by hand (Williams & Parsons 2001, Section
-// 4.4): from the timings of P ranks over R rounds, the machine file (bounds/hbsp.h) and the r_j
+// 4.4): from the timings of P ranks over R rounds, the machine file (bounds/hbsp/model.h) and the r_j
 // trace (engine/hbsp/replay.h) that `hbsp replay` reads. The MPI measurement itself is the command
-// `mpirun -n P hetstruct hbsp probe` (cli/hbsp_probe.h); this part needs no MPI.
+// `mpirun -n P hetstruct hbsp probe` (cli/hbsp/probe.h); this part needs no MPI.
 //
 // Each round, on ranks 0..P-1 (processor j = rank j, named hostname:rank):
 //   kernel  every rank at once runs probe_kernel (sorting 2^16 pseudo-random integers: integer

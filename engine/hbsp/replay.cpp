@@ -21,7 +21,7 @@ namespace {
 
 using distributions::format_brief;
 
-// A cost that overflows is refused, never printed as inf or NaN (bounds/hbsp.h, "Ranges").
+// A cost that overflows is refused, never printed as inf or NaN (bounds/hbsp/model.h, "Ranges").
 [[noreturn]] void throw_overflow(const Program& program, const std::string& what) {
   throw InputError(program.name.empty() ? "hbsp replay" : program.name, what + " overflows a double",
                    "HBSP costs must stay finite: give smaller work, packets, g, L or r_j (or a smaller n)");

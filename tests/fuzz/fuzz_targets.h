@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "bounds/hbsp.h"
+#include "bounds/hbsp/model.h"
 #include "cli/output.h"
 #include "cli/sweep.h"
 #include "engine/simulate/record.h"
@@ -185,7 +185,7 @@ inline void check_wfformat(const std::string& text) {
   }
 }
 
-// ---- HBSP inputs (bounds/hbsp.h, engine/hbsp/replay.h) ----------------------------------------
+// ---- HBSP inputs (bounds/hbsp/model.h, engine/hbsp/replay.h) ----------------------------------------
 
 namespace model = bounds::hbsp;
 namespace replay = engine::hbsp;
@@ -224,7 +224,7 @@ inline void exercise_algorithms(const model::Machine& m, int p) {
         a.p = p;
         a.n = 1000.0;
         a.root.kind = root;
-        // bounds/hbsp.h, "Ranges": no cost is inf or NaN (refused with InputError instead).
+        // bounds/hbsp/model.h, "Ranges": no cost is inf or NaN (refused with InputError instead).
         require(std::isfinite(model::closed_form(m, a)) && std::isfinite(model::paper_form(m, a)),
                 "a closed form is not finite");
         const replay::Program prog = replay::generate(m, a);
@@ -236,7 +236,7 @@ inline void exercise_algorithms(const model::Machine& m, int p) {
   }
 }
 
-// `hbsp predict`'s ratios (cli/hbsp_command.cpp): T_s/T_f and T_u/T_b of scatter and two-phase
+// `hbsp predict`'s ratios (bounds/hbsp/predictions.h): T_s/T_f and T_u/T_b of scatter and two-phase
 // broadcast at the figures' smallest and largest n, which the machine's ranges keep finite and > 0.
 inline void check_predict_ratios(const model::Machine& m, int p) {
   model::AlgorithmParams a;
@@ -311,7 +311,7 @@ inline void check_program(const std::string& text) {
     for (const auto form : {model::CostForm::hbsp1, model::CostForm::cj}) {
       const replay::Replay r = replay::replay(m, prog, form);
       require(r.steps.size() == prog.steps.size(), "a replay without one step per superstep");
-      // Within the ranges of bounds/hbsp.h a program's costs are finite: the replay prints no inf.
+      // Within the ranges of bounds/hbsp/model.h a program's costs are finite: the replay prints no inf.
       require(std::isfinite(r.total), "a replay's total is not finite");
     }
   } catch (const InputError&) {

@@ -1,7 +1,7 @@
 // `hetstruct hbsp probe` under mpirun (built with -DHETSTRUCT_MPI=ON): the measurements of
 // engine/hbsp/probe.h with OpenMPI's C API. Durations are taken with std::chrono::steady_clock
 // (nanoseconds on Linux) rather than MPI_Wtime, whose resolution depends on the build.
-#include "cli/hbsp_probe.h"
+#include "cli/hbsp/probe.h"
 
 #include <mpi.h>
 

@@ -1,4 +1,4 @@
-#include "cli/hbsp_command.h"
+#include "cli/hbsp/command.h"
 
 #include <algorithm>
 #include <chrono>
@@ -11,13 +11,13 @@
 #include <stdexcept>
 #include <vector>
 
-#include "bounds/hbsp.h"
-#include "bounds/hbsp_predictions.h"
-#include "bounds/heterogeneity.h"
+#include "bounds/hbsp/model.h"
+#include "bounds/hbsp/predictions.h"
 #include "cli/gnuplot.h"
 #include "cli/output.h"
 #include "cli/parameters.h"
 #include "distributions/input_error.h"
+#include "engine/hbsp/records.h"
 #include "engine/hbsp/replay.h"
 #include "engine/simulate/record.h"
 
@@ -50,7 +50,7 @@ const std::pair<const char*, const char*> option_of_parameter[] = {
     {"processors", "--processors"}, {"size", "--size"},           {"item size", "--item-size"},
     {"root", "--root"},             {"oversampling", "--oversampling"}, {"algorithm", "--algorithm"},
     {"workload", "--workload"},     {"accounting", "--accounting"}, {"cost form", "--form"},
-    {"measurements", "hbsp probe"},  // engine/hbsp/probe.h: the timings the probe took
+    {"trace", "--trace"},           {"measurements", "hbsp probe"},  // engine/hbsp/probe.h: the timings the probe took
 };
 
 // In hbsp these spellings meant other things than in the rest of the tool (--n the width, -m the
@@ -64,49 +64,7 @@ void refuse_old_spelling(CLI::App& command, const std::string& name, const std::
       ->group("");
 }
 
-// ---- replay ----------------------------------------------------------------------------------
-
-// A processor's name, or none (-1: no processor is critical).
-void add_processor(engine::Record& r, const char* field, const model::Machine& m, int j) {
-  if (j < 0) r.add_none(field);
-  else r.add(field, m.processors[j].name);
-}
-
-// The sampling columns of a row: reps, seed, the spread of its mean cost and, on the total row of
-// a Monte Carlo replay, the quantiles. Without `e` (a replay without --reps) every one is none.
-void add_sampling(engine::Record& r, const replay_engine::BootstrapOptions& options, const engine::Estimate* e,
-                  const std::vector<double>* quantiles) {
-  const engine::Estimate x = e ? *e : engine::Estimate{};
-  const auto add = [&](const std::string& name, auto value, bool given) {
-    if (given) r.add(name, value);
-    else r.add_none(name);
-  };
-  const bool sampled = e != nullptr;
-  add("reps", x.reps, sampled);
-  add("seed", options.seed, sampled);
-  add("stderr", x.stderr_, sampled);
-  add("ci_low", x.ci_low, sampled);
-  add("ci_high", x.ci_high, sampled);
-  add("min", x.min, sampled);
-  for (std::size_t i = 0; i < options.quantile_levels.size(); ++i)
-    add(engine::quantile_name(options.quantile_levels[i]), quantiles ? (*quantiles)[i] : 0.0, quantiles != nullptr);
-  add("max", x.max, sampled);
-}
-
 // ---- predict ---------------------------------------------------------------------------------
-
-std::vector<engine::Record> predict_records(const model::Machine& m, const model::Prediction& pr) {
-  std::vector<engine::Record> records;
-  for (const auto& row : model::predict(m, pr)) {
-    engine::Record r;
-    r.add("figure", row.figure).add("operation", model::to_string(row.operation)).add("panel", std::string(1, row.panel));
-    r.add("ratio", row.ratio).add("accounting", model::to_string(row.accounting)).add("p", row.p).add("n_kb", row.n_kb);
-    r.add("n_bytes", row.n_bytes).add("numerator", row.numerator).add("denominator", row.denominator);
-    r.add("factor", row.factor);
-    records.push_back(std::move(r));
-  }
-  return records;
-}
 
 // gnuplot's 1-based number of a CSV column.
 int column(const std::vector<std::string>& columns, const std::string& name) {
@@ -265,46 +223,14 @@ int HbspCommand::probe() {
 #endif
 }
 
-namespace {
-
-// Zhang and Yan's measures of one replay, appended to the total row: a processor's busy time is
-// its work as time (the cj form gives work in the slowest processor's time: it takes w_j / c_j),
-// its power weight its speed over the fastest's.
-void add_replay_metrics(engine::Record& r, const model::Machine& m, const replay_engine::Program& program,
-                        model::CostForm form, double total) {
-  const int p = program.p;
-  std::vector<double> busy(p, 0.0), mean_time(p);
-  for (const auto& step : program.steps)
-    for (int j = 0; j < p; ++j)
-      busy[j] += form == model::CostForm::cj ? step.work[j] / m.relative_speed(j, p) : step.work[j];
-  for (int j = 0; j < p; ++j) mean_time[j] = 1.0 / m.processors[j].speed;
-  const auto w = bounds::power_weights(mean_time);
-  double sum = 0.0, on_fastest = 0.0;
-  for (int j = 0; j < p; ++j) {
-    sum += busy[j];
-    on_fastest += w[j] * busy[j];
-  }
-  if (!(total > 0.0)) throw InputError("--metrics", "the replay takes no time");
-  const double h = bounds::heterogeneity(w), p_deg = sum / total, speedup = on_fastest / total;
-  r.add("power_weights", w).add("heterogeneity", h).add("p_deg", p_deg).add("speedup", speedup);
-  r.add("speedup_property", bounds::property_speedup(p_deg, h)).add("efficiency", bounds::efficiency(speedup, w));
-}
-
-}  // namespace
-
-struct HbspCommand::ReplayInput {
-  replay_engine::Program program;
-  std::optional<model::AlgorithmParams> params;  // --algorithm only
-  model::CostForm form;
-};
-
-HbspCommand::ReplayInput HbspCommand::replay_input(const model::Machine& m, int p) const {
+engine::hbsp::ReplayInput HbspCommand::replay_input(const model::Machine& m, int p) const {
   if (program_path_.empty() == algorithm_.empty())
     throw InputError("hbsp replay", "give --program FILE or --algorithm NAME");
-  if (algorithm_.empty()) {
-    const auto form = form_ == "auto" ? model::auto_cost_form(std::nullopt) : model::parse_cost_form(form_);
-    return {replay_engine::load_program(program_path_, m, p), std::nullopt, form};
-  }
+  const auto form = [&]() -> std::optional<model::CostForm> {
+    if (form_ == "auto") return std::nullopt;
+    return model::parse_cost_form(form_);
+  };
+  if (algorithm_.empty()) return replay_engine::program_input(program_path_, m, p, form());
   model::AlgorithmParams a;
   a.algorithm = model::parse_algorithm(algorithm_);
   a.p = p;
@@ -315,8 +241,8 @@ HbspCommand::ReplayInput HbspCommand::replay_input(const model::Machine& m, int 
   a.workload = model::parse_workload(workload_);
   a.accounting = model::parse_accounting(accounting_);
   a.oversampling = oversampling_;
-  a.form = form_ == "auto" ? model::auto_cost_form(a.algorithm) : model::parse_cost_form(form_);
-  return {replay_engine::generate(m, a), a, a.form};
+  a.form = form().value_or(model::auto_cost_form(a.algorithm));
+  return replay_engine::algorithm_input(m, a);
 }
 
 int HbspCommand::replay() {
@@ -327,83 +253,29 @@ int HbspCommand::replay() {
   // Not given: every processor. Given, even 0, it must be one of 1..size (0 once meant all).
   const int p = processors_->count() ? p_ : m.size();
   m.check_p(p);
-  const ReplayInput input = replay_input(m, p);
+  const replay_engine::ReplayInput input = replay_input(m, p);
 
   std::optional<replay_engine::Trace> trace;
   if (!trace_path_.empty()) trace = replay_engine::load_trace(trace_path_, m);
   if (monte_carlo && !trace) throw InputError("--reps", "a Monte Carlo replay draws r_j from a trace: give --trace");
 
-  replay_engine::BootstrapOptions options;
+  replay_engine::ReplayRecordOptions options;
+  options.trace = trace ? &*trace : nullptr;
+  options.metrics = metrics_;
+  std::optional<Progress> progress;
   if (monte_carlo) {
     sampling_.validate();
-    options.reps = sampling_.reps;
-    options.seed = sampling_.seed;
-    options.threads = sampling_.threads;
+    auto& b = options.bootstrap.emplace();
+    b.reps = sampling_.reps;
+    b.seed = sampling_.seed;
+    b.threads = sampling_.threads;
+    progress.emplace("hbsp replay " + input.program.name);
+    b.progress = [&](std::uint64_t done, std::uint64_t total) { progress->update(done, total); };
   }
-  std::vector<engine::Record> records = replay_records(m, p, input, trace, monte_carlo, options);
-  // The header is the total row's names: with --metrics it alone has the measures, and the
-  // superstep rows have them empty (null in JSON), so every CSV row has the header's fields.
-  const auto names = records.back().names();
-  for (auto& r : records)
-    for (std::size_t i = r.fields().size(); i < names.size(); ++i) r.add_none(names[i]);
-  output_.emit(records, names);
+  const std::vector<engine::Record> records = replay_engine::replay_records(m, input, options);
+  progress.reset();  // the progress line cleared before the records print
+  output_.emit(records, records.back().names());
   return 0;
-}
-
-std::vector<engine::Record> HbspCommand::replay_records(const model::Machine& m, int p, const ReplayInput& input,
-                                                        const std::optional<replay_engine::Trace>& trace,
-                                                        bool monte_carlo, replay_engine::BootstrapOptions& options) const {
-  // Named, not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
-  const auto& program = input.program;
-  const auto& params = input.params;
-  const model::CostForm form = input.form;
-  // Every row starts with the replay's identity; a superstep row leaves the total's columns empty
-  // and the total row the superstep's. `e`: the Monte Carlo statistics of the row's cost.
-  engine::Record head;
-  head.add("program", program.name).add("p", p).add("form", model::to_string(form));
-  if (trace) head.add("trace", trace->source);
-  else head.add_none("trace");
-  std::vector<engine::Record> records;
-  const auto add_step = [&](long number, double w, double gh, double L, double cost, int work_critical,
-                            int comm_critical, const engine::Estimate* e) {
-    auto& r = records.emplace_back(head);
-    r.add("row", "superstep").add("superstep", number).add("w", w).add("gh", gh).add("L", L).add("cost", cost);
-    add_processor(r, "work_critical", m, work_critical);
-    add_processor(r, "comm_critical", m, comm_critical);
-    add_sampling(r, options, e, nullptr);
-    r.add_none("closed_form").add_none("paper_form");
-  };
-  const auto add_total = [&](double w, double gh, double L, double cost, const engine::Estimate* e,
-                             const std::vector<double>* quantiles) -> engine::Record& {
-    auto& r = records.emplace_back(head);
-    r.add("row", "total").add_none("superstep").add("w", w).add("gh", gh).add("L", L).add("cost", cost);
-    r.add_none("work_critical").add_none("comm_critical");
-    add_sampling(r, options, e, quantiles);
-    if (params) r.add("closed_form", model::closed_form(m, *params)).add("paper_form", model::paper_form(m, *params));
-    else r.add_none("closed_form").add_none("paper_form");
-    return r;
-  };
-
-  if (!monte_carlo) {
-    const auto r = replay_engine::replay(m, program, form, trace ? &*trace : nullptr);
-    for (const auto& s : r.steps)
-      add_step(s.number, s.cost.w, s.cost.gh, s.cost.L, s.cost.total, s.cost.work_critical, s.cost.comm_critical,
-               nullptr);
-    auto& total = add_total(r.w, r.gh, r.L, r.total, nullptr, nullptr);
-    if (metrics_) add_replay_metrics(total, m, program, form, r.total);
-  } else {
-    Progress progress("hbsp replay " + program.name);
-    options.progress = [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
-    const auto b = replay_engine::monte_carlo_replay(m, program, form, *trace, options);
-    const auto fixed = replay_engine::replay(m, program, form);  // w is fixed: its critical processor too
-    for (std::size_t i = 0; i < b.steps.size(); ++i) {
-      const auto& s = b.steps[i];
-      add_step(s.number, s.w, s.gh.mean, s.L, s.cost.mean, fixed.steps[i].cost.work_critical, s.modal_comm_critical,
-               &s.cost);
-    }
-    add_total(b.w, b.gh.mean, b.L, b.total.mean, &b.total, &b.quantiles);
-  }
-  return records;
 }
 
 int HbspCommand::predict() {
@@ -424,7 +296,7 @@ int HbspCommand::predict() {
   for (const auto& pr : model::paper_predictions()) {
     const auto t0 = std::chrono::steady_clock::now();
     const std::string base = base_of(pr);
-    const auto records = predict_records(m, pr);
+    const auto records = replay_engine::prediction_records(m, pr);
     all.insert(all.end(), records.begin(), records.end());
     write_file_atomically(base + ".csv", engine::render(records, engine::Format::csv));
     draw_with_gnuplot(base, "--out-dir", [&](const std::string& svg, const std::string& png) {

@@ -11,14 +11,16 @@
 //     bootstrapping each superstep's r_j from the trace.
 //   mpirun -n P hetstruct hbsp probe --machine M --trace T [--rounds R] [--interval S] [--message-kb KB]
 //     Measures r_j, c_j, g and L of the P ranks and writes a machine file and an r_j trace
-//     (cli/hbsp_probe.h; refuses with exit 2 when built without MPI or not under mpirun).
+//     (cli/hbsp/probe.h; refuses with exit 2 when built without MPI or not under mpirun).
 //   hetstruct hbsp predict [--machine M] [--out-dir DIR]
 //     T_s/T_f and T_u/T_b of scatter (Figure 4) and two-phase broadcast (Figure 6) for every p the
 //     machine gives an L for and n = 100..1000 KB: DIR/figure4.csv, .gp, .svg, .png and figure6.*
 //     (drawn through cli/gnuplot.h); nothing on stdout.
 //     Default machine: the paper's cluster (bounds/data/hbsp-cluster-2001.txt, embedded).
-// The rows and the cost model are bounds/hbsp_predictions.h, bounds/hbsp.h and engine/hbsp_*.h;
-// this parses the options, prints records (engine/simulate/record.h), and plots. Option names keep their meaning across the tool: the old --n, --p,
+// The cost model is bounds/hbsp/model.h, the predictions bounds/hbsp/predictions.h, the replay and
+// the records of both engine/hbsp/replay.h and engine/hbsp/records.h; this parses the options into
+// the library's typed options, prints the records (engine/simulate/record.h) and plots the
+// predictions. Option names keep their meaning across the tool: the old --n, --p,
 // -m and -a (the width, the levels, the fast count and the scale elsewhere) are refused.
 //
 // execute() throws InputError on bad input, like the other commands: call it inside cli::run's
@@ -31,9 +33,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "bounds/hbsp.h"
-#include "cli/hbsp_probe.h"
-#include "engine/hbsp/replay.h"
+#include "bounds/hbsp/model.h"
+#include "cli/hbsp/probe.h"
+#include "engine/hbsp/records.h"
 #include "cli/options.h"
 
 namespace hetstruct::cli {
@@ -49,14 +51,8 @@ class HbspCommand {
   void add_replay_options();
   void add_predict_and_probe_options();
   int replay();
-  // The program to replay (from --program or --algorithm), its algorithm's parameters and the
-  // cost form: what replay() costs.
-  struct ReplayInput;
-  ReplayInput replay_input(const bounds::hbsp::Machine& m, int p) const;
-  // Its rows: one a superstep and the total; Monte Carlo statistics with `monte_carlo`.
-  std::vector<engine::Record> replay_records(const bounds::hbsp::Machine& m, int p, const ReplayInput& input,
-                                             const std::optional<engine::hbsp::Trace>& trace, bool monte_carlo,
-                                             engine::hbsp::BootstrapOptions& options) const;
+  // The program to replay, from --program or --algorithm, and its cost form.
+  engine::hbsp::ReplayInput replay_input(const bounds::hbsp::Machine& m, int p) const;
   int predict();
   int probe();
 

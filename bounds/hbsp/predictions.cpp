@@ -1,4 +1,4 @@
-#include "bounds/hbsp_predictions.h"
+#include "bounds/hbsp/predictions.h"
 
 #include "distributions/input_error.h"
 

@@ -1,4 +1,4 @@
-#include "bounds/hbsp.h"
+#include "bounds/hbsp/model.h"
 
 #include <algorithm>
 #include <cctype>

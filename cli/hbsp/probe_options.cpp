@@ -1,6 +1,6 @@
 // The options of `hetstruct hbsp probe`, checked without MPI (always built, so the tests reach
 // them); the probe's model is engine/hbsp/probe.h.
-#include "cli/hbsp_probe.h"
+#include "cli/hbsp/probe.h"
 
 #include <charconv>
 #include <cmath>

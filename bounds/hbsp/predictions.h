@@ -1,5 +1,5 @@
 // The predictions of the HBSP^1 paper (Williams & Parsons 2001, Figures 4 and 6) from the cost
-// model of bounds/hbsp.h: the improvement factors T_s/T_f (scatter's root slowest vs fastest,
+// model of bounds/hbsp/model.h: the improvement factors T_s/T_f (scatter's root slowest vs fastest,
 // equal shares c_j = 1/p) and T_u/T_b (equal vs balanced shares, root fastest) for every p the
 // machine gives an L for and n = 100, 200, ..., 1000 KB (n in bytes: g is per byte), under both
 // accountings. `hetstruct hbsp predict` writes these rows as CSV and plots them.
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "bounds/hbsp.h"
+#include "bounds/hbsp/model.h"
 
 namespace hetstruct::bounds::hbsp {
 

@@ -32,12 +32,12 @@ struct ProbeOptions {
   std::string clock = "time";
 };
 
-// The options checked (cli/hbsp_probe_options.cpp). Throws InputError naming the option.
+// The options checked (cli/hbsp/probe_options.cpp). Throws InputError naming the option.
 engine::hbsp::ProbePlan validate_probe(const ProbeOptions& options);
 // Throws InputError unless both output folders exist (checked on rank 0 before measuring).
 void check_probe_outputs(const engine::hbsp::ProbePlan& plan);
 
-// The measurement and the files (cli/hbsp_probe.cpp, built with HETSTRUCT_MPI only). Returns the
+// The measurement and the files (cli/hbsp/probe.cpp, built with HETSTRUCT_MPI only). Returns the
 // exit status; throws InputError on rank 0 only (the other ranks return 2 without a message).
 int run_probe(const ProbeOptions& options);
 
