@@ -49,14 +49,6 @@ class HbspCommand {
   void add_replay_options();
   void add_predict_and_probe_options();
   int replay();
-  // The program to replay (from --program or --algorithm), its algorithm's parameters and the
-  // cost form: what replay() costs.
-  struct ReplayInput;
-  ReplayInput replay_input(const bounds::hbsp::Machine& m, int p) const;
-  // Its rows: one a superstep and the total; Monte Carlo statistics with `monte_carlo`.
-  std::vector<engine::Record> replay_records(const bounds::hbsp::Machine& m, int p, const ReplayInput& input,
-                                             const std::optional<engine::hbsp::Trace>& trace, bool monte_carlo,
-                                             engine::hbsp::BootstrapOptions& options) const;
   int predict();
   int probe();
 
