@@ -70,7 +70,7 @@ def main():
     ax.set_ylabel("makespan")
     ax.set_title("%s on 4 processors, %d replications per C (seed %d)" % (g.graph["name"], args.reps, args.seed))
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="center left", ncol=2)
     fig.tight_layout()
     fig.savefig(args.out, dpi=110)
     print("wrote", args.out)
