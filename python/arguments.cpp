@@ -5,6 +5,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <utility>
@@ -23,6 +24,16 @@ constexpr std::array<std::pair<const char*, const char*>, 10> keywords = {{
     {"width", "n"}, {"fast_count", "m"}, {"scale", "a"}, {"comm_cost", "comm"}, {"processor_scale", "scales"},
     {"processor_cores", "cores"}, {"item size", "item_size"}, {"cost form", "form"}, {"hbsp replay", "hbsp_replay"},
     {"estimators", "estimators"},
+}};
+
+// Phrases of the library's messages that name a setting, and how a Python caller says them.
+constexpr std::array<std::pair<const char*, const char*>, 6> phrases = {{
+    {"memory_check off", "memory_check=False"},
+    {"(processor_cores)", "(cores=)"},
+    {"(processor_scale)", "(scales=)"},
+    {"(comm_cost)", "(comm=)"},
+    {"(port free)", "(port='free')"},
+    {"give a graph file", "give graph= (a file or a networkx DiGraph)"},
 }};
 
 // A number as the text that reads back to the same double (C++'s shortest round trip).
@@ -252,6 +263,13 @@ std::string keyword_of(const std::string& parameter) {
   for (const auto& [name, keyword] : keywords)
     if (parameter == name) return keyword;
   return parameter;
+}
+
+std::string keyword_text(std::string text) {
+  for (const auto& [phrase, keyword] : phrases)
+    for (auto at = text.find(phrase); at != std::string::npos; at = text.find(phrase, at + std::strlen(keyword)))
+      text.replace(at, std::strlen(phrase), keyword);
+  return text;
 }
 
 SimulateCall simulate_call(const py::kwargs& kwargs) {

@@ -31,6 +31,9 @@ namespace py = pybind11;
 // The keyword of a library parameter ("width" -> "n", "comm_cost" -> "comm"); the name itself when
 // it has none (a file's path, a law's text).
 std::string keyword_of(const std::string& parameter);
+// A library text (an error's problem or hint, a warning) with the settings it names spelled as
+// keywords: "memory_check off" -> "memory_check=False", "(processor_cores)" -> "(cores=)".
+std::string keyword_text(std::string text);
 
 struct SimulateCall {
   engine::Model model;

@@ -121,10 +121,10 @@ void translate(std::exception_ptr p) {
     if (p) std::rethrow_exception(p);
   } catch (const engine::InvalidConfiguration& e) {
     const std::string comparison = e.comparison().empty() ? "" : "compare_to " + e.comparison() + ": ";
-    const InputError cause(keyword_of(e.cause().where()), e.cause().problem(), e.cause().hint());
+    const InputError cause(keyword_of(e.cause().where()), keyword_text(e.cause().problem()), keyword_text(e.cause().hint()));
     PyErr_SetString(PyExc_ValueError, ("configuration " + e.configuration() + ": " + comparison + cause.what()).c_str());
   } catch (const InputError& e) {
-    PyErr_SetString(PyExc_ValueError, InputError(keyword_of(e.where()), e.problem(), e.hint()).what());
+    PyErr_SetString(PyExc_ValueError, InputError(keyword_of(e.where()), keyword_text(e.problem()), keyword_text(e.hint())).what());
   } catch (const engine::Interrupted& e) {
     PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
   }
@@ -243,7 +243,7 @@ PYBIND11_MODULE(_hetstruct, m) {
   py::register_exception_translator(&translate);
   hetstruct::engine::set_warning_handler([](const std::string& text) {
     std::lock_guard lock(warnings_mutex);
-    warnings.push_back(text);
+    warnings.push_back(keyword_text(text));
   });
   m.def("simulate", &simulate, "simulate(**options) -> [record] or ([record], makespans) with keep=True");
   m.def("bounds", &bounds, "bounds(**options) -> records: closed forms and bounds, or DAG estimates");

@@ -85,6 +85,15 @@ def test_dot_errors_name_the_line():
         hetstruct.simulate(graph=g)
 
 
+def test_warnings_in_keywords():
+    # The library's warnings are RuntimeWarnings, in the keywords' words (cores=, not processor_cores).
+    path = ROOT / "tests" / "fuzz" / "corpus" / "wfformat" / "sample_wf_old.json"
+    with pytest.warns(RuntimeWarning, match=r"the processors' cores \(cores=\) set them"):
+        hetstruct.simulate(graph=str(path), reps=2)
+    with pytest.warns(RuntimeWarning, match=r"draws a negative task time"):
+        hetstruct.simulate(structure="sync", n=2, law="n(0.5,1/4)", levels=5, reps=64)
+
+
 def test_ctrl_c_stops_a_long_run():
     # A run of minutes, interrupted after a second: KeyboardInterrupt within a replication, the
     # interpreter alive to print it and exit by it.
