@@ -13,7 +13,6 @@
 
 #include "bounds/hbsp.h"
 #include "bounds/hbsp_predictions.h"
-#include "bounds/heterogeneity.h"
 #include "cli/gnuplot.h"
 #include "cli/output.h"
 #include "cli/parameters.h"

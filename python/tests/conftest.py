@@ -2,7 +2,6 @@
 # CSV read as text, and the field-by-field comparison of the module's records with it.
 import csv
 import io
-import math
 import os
 import struct
 import subprocess
