@@ -28,6 +28,7 @@
 #include "cli/options.h"
 #include "cli/plot.h"
 #include "cli/parameters.h"
+#include "engine/simulate/bounds_records.h"
 #include "engine/simulate/policies.h"
 #include "engine/driver/resources.h"
 #include "engine/simulate/simulation.h"
@@ -322,66 +323,11 @@ struct Bounds {
   }
 
   int execute() {
-    const engine::Model model = options.resolved();
-    if (!model.graph.empty() || estimates) return execute_estimates(model);
-    std::vector<structures::StructureKind> kinds;
-    if (!model.structure)
-      kinds = {structures::StructureKind::asynchronous, structures::StructureKind::synchronous,
-               structures::StructureKind::master_slave};
-    else
-      kinds = {*model.structure};
-    const double comm = model.comm_value();
-
-    std::vector<engine::Record> records;
-    for (const auto kind : kinds) {
-      const structures::Structure s = model.build(kind);
-      const double a = model.scale_value();
-      // E(nn) has no closed form (Wilson 4.1): simulated at C = 0 with the Tables 1-2 rule.
-      double nn_zero = std::nan("");
-      if (kind == structures::StructureKind::nearest_neighbor) {
-        sampling.validate();
-        nn_zero = engine::run(engine::compile(s), sampling.run_options()).mean;
-      }
-      for (const auto& q : bounds::structure_quantities(s, model.is_paper_uniform(), a, comm, nn_zero)) {
-        engine::Record r;
-        r.add("structure", s.name).add("law", model.law).add("fast_law", s.fast_count ? s.laws.front().to_string() : "");
-        r.add("n", s.width).add("m", s.fast_count).add("a", a).add("levels", s.levels).add("comm", comm);
-        r.add("quantity", q.quantity).add("method", q.method).add("value", q.value);
-        r.add("lower", q.bounds ? q.bounds->bounds.lower : std::nan(""));
-        r.add("upper", q.bounds ? q.bounds->bounds.upper : std::nan(""));
-        records.push_back(std::move(r));
-      }
-    }
-    output.emit(records);
-    return 0;
-  }
-
-  // The analytic DAG estimates: of the graph, or of each structure beside its closed form.
-  int execute_estimates(const engine::Model& model) {
-    std::vector<engine::Record> records;
-    auto add = [&](const structures::Structure& s, const std::optional<bounds::ClosedForm>& closed) {
-      const auto dag = engine::stochastic_dag(s, model.memory_check);
-      const auto rows = engine::estimate_records(s.name, dag.tasks(), bounds::dag_estimates(dag), closed);
-      records.insert(records.end(), rows.begin(), rows.end());
-    };
-    if (!model.graph.empty()) {
-      // A graph as the simulation compiles it: its speeds, and its messages as edge weights.
-      const structures::Structure s = model.build();
-      const auto dag = engine::stochastic_dag(engine::compile(s, model.compile_options()));
-      const auto rows = engine::estimate_records(s.name, dag.tasks(), bounds::dag_estimates(dag), std::nullopt);
-      records.insert(records.end(), rows.begin(), rows.end());
-    } else {
-      if (model.comm_value() > 0.0)
-        throw InputError("comm_cost", "analytic DAG estimates are of a structure at zero communication");
-      std::vector<structures::StructureKind> kinds = {structures::StructureKind::asynchronous,
-                                                      structures::StructureKind::synchronous};
-      if (model.structure) kinds = {*model.structure};
-      for (const auto kind : kinds) {
-        const structures::Structure s = model.build(kind);
-        add(s, bounds::closed_form(s, model.is_paper_uniform(), model.scale_value()));
-      }
-    }
-    output.emit(records);
+    // The records are the library's (engine/bounds_records.h); --reps and --seed act on nn only.
+    output.emit(engine::bounds_records(options.resolved(), estimates, [&] {
+      sampling.validate();
+      return sampling.run_options();
+    }));
     return 0;
   }
 };

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The architecture map is whole: every *.cpp and *.h under the library and CLI folders appears, in
+# The architecture map is whole: every *.cpp and *.h under the library and CLI folders (and *.py of
+# the Python front end) appears, in
 # backticks, in docs/architecture.md. Found with find, not git, so that it runs from any copy.
 #   docs_map.sh SOURCE_DIR
 set -u
@@ -13,7 +14,7 @@ while IFS= read -r file; do
     echo "FAIL: $file is not in $map (add a row to its table of source files)" >&2
     missing=$((missing + 1))
   fi
-done < <(find bounds cli distributions engine structures -type f \( -name '*.cpp' -o -name '*.h' \) | LC_ALL=C sort)
+done < <(find bounds cli distributions engine structures python -type f \( -name '*.cpp' -o -name '*.h' -o -name '*.py' \) | LC_ALL=C sort)
 if [ "$count" -eq 0 ]; then
   echo "FAIL: no source file found under $PWD" >&2
   exit 1

@@ -3,7 +3,7 @@
 # top-level folders stand in this order (distributions lowest), and engine/ in its own floors,
 # sweep, wilson and hbsp side by side at the top (neither includes another):
 #   distributions < structures < bounds < engine (kernel < driver < estimators < simulate <
-#   sweep | wilson | hbsp) < cli
+#   sweep | wilson | hbsp) < cli | python (two front ends, neither includes the other)
 # CMakeLists.txt links the libraries the same way, so the linker refuses a call back up too.
 #   layers.sh SOURCE_DIR
 set -u
@@ -22,6 +22,7 @@ rank() {  # a file's floor: "rank group" (files of one group may include each ot
     engine/hbsp/*) echo "8 hbsp" ;;
     engine/*) echo "unplaced" ;;
     cli/*) echo "9 cli" ;;
+    python/*) echo "9 python" ;;
     *) echo "outside" ;;
   esac
 }
@@ -42,7 +43,7 @@ while IFS= read -r file; do
       bad=$((bad + 1))
     fi
   done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$file")
-done < <(find distributions structures bounds engine cli -type f \( -name '*.cpp' -o -name '*.h' \) | LC_ALL=C sort)
+done < <(find distributions structures bounds engine cli python -type f \( -name '*.cpp' -o -name '*.h' \) | LC_ALL=C sort)
 if [ "$count" -eq 0 ]; then
   echo "FAIL: no include found under $PWD" >&2
   exit 1

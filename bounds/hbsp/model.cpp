@@ -55,6 +55,18 @@ double parse_number(const std::string& where, const std::string& field, const st
   return value;
 }
 
+double parse_size(const std::string& where, const std::string& text, double item_size, bool bytes_allowed) {
+  static const std::pair<const char*, double> units[] = {{"MB", kilobyte * kilobyte}, {"KB", kilobyte}, {"B", 1.0}};
+  for (const auto& [suffix, factor] : units) {
+    const std::string s = suffix;
+    if (text.size() > s.size() && text.compare(text.size() - s.size(), s.size(), s) == 0) {
+      if (!bytes_allowed) throw InputError(where, "'" + text + "': matmul's n is the matrix order, give a number");
+      return parse_number(where, "n", text.substr(0, text.size() - s.size())) * factor / item_size;
+    }
+  }
+  return parse_number(where, "n", text);
+}
+
 std::vector<std::string> tokens(const std::string& line) {
   const std::string content = line.substr(0, line.find('#'));
   std::istringstream in(content);

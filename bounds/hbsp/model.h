@@ -108,6 +108,10 @@ inline constexpr double min_positive = 1e-30;  // the smallest value of one that
 // whole text consumed; throws InputError naming both and the limit. Shared by the machine, trace
 // and program parsers.
 double parse_number(const std::string& where, const std::string& field, const std::string& text);
+// A size: "1000" (items), or bytes with a unit, "4096B", "100KB", "2MB" (binary units), as items of
+// `item_size` packets; units only where `bytes_allowed` (matrix multiplication's n is an order).
+// InputError naming `where` otherwise.
+double parse_size(const std::string& where, const std::string& text, double item_size, bool bytes_allowed);
 // Splits a line at whitespace after removing a # comment.
 std::vector<std::string> tokens(const std::string& line);
 

@@ -30,21 +30,6 @@ namespace {
 namespace model = bounds::hbsp;
 namespace replay_engine = engine::hbsp;
 
-// "1000" (items), or bytes with a unit: "4096B", "100KB", "2MB" (binary units) -> items.
-double parse_size(const std::string& text, double item_size, bool bytes_allowed) {
-  using model::kilobyte;
-  static const std::pair<const char*, double> units[] = {{"MB", kilobyte * kilobyte}, {"KB", kilobyte}, {"B", 1.0}};
-  for (const auto& [suffix, factor] : units) {
-    const std::string s = suffix;
-    if (text.size() > s.size() && text.compare(text.size() - s.size(), s.size(), s) == 0) {
-      if (!bytes_allowed) throw InputError("--size", "'" + text + "': matmul's n is the matrix order, give a number");
-      const double bytes = model::parse_number("--size", "n", text.substr(0, text.size() - s.size())) * factor;
-      return bytes / item_size;
-    }
-  }
-  return model::parse_number("--size", "n", text);
-}
-
 // The library names its parameters in the papers' words; the command line names the option.
 const std::pair<const char*, const char*> option_of_parameter[] = {
     {"processors", "--processors"}, {"size", "--size"},           {"item size", "--item-size"},
@@ -236,7 +221,7 @@ engine::hbsp::ReplayInput HbspCommand::replay_input(const model::Machine& m, int
   a.p = p;
   a.item_size = item_size_;
   if (!(item_size_ > 0.0)) throw InputError("--item-size", "must be > 0");
-  a.n = parse_size(n_text_, item_size_, a.algorithm != model::Algorithm::matrix_multiplication);
+  a.n = model::parse_size("--size", n_text_, item_size_, a.algorithm != model::Algorithm::matrix_multiplication);
   a.root = model::parse_root(m, p, root_);
   a.workload = model::parse_workload(workload_);
   a.accounting = model::parse_accounting(accounting_);

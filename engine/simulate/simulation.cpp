@@ -32,8 +32,10 @@ std::optional<Estimator> check_run(Simulation& sim, const RunOptions& options, b
   if (metrics && sim.plan.multicore())
     throw InputError("metrics", "the measures (power weights, speedup, efficiency) take processors of one core",
                      "a processor of several cores has no one speed or busy time to weigh");
-  if (metrics || sim.distribution_options.any()) {
-    const std::string what = metrics ? "the measures (metrics)" : "the makespan's distribution";
+  if (metrics || sim.distribution_options.any() || sim.keep_makespans) {
+    const std::string what = metrics                        ? "the measures (metrics)"
+                             : sim.distribution_options.any() ? "the makespan's distribution"
+                                                              : "the kept makespans";
     if (estimator != Estimator::mc && estimator != Estimator::automatic)
       throw InputError("estimator", what + " are estimated by plain Monte Carlo only");
     if (stop.active())
@@ -49,7 +51,7 @@ std::optional<Estimator> check_run(Simulation& sim, const RunOptions& options, b
 }
 
 void run(Simulation& sim, const RunOptions& options, bool metrics, Estimator estimator, const StopRule& stop) {
-  const bool keep = sim.distribution_options.any();
+  const bool keep = sim.distribution_options.any() || sim.keep_makespans;
   (void)check_run(sim, options, metrics, estimator, stop);
   if (!metrics && !keep) {
     const auto result = estimate_mean(sim.plan, sim.estimators, estimator, options, stop);
@@ -73,7 +75,8 @@ void run(Simulation& sim, const RunOptions& options, bool metrics, Estimator est
     sim.estimate = sim.metrics->makespan;
     sim.heterogeneity = bounds::heterogeneity(sim.power_weights);
   }
-  if (keep) sim.distribution = describe_distribution(makespans, sim.distribution_options);
+  if (sim.keep_makespans) sim.makespans = makespans;  // a copy: describe_distribution sorts its own
+  if (sim.distribution_options.any()) sim.distribution = describe_distribution(makespans, sim.distribution_options);
 }
 
 Record simulation_record(const Simulation& sim, std::uint64_t seed) {

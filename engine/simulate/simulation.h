@@ -24,6 +24,7 @@ struct Simulation {
   Plan plan;
   std::optional<bounds::ClosedForm> closed_form;  // zero-communication regular structures only
   DistributionOptions distribution_options;        // set before run(): what to estimate beyond the mean
+  bool keep_makespans = false;                     // set before run(): keep the makespans (plain Monte Carlo)
   EstimatorSetup estimators;                      // controls, twin and exact value the model offers
 
   // After run():
@@ -35,6 +36,7 @@ struct Simulation {
   std::optional<MetricsRun> metrics;
   double heterogeneity = std::numeric_limits<double>::quiet_NaN();
   std::optional<Distribution> distribution;  // when distribution_options asked for any
+  std::vector<double> makespans;             // with keep_makespans: every replication's, in order
 
   bool custom() const { return structure.kind == structures::StructureKind::custom; }
   bool zero_comm() const { return !plan.communicates(); }

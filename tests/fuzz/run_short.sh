@@ -27,7 +27,7 @@ fi
 
 start=$SECONDS
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DHETSTRUCT_FUZZ=ON -DHETSTRUCT_TESTS=OFF -DHETSTRUCT_BENCHMARKS=OFF >/dev/null
+  -DHETSTRUCT_FUZZ=ON -DHETSTRUCT_TESTS=OFF -DHETSTRUCT_BENCHMARKS=OFF -DHETSTRUCT_PYTHON=OFF >/dev/null
 cmake --build build-fuzz --target hetstruct_fuzzers -j"$jobs"
 echo "run_short: build $((SECONDS - start)) s" >&2
 

@@ -1,0 +1,482 @@
+#include "python/arguments.h"
+
+#include <Python.h>
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <utility>
+
+#include <oneapi/tbb/info.h>
+
+#include "distributions/input_error.h"
+#include "structures/task_graphs.h"
+
+namespace hetstruct::python {
+
+namespace {
+
+// Library parameter -> keyword (the command line's option without its dashes).
+constexpr std::array<std::pair<const char*, const char*>, 10> keywords = {{
+    {"width", "n"}, {"fast_count", "m"}, {"scale", "a"}, {"comm_cost", "comm"}, {"processor_scale", "scales"},
+    {"processor_cores", "cores"}, {"item size", "item_size"}, {"cost form", "form"}, {"hbsp replay", "hbsp_replay"},
+    {"estimators", "estimators"},
+}};
+
+// Phrases of the library's messages that name a setting, and how a Python caller says them.
+constexpr std::array<std::pair<const char*, const char*>, 6> phrases = {{
+    {"memory_check off", "memory_check=False"},
+    {"(processor_cores)", "(cores=)"},
+    {"(processor_scale)", "(scales=)"},
+    {"(comm_cost)", "(comm=)"},
+    {"(port free)", "(port='free')"},
+    {"give a graph file", "give graph= (a file or a networkx DiGraph)"},
+}};
+
+// A number as the text that reads back to the same double (C++'s shortest round trip).
+std::string shortest(double value) {
+  char buffer[64];
+  const auto r = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, r.ptr);
+}
+
+// One call's keyword arguments, each read at most once; finish() refuses the ones not read. None
+// is the same as leaving the keyword out.
+class Keywords {
+ public:
+  Keywords(std::string call, const py::kwargs& kwargs) : call_(std::move(call)) {
+    for (const auto& [key, value] : kwargs)
+      if (!value.is_none()) values_.emplace(py::cast<std::string>(key), py::reinterpret_borrow<py::object>(value));
+  }
+
+  bool given(const std::string& name) const { return values_.count(name) > 0; }
+
+  // A value as the command line's text: a str as it is, an int, a float as its shortest
+  // round-trip text, a path (os.PathLike) as its path, a Fraction as n/d.
+  std::optional<std::string> text(const std::string& name) {
+    const auto value = take(name);
+    if (!value) return std::nullopt;
+    return text_of(name, *value);
+  }
+  std::string text(const std::string& name, const std::string& fallback) { return text(name).value_or(fallback); }
+
+  // A list: a str as one text (the library splits it: "sync,nn", "0:0.25:0.025"), a sequence as
+  // its items' texts.
+  std::vector<std::string> list(const std::string& name) {
+    const auto value = take(name);
+    if (!value) return {};
+    if (py::isinstance<py::str>(*value) || !py::isinstance<py::iterable>(*value)) return {text_of(name, *value)};
+    std::vector<std::string> items;
+    for (const auto& item : *value) items.push_back(text_of(name, py::reinterpret_borrow<py::object>(item)));
+    if (items.empty()) throw InputError(name, "an empty list gives no value", "leave it out for the default");
+    return items;
+  }
+  // A list as one text, its items joined by commas (scales="1,1,1/2" or [1, 1, 0.5]).
+  std::string joined(const std::string& name) {
+    std::string text;
+    for (const auto& item : list(name)) text += (text.empty() ? "" : ",") + item;
+    return text;
+  }
+
+  int integer(const std::string& name, int fallback) {
+    const auto t = text(name);
+    if (!t) return fallback;
+    long long v = 0;
+    const auto r = std::from_chars(t->data(), t->data() + t->size(), v);
+    if (t->empty() || r.ec != std::errc() || r.ptr != t->data() + t->size() || v < std::numeric_limits<int>::min() ||
+        v > std::numeric_limits<int>::max())
+      throw InputError(name, "'" + *t + "' is not a whole number");
+    return static_cast<int>(v);
+  }
+  std::uint64_t count(const std::string& name, std::uint64_t fallback, std::uint64_t max) {
+    const auto t = text(name);
+    if (!t) return fallback;
+    std::uint64_t v = 0;
+    const auto r = std::from_chars(t->data(), t->data() + t->size(), v);
+    if (t->empty() || r.ec != std::errc() || r.ptr != t->data() + t->size())
+      throw InputError(name, "'" + *t + "' is not a whole number >= 0");
+    if (v > max) throw InputError(name, *t + " is more than the limit " + std::to_string(max));
+    return v;
+  }
+  double number(const std::string& name, double fallback) { return number(name).value_or(fallback); }
+  std::optional<double> number(const std::string& name) {
+    const auto t = text(name);
+    if (!t) return std::nullopt;
+    double v = 0.0;
+    const auto r = std::from_chars(t->data(), t->data() + t->size(), v);
+    if (t->empty() || r.ec != std::errc() || r.ptr != t->data() + t->size())
+      throw InputError(name, "'" + *t + "' is not a number");
+    return v;
+  }
+  // True or False only: a number or a text would be a guess.
+  bool flag(const std::string& name, bool fallback) {
+    const auto value = take(name);
+    if (!value) return fallback;
+    if (!py::isinstance<py::bool_>(*value)) throw InputError(name, "takes True or False");
+    return value->cast<bool>();
+  }
+
+  // Refuses any keyword the call did not read.
+  void finish() const {
+    for (const auto& [name, value] : values_)
+      if (!read_.count(name)) throw InputError(name, "is not a keyword of " + call_ + "() here", "see help(hetstruct." + call_ + ")");
+  }
+
+ private:
+  std::optional<py::object> take(const std::string& name) {
+    read_[name] = true;
+    const auto at = values_.find(name);
+    if (at == values_.end()) return std::nullopt;
+    return at->second;
+  }
+  static std::string text_of(const std::string& name, const py::object& value) {
+    if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+    if (py::isinstance<py::bool_>(value)) throw InputError(name, "takes a number or a text, not True or False");
+    if (PyFloat_Check(value.ptr())) return shortest(value.cast<double>());
+    if (PyIndex_Check(value.ptr())) return py::str(py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr())));
+    if (py::hasattr(value, "__fspath__")) return py::str(value.attr("__fspath__")());
+    if (py::hasattr(value, "numerator") && py::hasattr(value, "denominator"))  // fractions.Fraction
+      return py::str(value.attr("numerator")).cast<std::string>() + "/" + py::str(value.attr("denominator")).cast<std::string>();
+    if (PyNumber_Check(value.ptr()) && py::hasattr(value, "__float__")) return shortest(py::float_(value).cast<double>());
+    throw InputError(name, "takes a number or a text, not " + py::str(py::type::of(value).attr("__name__")).cast<std::string>());
+  }
+
+  std::string call_;
+  std::map<std::string, py::object> values_;
+  std::map<std::string, bool> read_;
+};
+
+// reps, seed and threads, as the command line checks them.
+engine::RunOptions sampling(Keywords& k, std::uint64_t default_reps = 10000) {
+  engine::RunOptions run;
+  run.reps = k.count("reps", default_reps, 1'000'000'000);
+  run.seed = k.count("seed", 1, std::numeric_limits<std::uint64_t>::max());
+  run.threads = k.integer("threads", 0);
+  if (run.reps == 0) throw InputError("reps", "the number of replications must be at least 1");
+  if (run.threads < 0) throw InputError("threads", "must be 0 (all cores) or more");
+  const int cores = tbb::info::default_concurrency();
+  if (run.threads > cores)
+    throw InputError("threads", std::to_string(run.threads) + " is more than the " + std::to_string(cores) +
+                                    " cores this process may use", "give at most " + std::to_string(cores) + ", or 0 for all");
+  return run;
+}
+
+// estimator= and the target precision (target_se, target_rel, target_reps, se_floor).
+engine::Estimator estimator(Keywords& k, const char* fallback) { return engine::parse_estimator(k.text("estimator", fallback)); }
+engine::StopRule stop(Keywords& k) {
+  engine::StopRule s;
+  s.target_se = k.number("target_se", 0.0);
+  s.target_rel = k.number("target_rel", 0.0);
+  s.se_floor = k.number("se_floor", 0.0);
+  if (!(s.target_se >= 0.0) || !std::isfinite(s.target_se))
+    throw InputError("target_se", "the target standard error must be a finite number >= 0");
+  if (!(s.target_rel >= 0.0) || !std::isfinite(s.target_rel))
+    throw InputError("target_rel", "the target relative half-width must be a finite number >= 0");
+  if (!(s.se_floor >= 0.0) || !std::isfinite(s.se_floor))
+    throw InputError("se_floor", "the standard error floor must be a finite number >= 0");
+  if (k.given("target_reps")) {
+    s.target_reps = k.count("target_reps", 0, 1'000'000'000);
+    if (s.target_reps == 0)
+      throw InputError("target_reps", "must be at least 1 (0 would ask for no precision)", "leave it out for no target");
+  }
+  return s;
+}
+
+// Lists and ranges of numbers (quantile levels, deadlines).
+std::vector<double> numbers(const char* parameter, const std::vector<std::string>& texts) {
+  std::vector<double> out;
+  for (const auto& text : texts)
+    for (const double v : engine::expand_numbers(parameter, text, 1000)) out.push_back(v);
+  return out;
+}
+
+// Which of the model's keywords a call offers (the command line's ModelOptions::Offer).
+struct Offer {
+  bool structure = true;
+  bool graph = true;
+  bool protocol = true;
+  bool policy = true;
+  std::optional<structures::StructureKind> fixed_structure;  // policies: ms
+};
+
+// The model, as the command line's ModelOptions::resolved() makes it from the same options.
+engine::Model model(Keywords& k, Offer offer) {
+  engine::Model m;
+  const auto structure = offer.structure ? k.text("structure") : std::nullopt;
+  std::string task_law = "normal";
+  if (offer.graph) {
+    m.graph = k.text("graph", "");
+    task_law = k.text("task_law", task_law);
+    m.task_graph.law.cv = k.number("task_cv", 0.0);
+    m.task_graph.mapping = k.text("mapping", "");
+    m.task_graph.bandwidth = k.number("bandwidth");
+    m.processor_scales = k.joined("scales");
+    m.processor_cores = k.joined("cores");
+    const std::string port = k.text("port", "");
+    if (k.given("port") && port.empty())
+      throw InputError("port", "an empty value does nothing (choose free, one-port or one-port-greedy; leave port out for free)");
+    if (!port.empty()) m.port = engine::parse_port(port);
+    m.overlap = k.flag("overlap", false);
+  }
+  m.width = k.integer("n", m.width);
+  m.fast_count = k.integer("m", m.fast_count);
+  m.scale = k.text("a", m.scale);
+  m.law = k.text("law", m.law);
+  m.fast_law = k.text("fast_law", "");
+  m.levels = k.integer("levels", m.levels);
+  m.comm = k.text("comm", m.comm);
+  const std::string protocol = offer.protocol ? k.text("protocol", "") : "";
+  const std::string policy = offer.policy ? k.text("policy", "") : "";
+  m.exchange = engine::parse_exchange(k.text("exchange", "sequential"));
+  m.memory_check = k.flag("memory_check", true);
+  m.task_graph.law.shape = structures::parse_task_law_shape(task_law);
+  if (structure) m.structure = structures::parse_structure_kind(*structure);
+  if (offer.fixed_structure) m.structure = offer.fixed_structure;
+  if (!m.graph.empty() && m.structure) throw InputError("graph", "give either a structure or a graph, not both");
+  if (!m.graph.empty()) {
+    // A graph's processors, laws and levels are its own: these would do nothing.
+    for (const char* name : {"n", "law", "fast_law", "levels", "exchange"})
+      if (k.given(name))
+        throw InputError(name, "has no effect on a graph",
+                         "a graph's width, laws and levels are its file's; give m, a, scales, comm, port");
+    if (k.given("task_law") && m.task_graph.law.shape != structures::TaskLawShape::constant && !(m.task_graph.law.cv > 0.0))
+      throw InputError("task_law", "has no effect without task_cv: each task takes its cost, constant",
+                       "give task_cv V > 0, the coefficient of variation");
+  } else {
+    for (const char* name : {"scales", "cores", "port", "overlap", "task_law", "task_cv", "mapping", "bandwidth"})
+      if (k.given(name)) throw InputError(name, "applies to a graph only", "give graph=FILE.dot or a networkx DiGraph");
+    if (!k.given("n")) throw InputError("n", "missing", "give the width: the number of processors");
+    if (k.given("exchange")) {
+      if (m.structure != structures::StructureKind::nearest_neighbor)
+        throw InputError("exchange", "applies to the nearest-neighbour structure (nn) only", "leave it out, or give structure='nn'");
+      if (offer.protocol && m.comm_value() > 0.0)
+        throw InputError("exchange", "applies to nn at C = 0 only: with communication nn runs a protocol",
+                         "choose the protocol with protocol=");
+    }
+  }
+  if (!policy.empty()) m.policy = engine::parse_policy(policy);
+  // A protocol is one of its structure's family; a graph's is refused as the library words it.
+  if (!protocol.empty() && (m.structure || !m.graph.empty()))
+    m.protocol = &engine::find_protocol(m.graph.empty() ? *m.structure : structures::StructureKind::custom, protocol);
+  return m;
+}
+
+}  // namespace
+
+std::string keyword_of(const std::string& parameter) {
+  for (const auto& [name, keyword] : keywords)
+    if (parameter == name) return keyword;
+  return parameter;
+}
+
+std::string keyword_text(std::string text) {
+  for (const auto& [phrase, keyword] : phrases)
+    for (auto at = text.find(phrase); at != std::string::npos; at = text.find(phrase, at + std::strlen(keyword)))
+      text.replace(at, std::strlen(phrase), keyword);
+  return text;
+}
+
+SimulateCall simulate_call(const py::kwargs& kwargs) {
+  Keywords k("simulate", kwargs);
+  SimulateCall c;
+  c.model = model(k, {});
+  c.run = sampling(k);
+  c.metrics = k.flag("metrics", false);
+  c.keep = k.flag("keep", false);
+  c.estimator = estimator(k, "auto");
+  c.stop = stop(k);
+  // The distribution as simulate's --distribution, --quantiles and --deadline ask for it.
+  const bool asked = k.flag("distribution", false);
+  const auto quantiles = k.list("quantiles"), deadlines = k.list("deadline");
+  if (asked || !quantiles.empty() || !deadlines.empty()) {
+    c.distribution.sd = true;
+    c.distribution.quantile_levels = quantiles.empty() ? engine::default_quantile_levels : numbers("quantiles", quantiles);
+    c.distribution.deadlines = numbers("deadline", deadlines);
+    c.distribution.validate();
+  }
+  k.finish();
+  return c;
+}
+
+BoundsCall bounds_call(const py::kwargs& kwargs) {
+  Keywords k("bounds", kwargs);
+  BoundsCall c;
+  c.model = model(k, {.protocol = false, .policy = false});
+  c.estimates = k.flag("estimates", false);
+  c.nn_run = sampling(k);
+  k.finish();
+  return c;
+}
+
+PoliciesCall policies_call(const py::kwargs& kwargs) {
+  Keywords k("policies", kwargs);
+  PoliciesCall c;
+  c.model = model(k, {.structure = false,
+                      .graph = false,
+                      .policy = false,
+                      .fixed_structure = structures::StructureKind::master_slave});
+  c.run = sampling(k);
+  c.estimator = estimator(k, "auto");
+  c.stop = stop(k);
+  k.finish();
+  return c;
+}
+
+SweepCall sweep_call(const py::kwargs& kwargs) {
+  Keywords k("sweep", kwargs);
+  SweepCall c;
+  using D = engine::SweepDim;
+  std::array<std::vector<std::string>, D::count> texts;
+  for (std::size_t dim = 0; dim < D::count; ++dim) texts[dim] = k.list(engine::sweep_dimensions[dim]);
+  const auto graphs = k.list("graph"), ports = k.list("port");
+  const bool graph = !graphs.empty();
+  for (const char* name : {"task_law", "task_cv", "mapping", "bandwidth", "scales", "cores"})
+    if (k.given(name) && !graph) throw InputError(name, "applies to a graph only", "give graph=FILE.dot or a list of graphs");
+  const bool task_law_given = k.given("task_law");
+  c.graph.task_graph.law.shape = structures::parse_task_law_shape(k.text("task_law", "normal"));
+  c.graph.task_graph.law.cv = k.number("task_cv", 0.0);
+  if (task_law_given && c.graph.task_graph.law.shape != structures::TaskLawShape::constant && !(c.graph.task_graph.law.cv > 0.0))
+    throw InputError("task_law", "has no effect without task_cv: each task takes its cost, constant",
+                     "give task_cv V > 0, the coefficient of variation");
+  c.graph.task_graph.mapping = k.text("mapping", "");
+  c.graph.task_graph.bandwidth = k.number("bandwidth");
+  c.graph.processor_scales = k.joined("scales");
+  c.graph.processor_cores = k.joined("cores");
+  structures::validate(c.graph.task_graph.law);
+  structures::validate_bandwidth(c.graph.task_graph.bandwidth);
+  if (texts[D::structure].empty() && !graph)
+    throw InputError("structure", "missing", "give structure='sync' or a list such as ['sync', 'nn', 'ms'], or graph=");
+  if (texts[D::n].empty() && !texts[D::structure].empty())
+    throw InputError("n", "missing", "give n=8, a list [8, 16] or a range '2:16:2'");
+  c.run = sampling(k);
+  const std::uint64_t max_configs = k.count("max_configs", 1'000'000, std::numeric_limits<std::uint32_t>::max());
+  if (max_configs == 0) throw InputError("max_configs", "must be at least 1");
+  c.skip_invalid = k.flag("skip_invalid", false);
+  const bool memory_check = k.flag("memory_check", true);
+  for (const auto& text : k.list("compare_to")) c.comparisons.emplace_back(text);
+  // The distribution's rows, as the sweep's --estimators, --quantiles and --deadline ask for them.
+  std::vector<std::string> names;
+  for (const auto& text : k.list("estimators"))
+    for (const auto& name : engine::split_list("estimators", text)) {
+      if (name != "quantile" && name != "sd" && name != "p_deadline")
+        throw InputError("estimators", "unknown estimator '" + name + "'", "give quantile, sd or p_deadline");
+      names.push_back(name);
+    }
+  const auto has = [&](const char* name) { return std::find(names.begin(), names.end(), name) != names.end(); };
+  const auto quantiles = k.list("quantiles");
+  if (has("quantile") || !quantiles.empty())
+    c.distribution.quantile_levels = quantiles.empty() ? engine::default_quantile_levels : numbers("quantiles", quantiles);
+  c.distribution.sd = has("sd");
+  c.distribution.deadlines = numbers("deadline", k.list("deadline"));
+  if (has("p_deadline") && c.distribution.deadlines.empty()) throw InputError("estimators", "p_deadline needs deadline=T");
+  c.distribution.validate();
+  c.mean = engine::mean_estimator(estimator(k, "mc"), stop(k), c.distribution.any());
+  k.finish();
+  c.grids = engine::make_grids(texts, graphs, ports, max_configs);
+  if (memory_check)
+    for (const auto& grid : c.grids) engine::check_grid_memory(grid);
+  if (c.distribution.any()) engine::check_stored_makespans(c.run.reps, 2.0, memory_check);
+  return c;
+}
+
+TableCall table_call(const py::object& which, const py::kwargs& kwargs) {
+  Keywords k("table", kwargs);
+  TableCall c;
+  const std::string text = py::isinstance<py::str>(which) ? which.cast<std::string>() : py::str(which).cast<std::string>();
+  if (text == "all") {
+    c.tables = engine::supported_tables();
+  } else {
+    int t = 0;
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), t);
+    if (py::isinstance<py::bool_>(which) || r.ec != std::errc() || r.ptr != text.data() + text.size() || t < 1 || t > 8)
+      throw InputError("table", "'" + text + "' is not a table of the paper", "give 1..8 or 'all'");
+    c.tables = {t};
+  }
+  const auto run = sampling(k);
+  c.run.reps = run.reps;
+  c.run.seed = run.seed;
+  c.run.threads = run.threads;
+  c.run.estimator = estimator(k, "mc");
+  c.run.stop = stop(k);
+  if (k.given("ms_reps")) {
+    c.run.master_slave_reps = k.count("ms_reps", 0, 1'000'000'000);
+    if (*c.run.master_slave_reps == 0)
+      throw InputError("ms_reps", "the number of replications must be at least 1", "leave it out to use reps");
+  }
+  k.finish();
+  return c;
+}
+
+FigureCall figure_call(const py::object& which, const py::kwargs& kwargs) {
+  Keywords k("figure", kwargs);
+  FigureCall c;
+  int n = 0;
+  const std::string text = py::str(which).cast<std::string>();
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (py::isinstance<py::bool_>(which) || r.ec != std::errc() || r.ptr != text.data() + text.size())
+    throw InputError("figure", "'" + text + "' is not a figure of the paper", "give 5..10");
+  c.spec = engine::wilson_figure(n);
+  c.run.law = k.text("law", c.run.law);
+  c.run.scale = k.text("a", c.run.scale);
+  c.run.levels = k.integer("levels", c.run.levels);
+  c.run.sampling = sampling(k);
+  c.run.estimator = estimator(k, "mc");
+  c.run.stop = stop(k);
+  if (c.run.estimator == engine::Estimator::exact)
+    throw InputError("estimator", "a figure's points communicate: no exact expectation", "choose auto, cv or mc");
+  k.finish();
+  return c;
+}
+
+ReplayCall replay_call(const py::kwargs& kwargs) {
+  Keywords k("hbsp_replay", kwargs);
+  ReplayCall c;
+  c.monte_carlo = k.given("reps");
+  c.metrics = k.flag("metrics", false);
+  if (c.metrics && c.monte_carlo) throw InputError("metrics", "the measures come from one replay: leave out reps");
+  const auto machine = k.text("machine");
+  if (!machine) throw InputError("machine", "missing", "give the machine file (g, L, processors with r_j and speed)");
+  c.machine = bounds::hbsp::load_machine(*machine);
+  // Not given: every processor. Given, even 0, it must be one of 1..size.
+  c.p = k.given("processors") ? k.integer("processors", 0) : c.machine.size();
+  c.machine.check_p(c.p);
+  namespace model = bounds::hbsp;
+  const std::string program = k.text("program", ""), algorithm = k.text("algorithm", "");
+  if (program.empty() == algorithm.empty()) throw InputError("hbsp_replay", "give program=FILE or algorithm=NAME");
+  const std::string form_text = k.text("form", "auto");
+  const std::optional<model::CostForm> form =
+      form_text == "auto" ? std::nullopt : std::optional<model::CostForm>(model::parse_cost_form(form_text));
+  if (algorithm.empty()) {
+    c.input = engine::hbsp::program_input(program, c.machine, c.p, form);
+  } else {
+    model::AlgorithmParams a;
+    a.algorithm = model::parse_algorithm(algorithm);
+    a.p = c.p;
+    a.item_size = k.number("item_size", 1.0);
+    if (!(a.item_size > 0.0)) throw InputError("item size", "must be > 0");
+    a.n = model::parse_size("size", k.text("size", "1000"), a.item_size,
+                            a.algorithm != model::Algorithm::matrix_multiplication);
+    a.root = model::parse_root(c.machine, c.p, k.text("root", "fastest"));
+    a.workload = model::parse_workload(k.text("workload", "balanced"));
+    a.accounting = model::parse_accounting(k.text("accounting", "paper"));
+    a.oversampling = k.number("oversampling", 32.0);
+    a.form = form.value_or(model::auto_cost_form(a.algorithm));
+    c.input = engine::hbsp::algorithm_input(c.machine, a);
+  }
+  if (const auto trace = k.text("trace")) c.trace = engine::hbsp::load_trace(*trace, c.machine);
+  if (c.monte_carlo && !c.trace) throw InputError("reps", "a Monte Carlo replay draws r_j from a trace: give trace=")
+  ;
+  if (c.monte_carlo) {
+    const auto run = sampling(k);
+    c.options.reps = run.reps;
+    c.options.seed = run.seed;
+    c.options.threads = run.threads;
+  }
+  k.finish();
+  return c;
+}
+
+}  // namespace hetstruct::python

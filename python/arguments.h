@@ -1,0 +1,98 @@
+// The one place where a Python call's keyword arguments become the library's inputs: each call's
+// model, run options, estimator and targets, from keywords named as the command line's options
+// (structure=, n=, m=, a=, law=, comm=, graph=, reps=, seed=, estimator=, quantiles=, deadline=,
+// ...). Numbers may be Python numbers or the command line's texts (a="1/2"); a float is read as its
+// shortest round-trip text, so that it parses to the same double. A keyword that the call does not
+// read, or one that would do nothing, is refused: InputError naming the keyword, which the module
+// raises as ValueError.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <pybind11/pybind11.h>
+
+#include "bounds/hbsp/model.h"
+#include "engine/estimators/distribution.h"
+#include "engine/estimators/estimators.h"
+#include "engine/hbsp/records.h"
+#include "engine/simulate/model.h"
+#include "engine/driver/monte_carlo.h"
+#include "engine/sweep/sweep.h"
+#include "engine/wilson/figures.h"
+#include "engine/wilson/tables.h"
+
+namespace hetstruct::python {
+
+namespace py = pybind11;
+
+// The keyword of a library parameter ("width" -> "n", "comm_cost" -> "comm"); the name itself when
+// it has none (a file's path, a law's text).
+std::string keyword_of(const std::string& parameter);
+// A library text (an error's problem or hint, a warning) with the settings it names spelled as
+// keywords: "memory_check off" -> "memory_check=False", "(processor_cores)" -> "(cores=)".
+std::string keyword_text(std::string text);
+
+struct SimulateCall {
+  engine::Model model;
+  engine::RunOptions run;
+  bool metrics = false;
+  bool keep = false;  // the makespans as an array (plain Monte Carlo)
+  engine::Estimator estimator = engine::Estimator::automatic;
+  engine::StopRule stop;
+  engine::DistributionOptions distribution;
+};
+SimulateCall simulate_call(const py::kwargs& kwargs);
+
+struct BoundsCall {
+  engine::Model model;
+  bool estimates = false;
+  engine::RunOptions nn_run;  // E(nn) at C = 0
+};
+BoundsCall bounds_call(const py::kwargs& kwargs);
+
+struct PoliciesCall {
+  engine::Model model;
+  engine::RunOptions run;
+  engine::Estimator estimator = engine::Estimator::automatic;
+  engine::StopRule stop;
+};
+PoliciesCall policies_call(const py::kwargs& kwargs);
+
+struct SweepCall {
+  std::vector<engine::SweepGrid> grids;
+  std::vector<engine::Comparison> comparisons;
+  bool skip_invalid = false;
+  engine::GraphSettings graph;
+  engine::DistributionOptions distribution;
+  std::optional<engine::MeanEstimator> mean;
+  engine::RunOptions run;
+};
+SweepCall sweep_call(const py::kwargs& kwargs);
+
+struct TableCall {
+  std::vector<int> tables;
+  engine::TableRun run;
+};
+TableCall table_call(const py::object& which, const py::kwargs& kwargs);
+
+struct FigureCall {
+  engine::FigureSpec spec;
+  engine::FigureRun run;
+};
+FigureCall figure_call(const py::object& which, const py::kwargs& kwargs);
+
+struct ReplayCall {
+  bounds::hbsp::Machine machine;
+  int p = 0;
+  engine::hbsp::ReplayInput input;
+  std::optional<engine::hbsp::Trace> trace;
+  bool monte_carlo = false;
+  engine::hbsp::BootstrapOptions options;
+  bool metrics = false;
+};
+ReplayCall replay_call(const py::kwargs& kwargs);
+
+}  // namespace hetstruct::python
