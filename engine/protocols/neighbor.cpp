@@ -13,6 +13,7 @@
 #include <limits>
 #include <stdexcept>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -331,10 +332,31 @@ class EventCommit final : public Protocol {
         follows_(n_),
         start_clock_(n_),
         start_rank_(n_),
-        tournament_(n_) {}
+        tournament_(n_),
+        start_(n_),
+        sweep_finish_(n_),
+        left_ready_(n_),
+        right_ready_(n_),
+        exchange_end_(n_),
+        order_(n_) {}
 
   double run(TaskTimes& times) override {
     return draws_.dispatch(times, n_, [this](auto next) {
+      if constexpr (std::is_same_v<decltype(next), LawDraws::Monomorphic<distributions::UniformDraw>>) {
+        if (exchange_cost_ > 0.0) {
+          // The level sweep (below) where it is exact; else the replication again, from the
+          // same streams, event by event.
+          const std::size_t logged = next.log ? next.log->value.size() : 0;
+          saved_.assign(next.streams, next.streams + n_);
+          double makespan;
+          if (sweep(ahead(next), makespan)) return makespan;
+          std::copy(saved_.begin(), saved_.end(), next.streams);
+          if (next.log) {
+            next.log->processor.resize(logged);
+            next.log->value.resize(logged);
+          }
+        }
+      }
       const auto draw = ahead(next);
       if (n_ <= FlatQueue<8>::capacity) return simulate(small_, draw);
       if (n_ <= FlatQueue<16>::capacity) return simulate(medium_, draw);
@@ -543,6 +565,121 @@ class EventCommit final : public Protocol {
 
   static constexpr unsigned ordinary_at_clock = 1, early_at_clock = 2;
 
+  // ---- The level sweep -----------------------------------------------------------------------
+  // The same rules, a level at a time, where every event's clock is its time: task times > 0 and
+  // C > 0, so no event is early. Then the events that decide anything compare by time alone, and a
+  // level's outcome follows from its finish times f_i:
+  //  - Processor i's only choice is the order of its two exchanges after task k, made at its
+  //    finish event F_i (the ends of the line have one exchange). It depends only on events before
+  //    F_i: a neighbour with an earlier finish has chosen already, one with a later one is
+  //    computing (or has not started task k). So right_first(i) decides i, deciding first, and
+  //    once, the neighbours it depends on (memoised in order_; no cycle: each step goes to an
+  //    earlier finish).
+  //  - Given the orders, exchange (i, i+1) starts when both are ready, each at its finish if it
+  //    is its first exchange, else at the end of its other one: a pass from the left gives each
+  //    one's left partner ready time, a pass from the right its right partner's, and
+  //    end = max(left, right) + 2C, as the event rule computes it, bit for bit.
+  // Any comparison that meets equal times (where the event order breaks the tie by rank), or a
+  // task time <= 0 (an early event), sets tie_: the replication is then run event by event
+  // instead, from the same draws (run). Uniform laws with C > 0 almost never do.
+  template <class Next>
+  bool sweep(Next next, double& makespan) {
+    const int n = n_;
+    const double cost = exchange_cost_;
+    std::fill(start_.begin(), start_.end(), 0.0);
+    tie_ = false;
+    for (int k = 0;; ++k) {
+      bool positive = true;
+      for (int i = 0; i < n; ++i) {
+        const double f = start_[i] + next(i);
+        positive &= f > start_[i];
+        sweep_finish_[i] = f;
+      }
+      if (!positive) return false;
+      if (k + 1 == levels_) {
+        makespan = *std::max_element(sweep_finish_.begin(), sweep_finish_.end());
+        return true;
+      }
+      if (n == 1) {
+        start_[0] = sweep_finish_[0];
+        continue;
+      }
+      std::fill(order_.begin(), order_.end(), 0);
+      order_[0] = right_first_order;
+      order_[n - 1] = left_first_order;
+      for (int i = 1; i + 1 < n; ++i) right_first(i);
+      if (tie_) return false;
+      // left_ready_[i]: when i is ready for exchange (i, i+1); right_ready_[i]: when i + 1 is.
+      const double* f = sweep_finish_.data();
+      left_ready_[0] = f[0];
+      for (int i = 1; i + 1 < n; ++i)
+        left_ready_[i] = order_[i] == right_first_order ? f[i] : std::max(left_ready_[i - 1], f[i]) + cost;
+      right_ready_[n - 2] = f[n - 1];
+      for (int i = n - 3; i >= 0; --i)
+        right_ready_[i] = order_[i + 1] == left_first_order ? f[i + 1] : std::max(right_ready_[i + 1], f[i + 1]) + cost;
+      for (int i = 0; i + 1 < n; ++i) exchange_end_[i] = std::max(left_ready_[i], right_ready_[i]) + cost;
+      start_[0] = exchange_end_[0];
+      start_[n - 1] = exchange_end_[n - 2];
+      for (int i = 1; i + 1 < n; ++i)
+        start_[i] = order_[i] == right_first_order ? exchange_end_[i - 1] : exchange_end_[i];
+    }
+  }
+
+  // Whether the event at time t comes before F_i (at fi); equal times set tie_.
+  bool before(double t, double fi) {
+    tie_ |= t == fi;
+    return t < fi;
+  }
+
+  // As seen at F_i: when x is ready for exchange (x, x+1) if that is known by then (its finish, if
+  // that is its first exchange and came before; the end of its other exchange, if that started
+  // before), else infinity. x < n - 1.
+  double ready_for_right(int x, double fi) {
+    const double fx = sweep_finish_[x];
+    if (!before(fx, fi)) return infinity;
+    if (x == 0 || right_first(x)) return fx;
+    const double begin = std::max(ready_for_right(x - 1, fi), fx);
+    return before(begin, fi) ? begin + exchange_cost_ : infinity;
+  }
+  // The same for exchange (y-1, y). y > 0.
+  double ready_for_left(int y, double fi) {
+    const double fy = sweep_finish_[y];
+    if (!before(fy, fi)) return infinity;
+    if (y == n_ - 1 || !right_first(y)) return fy;
+    const double begin = std::max(fy, ready_for_left(y + 1, fi));
+    return before(begin, fi) ? begin + exchange_cost_ : infinity;
+  }
+
+  // Interior processor i's choice at F_i: the left neighbour if it waits for i, else the right
+  // one if it waits, else the one with the lower commitment key (ties: left).
+  bool right_first(int i) {
+    if (order_[i] != 0) return order_[i] == right_first_order;
+    const double fi = sweep_finish_[i];
+    bool right;
+    const double left_ready = ready_for_right(i - 1, fi);
+    if (before(left_ready, fi)) {
+      right = false;
+    } else {
+      const double right_ready = ready_for_left(i + 1, fi);
+      if (before(right_ready, fi))
+        right = true;
+      else
+        right = sweep_key(i + 1, fi, right_ready) < sweep_key(i - 1, fi, left_ready);
+    }
+    order_[i] = right ? right_first_order : left_first_order;
+    return right;
+  }
+
+  // Neighbour j's commitment key at F_i, j not waiting for i; `ready` as above: the end of its
+  // other exchange if that started before F_i, else infinity.
+  double sweep_key(int j, double fi, double ready) {
+    if (!before(start_[j], fi)) return infinity;  // not started on task k
+    const double fj = sweep_finish_[j];
+    if (key_ == Key::task_finish || fj > fi) return fj;
+    return ready;  // exchanging until then, or waiting for its other neighbour (infinity)
+  }
+
+
   Key key_;
   int n_, levels_;
   double exchange_cost_;
@@ -566,6 +703,16 @@ class EventCommit final : public Protocol {
   FlatQueue<8>::Clocks small_;
   FlatQueue<16>::Clocks medium_;
   TournamentQueue tournament_;
+  // The level sweep's.
+  static constexpr unsigned char left_first_order = 1, right_first_order = 2;
+  bool tie_ = false;
+  std::vector<double> start_;         // task k's start
+  std::vector<double> sweep_finish_;  // task k's finish, f_i
+  std::vector<double> left_ready_;    // when i is ready for exchange (i, i+1)
+  std::vector<double> right_ready_;   // when i + 1 is ready for it
+  std::vector<double> exchange_end_;  // exchange (i, i+1)'s end
+  std::vector<unsigned char> order_;  // 0 undecided, or which exchange i makes first
+  std::vector<ProcessorStream> saved_;  // the streams at the start, for the run event by event
 };
 
 // sequential: the rule that reproduces the C = 0 tables (1, 2), with each exchange costing 2C.
