@@ -607,22 +607,56 @@ class EventCommit final : public Protocol {
       std::fill(order_.begin(), order_.end(), 0);
       order_[0] = right_first_order;
       order_[n - 1] = left_first_order;
-      for (int i = 1; i + 1 < n; ++i) right_first(i);
-      if (tie_) return false;
-      // left_ready_[i]: when i is ready for exchange (i, i+1); right_ready_[i]: when i + 1 is.
+      // Left to right: when i is decided, so is everyone to its left, so left_ready_[i - 1] is
+      // final (right_first_in_order); the right neighbour's side may need deciding first.
       const double* f = sweep_finish_.data();
       left_ready_[0] = f[0];
-      for (int i = 1; i + 1 < n; ++i)
+      for (int i = 1; i + 1 < n; ++i) {
+        if (order_[i] == 0) right_first_in_order(i);
         left_ready_[i] = order_[i] == right_first_order ? f[i] : std::max(left_ready_[i - 1], f[i]) + cost;
-      right_ready_[n - 2] = f[n - 1];
-      for (int i = n - 3; i >= 0; --i)
-        right_ready_[i] = order_[i + 1] == left_first_order ? f[i + 1] : std::max(right_ready_[i + 1], f[i + 1]) + cost;
-      for (int i = 0; i + 1 < n; ++i) exchange_end_[i] = std::max(left_ready_[i], right_ready_[i]) + cost;
-      start_[0] = exchange_end_[0];
-      start_[n - 1] = exchange_end_[n - 2];
-      for (int i = 1; i + 1 < n; ++i)
-        start_[i] = order_[i] == right_first_order ? exchange_end_[i - 1] : exchange_end_[i];
+      }
+      if (tie_) return false;
+      // Right to left: right_ready_[i], when i + 1 is ready for exchange (i, i+1); that exchange's
+      // end; and i + 1's start of task k + 1, the end of its later exchange.
+      double right_ready = f[n - 1];
+      double right_end = std::max(left_ready_[n - 2], right_ready) + cost;
+      start_[n - 1] = right_end;
+      for (int i = n - 3; i >= 0; --i) {
+        right_ready = order_[i + 1] == left_first_order ? f[i + 1] : std::max(right_ready, f[i + 1]) + cost;
+        const double end = std::max(left_ready_[i], right_ready) + cost;
+        start_[i + 1] = order_[i + 1] == right_first_order ? end : right_end;
+        right_end = end;
+      }
+      start_[0] = right_end;
     }
+  }
+
+  // right_first(i) for the next i from the left: its left neighbour's ready time is final.
+  void right_first_in_order(int i) {
+    const double fi = sweep_finish_[i], left_ready = left_ready_[i - 1];
+    bool right;
+    if (before(left_ready, fi)) {
+      right = false;
+    } else {
+      const double right_ready = ready_for_left(i + 1, fi);
+      if (before(right_ready, fi)) {
+        right = true;
+      } else {
+        // The left neighbour's key: as sweep_key, its other exchange's end if that started
+        // before F_i (then left_ready is that end).
+        const int j = i - 1;
+        double left_key = infinity;
+        if (before(start_[j], fi)) {
+          const double fj = sweep_finish_[j];
+          if (key_ == Key::task_finish || fj > fi)
+            left_key = fj;
+          else if (before(left_ready_[j - 1], fi))  // j > 0: processor 0 always waits for 1
+            left_key = left_ready;
+        }
+        right = sweep_key(i + 1, fi, right_ready) < left_key;
+      }
+    }
+    order_[i] = right ? right_first_order : left_first_order;
   }
 
   // Whether the event at time t comes before F_i (at fi); equal times set tie_.
