@@ -62,6 +62,13 @@ constexpr double infinity = std::numeric_limits<double>::infinity();
 // first; the neighbour, processed next, finds it waiting and they exchange at t all the same.
 // Setup needs levels >= 1 (the structure builders check it).
 //
+// Uniform laws at C > 0 first take a level sweep instead (EventCommit::sweep): when no task time is
+// <= 0, every event's clock is its time, each processor's one choice (which exchange first) follows
+// from the finish times of its level and the choices before it, and a level's exchanges from the
+// choices by two passes. A tie the event order would break, or an early event, hands the
+// replication to the event loop from its first draw. Normal laws (whose negative times make early
+// events, several a replication) stay on the event loop.
+//
 // Negative task times (normal laws are not truncated): a task started at t may finish at t + X < t,
 // earlier than events already processed. Time then runs on a monotone clock: such an event is
 // processed at the current clock time, AFTER every event already pending at that time (so a
@@ -650,7 +657,7 @@ class EventCommit final : public Protocol {
           const double fj = sweep_finish_[j];
           if (key_ == Key::task_finish || fj > fi)
             left_key = fj;
-          else if (before(left_ready_[j - 1], fi))  // j > 0: processor 0 always waits for 1
+          else if (j > 0 && before(left_ready_[j - 1], fi))  // processor 0 waits for 1 once done
             left_key = left_ready;
         }
         right = sweep_key(i + 1, fi, right_ready) < left_key;
