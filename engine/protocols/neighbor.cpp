@@ -343,8 +343,6 @@ class EventCommit final : public Protocol {
         start_(n_),
         sweep_finish_(n_),
         left_ready_(n_),
-        right_ready_(n_),
-        exchange_end_(n_),
         order_(n_) {}
 
   double run(TaskTimes& times) override {
@@ -581,7 +579,8 @@ class EventCommit final : public Protocol {
   //    F_i: a neighbour with an earlier finish has chosen already, one with a later one is
   //    computing (or has not started task k). So right_first(i) decides i, deciding first, and
   //    once, the neighbours it depends on (memoised in order_; no cycle: each step goes to an
-  //    earlier finish).
+  //    earlier finish). Its inputs are the rules' own: whether a neighbour waits for i (it was
+  //    ready for their exchange before F_i), else the keys of commit_key.
   //  - Given the orders, exchange (i, i+1) starts when both are ready, each at its finish if it
   //    is its first exchange, else at the end of its other one: a pass from the left gives each
   //    one's left partner ready time, a pass from the right its right partner's, and
@@ -720,7 +719,6 @@ class EventCommit final : public Protocol {
     return ready;  // exchanging until then, or waiting for its other neighbour (infinity)
   }
 
-
   Key key_;
   int n_, levels_;
   double exchange_cost_;
@@ -750,8 +748,6 @@ class EventCommit final : public Protocol {
   std::vector<double> start_;         // task k's start
   std::vector<double> sweep_finish_;  // task k's finish, f_i
   std::vector<double> left_ready_;    // when i is ready for exchange (i, i+1)
-  std::vector<double> right_ready_;   // when i + 1 is ready for it
-  std::vector<double> exchange_end_;  // exchange (i, i+1)'s end
   std::vector<unsigned char> order_;  // 0 undecided, or which exchange i makes first
   std::vector<ProcessorStream> saved_;  // the streams at the start, for the run event by event
 };
