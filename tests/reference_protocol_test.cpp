@@ -3,7 +3,9 @@
 // random configurations that reach every path: widths on both sides of the event queues' sizes,
 // laws drawn through each specialised draw and through the general Sampler, negative task times
 // (early events), discrete laws and constant times (exact ties everywhere), C = 0 and C > 0.
+#include <cmath>
 #include <cstdint>
+#include <utility>
 #include <random>
 #include <string>
 #include <vector>
@@ -92,6 +94,40 @@ void check_against_reference(const std::string& structure, const std::string& pr
 
 TEST_CASE("event-available and event-commit equal their frozen implementations bit for bit", "[nn-protocol]") {
   for (const auto& protocol : reference_protocol_names("nn")) check_against_reference("nn", protocol, 400, 4);
+}
+
+// The level sweep (neighbor.cpp) runs uniform laws at C > 0 and hands a replication to the event
+// loop when a tie or an early event needs the event order: laws that keep it on the sweep, that
+// leave it at once (negative times), and that tie everywhere (two values, 1 and the next double);
+// odd and even widths on both sides of the queues' sizes, no fast and all fast processors, one and
+// two levels (no exchange, one round), and the tables' (8,3) and (16,8) at 1000 levels.
+TEST_CASE("event-available and event-commit equal their frozen implementations on the level sweep's configurations",
+          "[nn-protocol]") {
+  const std::vector<Law> uniform_laws = {Law::paper_uniform(), Law::uniform(0.25, 0.5), Law::uniform(-0.1, 1.0),
+                                         Law::uniform(1.0, std::nextafter(1.0, 2.0))};
+  std::vector<Config> sweep_configs;
+  std::mt19937_64 rng(20261127);
+  for (const int width : {1, 2, 3, 4, 5, 6, 7, 9, 16, 17, 33})
+    for (const int levels : {1, 2, 7})
+      for (const Law& law : uniform_laws) {
+        const int fast = std::uniform_int_distribution<int>(0, 2)(rng) == 0 ? 0 : width;  // m = 0 or m = n
+        sweep_configs.push_back({width, fast, levels, 0.5, 0.1, law});
+        sweep_configs.push_back({width, width / 2, levels, 2.0 / 3.0, levels == 7 ? 1.0 : 0.025, law});
+      }
+  for (const auto& [n, m] : {std::pair{8, 3}, std::pair{16, 8}}) sweep_configs.push_back({n, m, 1000, 0.5, 0.1, Law::paper_uniform()});
+  for (const auto& protocol : reference_protocol_names("nn"))
+    for (const Config& c : sweep_configs) {
+      const Structure s = nearest_neighbor(heterogeneous(c.width, c.fast, c.scale, c.law), c.levels);
+      CompileOptions options;
+      options.comm_cost = c.comm;
+      options.protocol = protocol;
+      const Plan plan = compile(s, options);
+      Workspace current(plan), frozen(plan);
+      frozen.protocol = make_reference_protocol("nn", protocol, plan.comm);
+      INFO(protocol << ", " << describe(c));
+      for (std::uint64_t rep = 0; rep < (c.levels == 1000 ? 3u : 6u); ++rep)
+        REQUIRE(evaluate(plan, 7, rep, current) == evaluate(plan, 7, rep, frozen));
+    }
 }
 
 TEST_CASE("initiator-collector protocols received first come first served equal the greedy port bit for bit",

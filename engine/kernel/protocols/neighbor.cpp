@@ -13,6 +13,7 @@
 #include <limits>
 #include <stdexcept>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -60,6 +61,13 @@ constexpr double infinity = std::numeric_limits<double>::infinity();
 // neighbour that is also free at t, not yet processed, as busy, and commits to it if it finishes
 // first; the neighbour, processed next, finds it waiting and they exchange at t all the same.
 // Setup needs levels >= 1 (the structure builders check it).
+//
+// Uniform laws at C > 0 first take a level sweep instead (EventCommit::sweep): when no task time is
+// <= 0, every event's clock is its time, each processor's one choice (which exchange first) follows
+// from the finish times of its level and the choices before it, and a level's exchanges from the
+// choices by two passes. A tie the event order would break, or an early event, hands the
+// replication to the event loop from its first draw. Normal laws (whose negative times make early
+// events, several a replication) stay on the event loop.
 //
 // Negative task times (normal laws are not truncated): a task started at t may finish at t + X < t,
 // earlier than events already processed. Time then runs on a monotone clock: such an event is
@@ -331,10 +339,29 @@ class EventCommit final : public Protocol {
         follows_(n_),
         start_clock_(n_),
         start_rank_(n_),
-        tournament_(n_) {}
+        tournament_(n_),
+        start_(n_),
+        sweep_finish_(n_),
+        left_ready_(n_),
+        order_(n_) {}
 
   double run(TaskTimes& times) override {
     return draws_.dispatch(times, n_, [this](auto next) {
+      if constexpr (std::is_same_v<decltype(next), LawDraws::Monomorphic<distributions::UniformDraw>>) {
+        if (exchange_cost_ > 0.0) {
+          // The level sweep (below) where it is exact; else the replication again, from the
+          // same streams, event by event.
+          const std::size_t logged = next.log ? next.log->value.size() : 0;
+          saved_.assign(next.streams, next.streams + n_);
+          double makespan;
+          if (sweep(ahead(next), makespan)) return makespan;
+          std::copy(saved_.begin(), saved_.end(), next.streams);
+          if (next.log) {
+            next.log->processor.resize(logged);
+            next.log->value.resize(logged);
+          }
+        }
+      }
       const auto draw = ahead(next);
       if (n_ <= FlatQueue<8>::capacity) return simulate(small_, draw);
       if (n_ <= FlatQueue<16>::capacity) return simulate(medium_, draw);
@@ -543,6 +570,155 @@ class EventCommit final : public Protocol {
 
   static constexpr unsigned ordinary_at_clock = 1, early_at_clock = 2;
 
+  // ---- The level sweep -----------------------------------------------------------------------
+  // The same rules, a level at a time, where every event's clock is its time: task times > 0 and
+  // C > 0, so no event is early. Then the events that decide anything compare by time alone, and a
+  // level's outcome follows from its finish times f_i:
+  //  - Processor i's only choice is the order of its two exchanges after task k, made at its
+  //    finish event F_i (the ends of the line have one exchange). It depends only on events before
+  //    F_i: a neighbour with an earlier finish has chosen already, one with a later one is
+  //    computing (or has not started task k). So right_first(i) decides i, deciding first, and
+  //    once, the neighbours it depends on (memoised in order_; no cycle: each step goes to an
+  //    earlier finish). Its inputs are the rules' own: whether a neighbour waits for i (it was
+  //    ready for their exchange before F_i), else the keys of commit_key.
+  //  - Given the orders, exchange (i, i+1) starts when both are ready, each at its finish if it
+  //    is its first exchange, else at the end of its other one: a pass from the left gives each
+  //    one's left partner ready time, a pass from the right its right partner's, and
+  //    end = max(left, right) + 2C, as the event rule computes it, bit for bit.
+  // Any comparison that meets equal times (where the event order breaks the tie by rank), or a
+  // task time <= 0 (an early event), sets tie_: the replication is then run event by event
+  // instead, from the same draws (run). Uniform laws with C > 0 almost never do.
+  template <class Next>
+  bool sweep(Next next, double& makespan) {
+    const int n = n_;
+    const double cost = exchange_cost_;
+    std::fill(start_.begin(), start_.end(), 0.0);
+    tie_ = false;
+    for (int k = 0;; ++k) {
+      bool positive = true;
+      for (int i = 0; i < n; ++i) {
+        const double f = start_[i] + next(i);
+        positive &= f > start_[i];
+        sweep_finish_[i] = f;
+      }
+      if (!positive) return false;
+      if (k + 1 == levels_) {
+        makespan = *std::max_element(sweep_finish_.begin(), sweep_finish_.end());
+        return true;
+      }
+      if (n == 1) {
+        start_[0] = sweep_finish_[0];
+        continue;
+      }
+      std::fill(order_.begin(), order_.end(), 0);
+      order_[0] = right_first_order;
+      order_[n - 1] = left_first_order;
+      // Left to right: when i is decided, so is everyone to its left, so left_ready_[i - 1] is
+      // final (right_first_in_order); the right neighbour's side may need deciding first.
+      const double* f = sweep_finish_.data();
+      left_ready_[0] = f[0];
+      for (int i = 1; i + 1 < n; ++i) {
+        if (order_[i] == 0) right_first_in_order(i);
+        left_ready_[i] = order_[i] == right_first_order ? f[i] : std::max(left_ready_[i - 1], f[i]) + cost;
+      }
+      if (tie_) return false;
+      // Right to left: right_ready_[i], when i + 1 is ready for exchange (i, i+1); that exchange's
+      // end; and i + 1's start of task k + 1, the end of its later exchange.
+      double right_ready = f[n - 1];
+      double right_end = std::max(left_ready_[n - 2], right_ready) + cost;
+      start_[n - 1] = right_end;
+      for (int i = n - 3; i >= 0; --i) {
+        right_ready = order_[i + 1] == left_first_order ? f[i + 1] : std::max(right_ready, f[i + 1]) + cost;
+        const double end = std::max(left_ready_[i], right_ready) + cost;
+        start_[i + 1] = order_[i + 1] == right_first_order ? end : right_end;
+        right_end = end;
+      }
+      start_[0] = right_end;
+    }
+  }
+
+  // right_first(i) for the next i from the left: its left neighbour's ready time is final.
+  void right_first_in_order(int i) {
+    const double fi = sweep_finish_[i], left_ready = left_ready_[i - 1];
+    bool right;
+    if (before(left_ready, fi)) {
+      right = false;
+    } else {
+      const double right_ready = ready_for_left(i + 1, fi);
+      if (before(right_ready, fi)) {
+        right = true;
+      } else {
+        // The left neighbour's key: as sweep_key, its other exchange's end if that started
+        // before F_i (then left_ready is that end).
+        const int j = i - 1;
+        double left_key = infinity;
+        if (before(start_[j], fi)) {
+          const double fj = sweep_finish_[j];
+          if (key_ == Key::task_finish || fj > fi)
+            left_key = fj;
+          else if (j > 0 && before(left_ready_[j - 1], fi))  // processor 0 waits for 1 once done
+            left_key = left_ready;
+        }
+        right = sweep_key(i + 1, fi, right_ready) < left_key;
+      }
+    }
+    order_[i] = right ? right_first_order : left_first_order;
+  }
+
+  // Whether the event at time t comes before F_i (at fi); equal times set tie_.
+  bool before(double t, double fi) {
+    tie_ |= t == fi;
+    return t < fi;
+  }
+
+  // As seen at F_i: when x is ready for exchange (x, x+1) if that is known by then (its finish, if
+  // that is its first exchange and came before; the end of its other exchange, if that started
+  // before), else infinity. x < n - 1.
+  double ready_for_right(int x, double fi) {
+    const double fx = sweep_finish_[x];
+    if (!before(fx, fi)) return infinity;
+    if (x == 0 || right_first(x)) return fx;
+    const double begin = std::max(ready_for_right(x - 1, fi), fx);
+    return before(begin, fi) ? begin + exchange_cost_ : infinity;
+  }
+  // The same for exchange (y-1, y). y > 0.
+  double ready_for_left(int y, double fi) {
+    const double fy = sweep_finish_[y];
+    if (!before(fy, fi)) return infinity;
+    if (y == n_ - 1 || !right_first(y)) return fy;
+    const double begin = std::max(fy, ready_for_left(y + 1, fi));
+    return before(begin, fi) ? begin + exchange_cost_ : infinity;
+  }
+
+  // Interior processor i's choice at F_i: the left neighbour if it waits for i, else the right
+  // one if it waits, else the one with the lower commitment key (ties: left).
+  bool right_first(int i) {
+    if (order_[i] != 0) return order_[i] == right_first_order;
+    const double fi = sweep_finish_[i];
+    bool right;
+    const double left_ready = ready_for_right(i - 1, fi);
+    if (before(left_ready, fi)) {
+      right = false;
+    } else {
+      const double right_ready = ready_for_left(i + 1, fi);
+      if (before(right_ready, fi))
+        right = true;
+      else
+        right = sweep_key(i + 1, fi, right_ready) < sweep_key(i - 1, fi, left_ready);
+    }
+    order_[i] = right ? right_first_order : left_first_order;
+    return right;
+  }
+
+  // Neighbour j's commitment key at F_i, j not waiting for i; `ready` as above: the end of its
+  // other exchange if that started before F_i, else infinity.
+  double sweep_key(int j, double fi, double ready) {
+    if (!before(start_[j], fi)) return infinity;  // not started on task k
+    const double fj = sweep_finish_[j];
+    if (key_ == Key::task_finish || fj > fi) return fj;
+    return ready;  // exchanging until then, or waiting for its other neighbour (infinity)
+  }
+
   Key key_;
   int n_, levels_;
   double exchange_cost_;
@@ -566,6 +742,14 @@ class EventCommit final : public Protocol {
   FlatQueue<8>::Clocks small_;
   FlatQueue<16>::Clocks medium_;
   TournamentQueue tournament_;
+  // The level sweep's.
+  static constexpr unsigned char left_first_order = 1, right_first_order = 2;
+  bool tie_ = false;
+  std::vector<double> start_;         // task k's start
+  std::vector<double> sweep_finish_;  // task k's finish, f_i
+  std::vector<double> left_ready_;    // when i is ready for exchange (i, i+1)
+  std::vector<unsigned char> order_;  // 0 undecided, or which exchange i makes first
+  std::vector<ProcessorStream> saved_;  // the streams at the start, for the run event by event
 };
 
 // sequential: the rule that reproduces the C = 0 tables (1, 2), with each exchange costing 2C.
