@@ -27,6 +27,7 @@
 #include "cli/model.h"
 #include "cli/options.h"
 #include "cli/plot.h"
+#include "cli/schedule_command.h"
 #include "cli/parameters.h"
 #include "engine/policies.h"
 #include "engine/resources.h"
@@ -667,6 +668,7 @@ int run(int argc, char** argv) {
   SweepCommand sweep;
   PlotCommand plot;
   HbspCommand hbsp;
+  ScheduleCommand schedule;
   struct Command {
     std::function<bool()> parsed;
     std::function<int()> execute;
@@ -688,6 +690,7 @@ int run(int argc, char** argv) {
   for (const auto& p : engine::master_slave_policies()) policy_list += (policy_list.empty() ? "" : ", ") + p.name + " (" + p.approach + ")";
   subcommand("policies", "Master-slave dealing policies side by side with paired differences against the first: " + policy_list,
              policies);
+  subcommand("schedule", "A static schedule of a graph (HEFT, CPOP, heft-sd) from its mean times: one record per task, a mapping file, a Gantt chart", schedule);
   self_registered(sweep);
   self_registered(plot);
   self_registered(hbsp);

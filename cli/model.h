@@ -15,6 +15,8 @@ struct ModelOptions {
   std::string structure;                // async, sync, nn, ms (empty with --graph)
   std::string exchange = "sequential";  // nearest-neighbour exchange rule (zero communication)
   std::string task_law = "normal";      // STG and WfFormat: the law around each task's mean
+  std::string schedule;                 // a graph's tasks placed by this algorithm (heft, cpop, heft-sd)
+  double sd_weight = 1.0;               // heft-sd: the k of mean + k sd
 
   // Which of the model's options a command offers: one it would ignore is not offered.
   struct Offer {
@@ -23,6 +25,7 @@ struct ModelOptions {
     bool graph = true;
     bool protocol = true;
     bool policy = true;
+    bool schedule = true;  // --schedule and --sd-weight (the schedule command names its own)
   };
   // Registers the options on a subcommand.
   void add_to(CLI::App& app, Offer offer);
