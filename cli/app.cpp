@@ -56,6 +56,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 std::string describe_laws(const structures::Structure& s) {
   if (s.kind == structures::StructureKind::custom) {
     std::string text = std::to_string(s.laws.size()) + " distinct laws";
+    if (s.unrelated) text += ", unrelated processors (each task's costs)";
     if (!s.processor_scale.empty()) {
       text += ", processor scales ";
       for (std::size_t j = 0; j < s.processor_scale.size(); ++j) text += (j ? ";" : "") + full(s.processor_scale[j]);
@@ -235,6 +236,9 @@ struct Simulate {
           << (sim.plan.kind == engine::PlanKind::dag ? "port " : "protocol ") << sim.plan.communication()
           << (sim.plan.structure == structures::StructureKind::master_slave ? ", policy " + sim.plan.comm.policy : std::string()) << "\n";
     out << "laws        " << describe_laws(s) << "\n";
+    if (s.schedule)  // the deterministic makespan the schedule planned, beside the simulated mean
+      out << "schedule    " << structures::to_string(s.schedule->algorithm) << " on " << s.schedule->order.size()
+          << " processors, makespan " << full(s.schedule->makespan) << " at the mean times\n";
     if (std::any_of(s.processor_cores.begin(), s.processor_cores.end(), [](int k) { return k > 1; })) {
       out << "cores       ";
       for (std::size_t p = 0; p < s.processor_cores.size(); ++p) out << (p ? ", " : "") << s.processor_cores[p];

@@ -123,7 +123,7 @@ engine::Model ModelOptions::resolved() const {
     m.task_graph.schedule = placed;
   }
   if (given("--sd-weight") && (!m.task_graph.schedule || m.task_graph.schedule->algorithm != structures::ScheduleAlgorithm::heft_sd))
-    throw InputError("--sd-weight", "applies to --schedule heft-sd only", "leave it out, or give --schedule heft-sd");
+    throw InputError("--sd-weight", "applies to the heft-sd schedule only", "leave it out, or choose heft-sd");
   if (!m.graph.empty()) {
     // A graph's processors, laws and levels are its own: these options would do nothing.
     for (const char* flag : {"--n", "--law", "--fast-law", "--levels", "--exchange"})

@@ -73,15 +73,30 @@ std::string gantt_script(const std::string& graph, const structures::Schedule& s
          "\nreplot\n";
 }
 
+namespace {
+
+// The library names the algorithm `schedule` (simulate's --schedule); here it is --algorithm.
+template <class F>
+auto as_algorithm(F f) {
+  try {
+    return f();
+  } catch (const InputError& e) {
+    if (e.where() != "schedule") throw;
+    throw InputError("--algorithm", e.problem(), e.hint());
+  }
+}
+
+}  // namespace
+
 int ScheduleCommand::execute() {
-  const engine::Model model = options.resolved();
+  const engine::Model model = as_algorithm([&] { return options.resolved(); });
   if (model.graph.empty()) throw InputError("--graph", "missing", "a schedule is of a graph file: give --graph FILE");
   if (!model.port.empty() || model.overlap)
     throw InputError(model.port.empty() ? "--overlap" : "--port", "a schedule assumes the free port model",
                      "leave it out; simulate the schedule under a port model with simulate --schedule or --mapping");
   output.value();  // a bad --format fails before any work
   if (!gantt.empty()) check_gnuplot_base(gantt, "--gantt");
-  const structures::Structure s = model.build();
+  const structures::Structure s = as_algorithm([&] { return model.build(); });
   if (!s.schedule) throw std::logic_error("schedule: the graph was not scheduled");
   std::vector<std::string> names;
   for (const auto v : boost::make_iterator_range(boost::vertices(s.graph()))) names.push_back(s.graph()[v].name);
@@ -93,6 +108,7 @@ int ScheduleCommand::execute() {
         [&](const std::string& svg, const std::string& png) { return gantt_script(model.graph, *s.schedule, names, svg, png); },
         draw);
   output.emit(records);
+  if (!gantt.empty()) std::cerr << "hetstruct schedule: wrote " << gantt << ".gp, .svg, .png\n";
   return 0;
 }
 

@@ -109,7 +109,7 @@ Structure build_placed(CustomDag dag, const TaskGraphOptions& options, const std
     throw InputError("mapping", "give either a mapping file or a schedule, not both");
   const bool unrelated = !dag.tasks.empty() && !dag.tasks.front().costs.empty();
   if (!names_processors && !unrelated && options.schedule->scales.empty())
-    throw InputError("schedule", "the graph file names no processors to schedule on",
+    throw InputError("graph", "the file names no processors to schedule on",
                      "give the machine as the processors' scales (processor_scale), one per processor");
   Schedule schedule = schedule_dag(dag, *options.schedule, source);
   apply_schedule(schedule, dag);

@@ -9,7 +9,9 @@
 
 #include <catch2/catch.hpp>
 
+#include "cli/app.h"
 #include "engine/model.h"
+#include "engine/record.h"
 #include "engine/monte_carlo.h"
 #include "engine/plan.h"
 #include "structures/custom.h"
@@ -265,4 +267,29 @@ TEST_CASE("A schedule of related processors: a task's time is its law's mean tim
   structures::ScheduleOptions options;
   options.scales = {1.0, 1.0, 1.0};
   CHECK(structures::schedule_dag(dag, options, "r.dot").makespan == 8.0);
+}
+
+TEST_CASE("hetstruct schedule writes a mapping file that simulate --mapping reads back to the same makespan", "[schedule][cli]") {
+  testing::TempDir dir;
+  const std::string map = (dir.path / "heft.map").string(), out = (dir.path / "rows.csv").string();
+  const auto run = [](std::vector<std::string> args) {
+    args.insert(args.begin(), "hetstruct");
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    return cli::run(static_cast<int>(argv.size()), argv.data());
+  };
+  for (const std::string algorithm : {"heft", "cpop"}) {
+    INFO(algorithm);
+    REQUIRE(run({"schedule", "--graph", paper_graph, "--algorithm", algorithm, "--output-mapping", map, "--out", out}) == 0);
+    const auto rows = engine::records_of_csv(structures::read_text_file(out, "rows"));
+    REQUIRE(rows.size() == 10);
+    const std::string makespan = algorithm == "heft" ? "80" : "86";
+    for (const auto& r : rows) CHECK(r.text("makespan") == makespan);
+    REQUIRE(run({"simulate", "--graph", paper_graph, "--mapping", map, "--reps", "4", "--format", "csv", "--out", out}) == 0);
+    const auto simulated = engine::records_of_csv(structures::read_text_file(out, "simulate"));
+    REQUIRE(simulated.size() == 1);
+    CHECK(simulated[0].text("mean") == makespan);
+    CHECK(simulated[0].text("min") == makespan);
+    CHECK(simulated[0].text("max") == makespan);
+  }
 }
