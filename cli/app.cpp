@@ -598,6 +598,8 @@ Examples:
   hetstruct bounds --structure sync --n 16 --m 8 --a 4/5
   hetstruct simulate --graph pipeline.dot --reps 10000 --estimates
   hetstruct bounds --graph pipeline.dot
+  hetstruct schedule --graph pipeline.dot --algorithm heft --output-mapping heft.map --gantt heft
+  hetstruct simulate --graph pipeline.dot --schedule heft --reps 10000
   hetstruct simulate --structure nn --n 8 --m 3 --law normal --comm 0.1
   hetstruct table all --reps 10000 --out tables.csv
   hetstruct figure 5 --reps 2000 --out-dir results
