@@ -32,6 +32,7 @@
 #include "engine/policies.h"
 #include "engine/resources.h"
 #include "engine/simulation.h"
+#include "engine/schedule_comparison.h"
 #include "engine/sweep.h"
 #include "engine/dag_model.h"
 #include "cli/sweep.h"
@@ -100,7 +101,8 @@ struct Simulate {
                    "OPTION=VALUE[,OPTION=VALUE...]: the paired difference and ratio of the means (common random "
                    "numbers) against the model with these options set, as sweep --compare-to (same grammar: "
                    "n=n-m,m=0); repeatable. Prints the one-configuration sweep's rows (mean by mc unless "
-                   "--estimator); not with --metrics, --estimates or --histogram")
+                   "--estimator); not with --metrics, --estimates or --histogram. schedule=heft|cpop|heft-sd compares a graph's "
+                   "--schedule with another: each mean, the paired difference and ratio")
         ->group("Output");
     estimator_option = app.get_option("--estimator");
   }
@@ -161,6 +163,34 @@ struct Simulate {
 
   // --compare-to: the model as a one-configuration sweep (engine::model_sweep_records), its rows
   // printed as the sweep prints them, so the same bytes as `sweep` of that configuration.
+  int compare_schedules(const std::function<bool(const std::string&)>& is_schedule) {
+    if (!std::all_of(compare_to.begin(), compare_to.end(), is_schedule))
+      throw InputError("--compare-to", "compares schedules (schedule=ALGORITHM) or model options, not both at once",
+                       "run one simulate for each");
+    if (distribution.resolved().any())
+      throw InputError("--compare-to", "schedule=... compares the mean makespans only",
+                       "run simulate --schedule ALGORITHM for each schedule's distribution");
+    if (estimator_option && estimator_option->count() > 0 && estimator.value() != engine::Estimator::mc)
+      throw InputError("--estimator", "schedule comparisons are plain Monte Carlo", "leave it out, or give mc");
+    sampling.validate();
+    output.value();
+    std::vector<structures::ScheduleAlgorithm> against;
+    for (const auto& text : compare_to) {
+      const std::string name = text.substr(std::string("schedule=").size());
+      try {
+        against.push_back(structures::parse_schedule_algorithm(name));
+      } catch (const InputError& e) {
+        throw InputError("--compare-to", e.problem(), e.hint());
+      }
+    }
+    const engine::Model model = options.resolved();
+    if (!model.task_graph.schedule)
+      throw InputError("--compare-to", "schedule=" + std::string(structures::to_string(against.front())) + " needs the schedule to compare it with",
+                       "give --schedule heft, cpop or heft-sd");
+    output.emit(engine::compare_schedules(model, against, sampling.run_options()));
+    return 0;
+  }
+
   int execute_comparisons() {
     if (metrics) throw InputError("--metrics", "does not go with --compare-to (the sweep's rows have no metrics)",
                                   "run simulate --metrics without --compare-to");
@@ -169,6 +199,9 @@ struct Simulate {
     if (!distribution.histogram_bins.empty() || !distribution.histogram_out.empty())
       throw InputError("--histogram", "does not go with --compare-to (the sweep's rows have no histogram)",
                        "--distribution, --quantiles and --deadline give the sd, quantile and p_deadline rows");
+    // schedule=B: the graph's --schedule against algorithm B, paired (engine/schedule_comparison.h).
+    const auto is_schedule = [](const std::string& text) { return text.rfind("schedule=", 0) == 0; };
+    if (std::any_of(compare_to.begin(), compare_to.end(), is_schedule)) return compare_schedules(is_schedule);
     std::vector<engine::Comparison> comparisons;
     for (const auto& text : compare_to) comparisons.emplace_back(text);
     sampling.validate();

@@ -12,6 +12,7 @@
 #include "cli/app.h"
 #include "engine/model.h"
 #include "engine/record.h"
+#include "engine/schedule_comparison.h"
 #include "engine/monte_carlo.h"
 #include "engine/plan.h"
 #include "structures/custom.h"
@@ -292,4 +293,36 @@ TEST_CASE("hetstruct schedule writes a mapping file that simulate --mapping read
     CHECK(simulated[0].text("min") == makespan);
     CHECK(simulated[0].text("max") == makespan);
   }
+}
+
+TEST_CASE("Schedules compared on common random numbers: exact at constant times, paired under noise", "[schedule]") {
+  engine::Model model;
+  model.graph = paper_graph;
+  model.task_graph.schedule = structures::ScheduleOptions{};
+  engine::RunOptions run;
+  run.reps = 200;
+  run.threads = 2;
+  const auto rows = engine::compare_schedules(model, {ScheduleAlgorithm::cpop}, run);
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[0].text("schedule") == "heft");
+  CHECK(rows[0].text("value") == "80");
+  CHECK(rows[1].text("value") == "86");
+  CHECK(rows[2].text("quantity") == "difference");
+  CHECK(rows[2].text("value") == "-6");
+  CHECK(rows[2].text("stderr") == "0");
+  CHECK(rows[3].text("quantity") == "ratio");
+  CHECK(std::stod(rows[3].text("value")) == Approx(80.0 / 86.0).epsilon(1e-15));
+  // Normal times: the paired difference is the difference of the two means (the same draws), with
+  // a standard error below the unpaired one; the same bits on one thread.
+  model.graph = std::string(HETSTRUCT_TEST_DATA) + "/topcuoglu2002_cv30.dot";
+  run.reps = 2000;
+  const auto noisy = engine::compare_schedules(model, {ScheduleAlgorithm::cpop}, run);
+  const double a = std::stod(noisy[0].text("value")), b = std::stod(noisy[1].text("value"));
+  const double sa = std::stod(noisy[0].text("stderr")), sb = std::stod(noisy[1].text("stderr"));
+  CHECK(std::stod(noisy[2].text("value")) == Approx(a - b).epsilon(1e-12));
+  CHECK(std::stod(noisy[2].text("stderr")) < 0.8 * std::sqrt(sa * sa + sb * sb));
+  run.threads = 1;
+  const auto one = engine::compare_schedules(model, {ScheduleAlgorithm::cpop}, run);
+  for (std::size_t i = 0; i < noisy.size(); ++i) CHECK(engine::csv_line(one[i]) == engine::csv_line(noisy[i]));
+  CHECK(error_of([&] { engine::compare_schedules(model, {ScheduleAlgorithm::heft}, run); }).find("compare_to: compares the schedule heft with itself") == 0);
 }
