@@ -190,8 +190,8 @@ const ConfigKey* find_config_key(const std::string& name) {
 // it does on the command line: the graphs' settings, the mean rows' estimator and targets.
 constexpr std::array<std::pair<const char*, const char*>, 20> option_keys = {{
     {"task_law", "--task-law"}, {"task-law", "--task-law"}, {"task_cv", "--task-cv"}, {"task-cv", "--task-cv"},
-    {"schedule", "--schedule"}, {"sd_weight", "--sd-weight"}, {"sd-weight", "--sd-weight"},
     {"mapping", "--mapping"}, {"bandwidth", "--bandwidth"}, {"scales", "--scales"}, {"cores", "--cores"},
+    {"schedule", "--schedule"}, {"sd_weight", "--sd-weight"}, {"sd-weight", "--sd-weight"},
     {"estimator", "--estimator"}, {"target_se", "--target-se"}, {"target-se", "--target-se"},
     {"target_rel", "--target-rel"}, {"target-rel", "--target-rel"}, {"target_reps", "--target-reps"},
     {"target-reps", "--target-reps"}, {"se_floor", "--se-floor"}, {"se-floor", "--se-floor"},
