@@ -27,9 +27,11 @@
 #include "cli/model.h"
 #include "cli/options.h"
 #include "cli/plot.h"
+#include "cli/schedule_command.h"
 #include "cli/parameters.h"
 #include "engine/simulate/bounds_records.h"
 #include "engine/simulate/policies.h"
+#include "engine/simulate/schedule_comparison.h"
 #include "engine/driver/resources.h"
 #include "engine/simulate/simulation.h"
 #include "engine/sweep/sweep.h"
@@ -56,6 +58,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 std::string describe_laws(const structures::Structure& s) {
   if (s.kind == structures::StructureKind::custom) {
     std::string text = std::to_string(s.laws.size()) + " distinct laws";
+    if (s.unrelated) text += ", unrelated processors (each task's costs)";
     if (!s.processor_scale.empty()) {
       text += ", processor scales ";
       for (std::size_t j = 0; j < s.processor_scale.size(); ++j) text += (j ? ";" : "") + full(s.processor_scale[j]);
@@ -99,7 +102,8 @@ struct Simulate {
                    "OPTION=VALUE[,OPTION=VALUE...]: the paired difference and ratio of the means (common random "
                    "numbers) against the model with these options set, as sweep --compare-to (same grammar: "
                    "n=n-m,m=0); repeatable. Prints the one-configuration sweep's rows (mean by mc unless "
-                   "--estimator); not with --metrics, --estimates or --histogram")
+                   "--estimator); not with --metrics, --estimates or --histogram. schedule=heft|cpop|heft-sd compares a graph's "
+                   "--schedule with another: each mean, the paired difference and ratio")
         ->group("Output");
     estimator_option = app.get_option("--estimator");
   }
@@ -160,6 +164,34 @@ struct Simulate {
 
   // --compare-to: the model as a one-configuration sweep (engine::model_sweep_records), its rows
   // printed as the sweep prints them, so the same bytes as `sweep` of that configuration.
+  int compare_schedules(const std::function<bool(const std::string&)>& is_schedule) {
+    if (!std::all_of(compare_to.begin(), compare_to.end(), is_schedule))
+      throw InputError("--compare-to", "compares schedules (schedule=ALGORITHM) or model options, not both at once",
+                       "run one simulate for each");
+    if (distribution.resolved().any())
+      throw InputError("--compare-to", "schedule=... compares the mean makespans only",
+                       "run simulate --schedule ALGORITHM for each schedule's distribution");
+    if (estimator_option && estimator_option->count() > 0 && estimator.value() != engine::Estimator::mc)
+      throw InputError("--estimator", "schedule comparisons are plain Monte Carlo", "leave it out, or give mc");
+    sampling.validate();
+    output.value();
+    std::vector<structures::ScheduleAlgorithm> against;
+    for (const auto& text : compare_to) {
+      const std::string name = text.substr(std::string("schedule=").size());
+      try {
+        against.push_back(structures::parse_schedule_algorithm(name));
+      } catch (const InputError& e) {
+        throw InputError("--compare-to", e.problem(), e.hint());
+      }
+    }
+    const engine::Model model = options.resolved();
+    if (!model.task_graph.schedule)
+      throw InputError("--compare-to", "schedule=" + std::string(structures::to_string(against.front())) + " needs the schedule to compare it with",
+                       "give --schedule heft, cpop or heft-sd");
+    output.emit(engine::compare_schedules(model, against, sampling.run_options()));
+    return 0;
+  }
+
   int execute_comparisons() {
     if (metrics) throw InputError("--metrics", "does not go with --compare-to (the sweep's rows have no metrics)",
                                   "run simulate --metrics without --compare-to");
@@ -168,6 +200,9 @@ struct Simulate {
     if (!distribution.histogram_bins.empty() || !distribution.histogram_out.empty())
       throw InputError("--histogram", "does not go with --compare-to (the sweep's rows have no histogram)",
                        "--distribution, --quantiles and --deadline give the sd, quantile and p_deadline rows");
+    // schedule=B: the graph's --schedule against algorithm B, paired (engine/simulate/schedule_comparison.h).
+    const auto is_schedule = [](const std::string& text) { return text.rfind("schedule=", 0) == 0; };
+    if (std::any_of(compare_to.begin(), compare_to.end(), is_schedule)) return compare_schedules(is_schedule);
     std::vector<engine::Comparison> comparisons;
     for (const auto& text : compare_to) comparisons.emplace_back(text);
     sampling.validate();
@@ -235,6 +270,9 @@ struct Simulate {
           << (sim.plan.kind == engine::PlanKind::dag ? "port " : "protocol ") << sim.plan.communication()
           << (sim.plan.structure == structures::StructureKind::master_slave ? ", policy " + std::string(engine::to_string(sim.plan.comm.policy)) : std::string()) << "\n";
     out << "laws        " << describe_laws(s) << "\n";
+    if (s.schedule)  // the deterministic makespan the schedule planned, beside the simulated mean
+      out << "schedule    " << structures::to_string(s.schedule->algorithm) << " on " << s.schedule->order.size()
+          << " processors, makespan " << full(s.schedule->makespan) << " at the mean times\n";
     if (std::any_of(s.processor_cores.begin(), s.processor_cores.end(), [](int k) { return k > 1; })) {
       out << "cores       ";
       for (std::size_t p = 0; p < s.processor_cores.size(); ++p) out << (p ? ", " : "") << s.processor_cores[p];
@@ -323,7 +361,7 @@ struct Bounds {
   }
 
   int execute() {
-    // The records are the library's (engine/bounds_records.h); --reps and --seed act on nn only.
+    // The records are the library's (engine/simulate/bounds_records.h); --reps and --seed act on nn only.
     output.emit(engine::bounds_records(options.resolved(), estimates, [&] {
       sampling.validate();
       return sampling.run_options();
@@ -543,6 +581,8 @@ Examples:
   hetstruct bounds --structure sync --n 16 --m 8 --a 4/5
   hetstruct simulate --graph pipeline.dot --reps 10000 --estimates
   hetstruct bounds --graph pipeline.dot
+  hetstruct schedule --graph pipeline.dot --algorithm heft --output-mapping heft.map --gantt heft
+  hetstruct simulate --graph pipeline.dot --schedule heft --reps 10000
   hetstruct simulate --structure nn --n 8 --m 3 --law normal --comm 0.1
   hetstruct table all --reps 10000 --out tables.csv
   hetstruct figure 5 --reps 2000 --out-dir results
@@ -617,6 +657,7 @@ int run(int argc, char** argv) {
   SweepCommand sweep;
   PlotCommand plot;
   HbspCommand hbsp;
+  ScheduleCommand schedule;
   struct Command {
     std::function<bool()> parsed;
     std::function<int()> execute;
@@ -638,6 +679,7 @@ int run(int argc, char** argv) {
   for (const auto& p : engine::master_slave_policies()) policy_list += (policy_list.empty() ? "" : ", ") + p.name + " (" + p.approach + ")";
   subcommand("policies", "Master-slave dealing policies side by side with paired differences against the first: " + policy_list,
              policies);
+  subcommand("schedule", "A static schedule of a graph (HEFT, CPOP, heft-sd) from its mean times: one record per task, a mapping file, a Gantt chart", schedule);
   self_registered(sweep);
   self_registered(plot);
   self_registered(hbsp);

@@ -39,9 +39,18 @@ void ModelOptions::add_to(CLI::App& app, Offer offer) {
                    "STG/WfFormat: coefficient of variation of each task's time (0: the mean, constant)")
         ->capture_default_str()->group(group);
     app.add_option("--mapping", model.task_graph.mapping,
-                   "STG/WfFormat: a file of 'task processor' lines, in each processor's order (default: WfFormat's "
-                   "machines, else one processor per task)")
+                   "A file of 'task processor' lines, in each processor's order (default: a DOT vertex's processor, "
+                   "WfFormat's machines, else one processor per task); replaces a DOT file's processors and orders")
         ->group(group);
+    if (offer.schedule) {
+      app.add_option("--schedule", schedule,
+                     "Place a graph's tasks by a static schedule computed from the mean times: heft | cpop | heft-sd "
+                     "(HEFT on mean + k sd); on the file's machine (its costs or processor_scale, else the processors "
+                     "its vertices name) or --scales (see hetstruct schedule)")
+          ->group(group);
+      app.add_option("--sd-weight", sd_weight, "With --schedule heft-sd: k, the weight of each time's standard deviation")
+          ->capture_default_str()->group(group);
+    }
     app.add_option("--bandwidth", model.task_graph.bandwidth,
                    "WfFormat: bytes per unit of time; a crossing edge's message takes the bytes the parent writes and "
                    "the child reads over it (default: --comm for every crossing edge)")
@@ -109,6 +118,14 @@ engine::Model ModelOptions::resolved() const {
     return option && option->count() > 0;
   };
   if (!m.graph.empty() && m.structure) throw InputError("--graph", "give either a structure or a graph, not both");
+  if (!schedule.empty()) {
+    structures::ScheduleOptions placed;
+    placed.algorithm = structures::parse_schedule_algorithm(schedule);
+    placed.sd_weight = sd_weight;
+    m.task_graph.schedule = placed;
+  }
+  if (given("--sd-weight") && (!m.task_graph.schedule || m.task_graph.schedule->algorithm != structures::ScheduleAlgorithm::heft_sd))
+    throw InputError("--sd-weight", "applies to the heft-sd schedule only", "leave it out, or choose heft-sd");
   if (!m.graph.empty()) {
     // A graph's processors, laws and levels are its own: these options would do nothing.
     for (const char* flag : {"--n", "--law", "--fast-law", "--levels", "--exchange"})

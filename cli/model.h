@@ -18,6 +18,8 @@ struct ModelOptions {
   std::string protocol;                 // of the structure's family (empty: its default)
   std::string policy;                   // master-slave dealing (empty: dynamic)
   std::string port;                     // a graph's port model (empty: free)
+  std::string schedule;                 // a graph's tasks placed by this algorithm (heft, cpop, heft-sd)
+  double sd_weight = 1.0;               // heft-sd: the k of mean + k sd
 
   // Which of the model's options a command offers: one it would ignore is not offered.
   struct Offer {
@@ -28,6 +30,7 @@ struct ModelOptions {
     bool policy = true;
     // The structure, where the command fixes it (policies: ms) instead of offering it.
     std::optional<structures::StructureKind> fixed_structure;
+    bool schedule = true;  // --schedule and --sd-weight (the schedule command names its own)
   };
   // Registers the options on a subcommand.
   void add_to(CLI::App& app, Offer offer);

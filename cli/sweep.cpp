@@ -188,9 +188,10 @@ const ConfigKey* find_config_key(const std::string& name) {
 
 // Keys that set one of the command's options through CLI11, which parses and checks the value as
 // it does on the command line: the graphs' settings, the mean rows' estimator and targets.
-constexpr std::array<std::pair<const char*, const char*>, 17> option_keys = {{
+constexpr std::array<std::pair<const char*, const char*>, 20> option_keys = {{
     {"task_law", "--task-law"}, {"task-law", "--task-law"}, {"task_cv", "--task-cv"}, {"task-cv", "--task-cv"},
     {"mapping", "--mapping"}, {"bandwidth", "--bandwidth"}, {"scales", "--scales"}, {"cores", "--cores"},
+    {"schedule", "--schedule"}, {"sd_weight", "--sd-weight"}, {"sd-weight", "--sd-weight"},
     {"estimator", "--estimator"}, {"target_se", "--target-se"}, {"target-se", "--target-se"},
     {"target_rel", "--target-rel"}, {"target-rel", "--target-rel"}, {"target_reps", "--target-reps"},
     {"target-reps", "--target-reps"}, {"se_floor", "--se-floor"}, {"se-floor", "--se-floor"},
@@ -319,6 +320,12 @@ void SweepCommand::add_to(CLI::App& app) {
       ->group(graphs);
   app_->add_option("--bandwidth", bandwidth, "WfFormat: bytes per unit of time for a crossing edge's files (default: --comm)")
       ->group(graphs);
+  app_->add_option("--schedule", schedule,
+                   "Place every graph's tasks by a static schedule from the mean times (and each configuration's "
+                   "--comm): heft | cpop | heft-sd (see hetstruct schedule)")
+      ->group(graphs);
+  app_->add_option("--sd-weight", sd_weight, "With --schedule heft-sd: k, the weight of each time's standard deviation")
+      ->capture_default_str()->group(graphs);
   app_->add_option("--scales", scales, "Each processor's scale, a list 1,1,1/2 (replaces the file's speeds; not with --m)")
       ->group(graphs);
   app_->add_option("--cores", cores, "Each processor's cores, a list 4,4,1 or one count for all (replaces the file's)")
@@ -469,8 +476,16 @@ Settings read_settings(const SweepCommand& c) {
   s.seed = count_option(scalar_options[1], c.seed_text);
   s.max_configs = count_option(scalar_options[2], c.max_configs_text);
   if (c.threads < 0) throw InputError("--threads", "must be 0 (all cores) or more");
-  for (const char* flag : {"--task-law", "--task-cv", "--mapping", "--bandwidth", "--scales", "--cores"})
+  for (const char* flag : {"--task-law", "--task-cv", "--mapping", "--bandwidth", "--scales", "--cores", "--schedule", "--sd-weight"})
     if (c.given(flag) && c.graph.empty()) throw InputError(flag, "applies to a graph only", "give --graph FILE.dot");
+  if (c.given("--schedule")) {
+    structures::ScheduleOptions placed;
+    placed.algorithm = structures::parse_schedule_algorithm(c.schedule);
+    placed.sd_weight = c.sd_weight;
+    s.graph.task_graph.schedule = placed;
+  }
+  if (c.given("--sd-weight") && (!s.graph.task_graph.schedule || s.graph.task_graph.schedule->algorithm != structures::ScheduleAlgorithm::heft_sd))
+    throw InputError("--sd-weight", "applies to the heft-sd schedule only", "leave it out, or choose heft-sd");
   s.graph.task_graph.law.shape = structures::parse_task_law_shape(c.task_law);
   s.graph.task_graph.law.cv = c.task_cv;
   if (c.given("--task-law") && s.graph.task_graph.law.shape != structures::TaskLawShape::constant && !(c.task_cv > 0.0))

@@ -49,7 +49,8 @@ class SweepCommand {
   std::vector<std::string> graph, port;  // graphs (structure values) and their port models (protocol values)
   // Every graph's settings (engine::GraphSettings), as simulate's options of the same names.
   std::string task_law = "normal", mapping, scales, cores;
-  double task_cv = 0.0, bandwidth = 0.0;
+  std::string schedule;  // every graph's tasks placed by this static schedule (structures/schedule.h)
+  double task_cv = 0.0, bandwidth = 0.0, sd_weight = 1.0;
   std::vector<std::string> compare_to;
   std::vector<std::string> estimators, quantiles, deadlines;  // the distribution (cli/distribution.h)
   EstimatorOptions estimator{"mc"};  // the mean rows' estimator and target precision (engine/sweep/sweep.h)

@@ -183,12 +183,35 @@ Structure build_custom(const CustomDag& dag, const std::string& source) {
   const std::size_t n = dag.tasks.size();
   if (n == 0) throw InputError(source, "the graph has no vertices");
   int width = 0;
-  for (const auto& t : dag.tasks) {
+  // Unrelated processors: each task's law is its processor's entry of its costs.
+  const std::size_t cost_processors = dag.tasks.front().costs.size();
+  std::vector<int> resolved_law(n);
+  for (std::size_t v = 0; v < n; ++v) {
+    const auto& t = dag.tasks[v];
+    if (t.costs.size() != cost_processors)
+      throw InputError(source + ": task '" + t.name + "'", "gives costs for " + std::to_string(t.costs.size()) +
+                                                               " processors, but task '" + dag.tasks.front().name + "' for " +
+                                                               std::to_string(cost_processors),
+                       "give every task one time per processor, or none");
+    if (cost_processors > 0 && t.processor < 0)
+      throw InputError(source + ": task '" + t.name + "'", "has no processor",
+                       "give processor=, a mapping file (mapping) or a schedule");
     if (t.processor < 0 || t.processor > max_processor)
       throw InputError(source + ": task '" + t.name + "'", "processor " + std::to_string(t.processor) + " is out of range");
-    if (t.law < 0 || static_cast<std::size_t>(t.law) >= dag.laws.size())
+    if (cost_processors > 0 && static_cast<std::size_t>(t.processor) >= cost_processors)
+      throw InputError(source + ": task '" + t.name + "'",
+                       "processor " + std::to_string(t.processor) + " is not one of the " + std::to_string(cost_processors) +
+                           " processors its costs give (0 to " + std::to_string(cost_processors - 1) + ")");
+    resolved_law[v] = cost_processors > 0 ? t.costs[static_cast<std::size_t>(t.processor)] : t.law;
+    if (resolved_law[v] < 0 || static_cast<std::size_t>(resolved_law[v]) >= dag.laws.size())
       throw InputError(source + ": task '" + t.name + "'", "has no law");
     width = std::max(width, t.processor + 1);
+  }
+  width = std::max(width, dag.machine_width);
+  if (cost_processors > 0) {
+    if (!dag.processor_scale.empty())
+      throw InputError(source, "processor_scale does not apply to tasks with costs", "each task's costs give its time on each processor");
+    width = static_cast<int>(cost_processors);  // the machine the costs describe, idle processors too
   }
   if (!dag.processor_scale.empty()) {
     if (dag.processor_scale.size() > static_cast<std::size_t>(width))
@@ -281,10 +304,12 @@ Structure build_custom(const CustomDag& dag, const std::string& source) {
   s.recorded_makespan = dag.recorded_makespan;
   s.notes = dag.notes;
   PrecedenceGraph& g = s.custom_graph();
-  for (const auto& t : dag.tasks) {
+  s.unrelated = cost_processors > 0;
+  for (std::size_t v = 0; v < n; ++v) {
+    const auto& t = dag.tasks[v];
     Task task;
     task.processor = t.processor;
-    task.law = t.law;
+    task.law = resolved_law[v];
     task.name = t.name;
     task.cores = t.cores;
     boost::add_vertex(task, g);
@@ -343,6 +368,8 @@ void apply_mapping(const Mapping& mapping, CustomDag& dag, const std::vector<std
     t.order = static_cast<double>(it->second.line);
     names.insert(t.name);
   }
+  // The file's machine stays whole: a mapping may leave its last processors idle.
+  dag.machine_width = std::max(dag.machine_width, static_cast<int>(dag.processor_scale.size()));
   for (const auto& [name, entry] : mapping.task)
     if (!names.count(name))
       throw InputError(mapping.source + ":" + std::to_string(entry.line), "task '" + name + "' is not in the graph");

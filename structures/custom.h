@@ -33,6 +33,10 @@ struct CustomTask {
   int law = -1;                     // index into CustomDag::laws
   std::optional<double> order;      // explicit place on its processor (smaller first)
   int cores = 1;                    // the cores of its processor it takes while it runs (>= 1)
+  // Unrelated processors: costs[p] is the index in CustomDag::laws of its time on processor p, and
+  // `law` is the entry of its processor, resolved by build_custom once the processor is known (a
+  // file's processor, a mapping, a schedule). Empty: `law` on any processor, times its scale.
+  std::vector<int> costs;
 };
 
 struct CustomEdge {
@@ -52,6 +56,8 @@ struct CustomDag {
   std::optional<double> recorded_makespan;
   // What the reader decided that the user should know (Structure::notes).
   std::vector<std::string> notes;
+  // The processors of a schedule's machine (0: those the tasks use): the last ones may stay idle.
+  int machine_width = 0;
 
   // The index of `law` in `laws`, added if new: identical laws share one index.
   int law_index(const distributions::Law& law);
@@ -68,7 +74,9 @@ std::vector<std::size_t> file_topological_order(std::size_t n, const std::vector
 // chain edge between consecutive tasks of each processor (unless a file edge already links them).
 // Throws InputError, `source` first, for a cycle (naming its tasks, and the processors whose order
 // closes it), an edge given twice, two tasks with the same order on one processor, a processor with
-// some tasks ordered and others not, a processor index out of range, a bad processor scale.
+// some tasks ordered and others not, a processor index out of range, a bad processor scale. Tasks
+// with costs take the law of their processor's entry (a task without a processor, or one beyond its
+// costs, is an InputError), and the machine has as many processors as the costs.
 Structure build_custom(const CustomDag& dag, const std::string& source);
 
 // Gives a built custom structure's processors these cores (one per processor; --cores), the chain

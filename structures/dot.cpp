@@ -26,6 +26,7 @@
 #include <boost/graph/graphviz.hpp>
 
 #include "distributions/input_error.h"
+#include "distributions/law_syntax.h"
 #include "structures/custom.h"
 #include "structures/structure.h"
 
@@ -115,6 +116,7 @@ constexpr Known known_attributes[] = {
     {"order", Owner::vertex, "order=1 (its place on its processor)"},
     {"comm", Owner::edge, "comm=0.5 or comm=\"u(0,1)\" (the message's time)"},
     {"cores", Owner::vertex, "cores=2 (the cores of its processor it takes; default 1)"},
+    {"costs", Owner::vertex, "costs=\"14,16,9\" (its time on each processor: numbers or laws)"},
     {"processor_scale", Owner::graph, "graph [processor_scale=\"1,1,1/2\"]"},
     {"processor_cores", Owner::graph, "graph [processor_cores=\"4,4,1\"] (cores per processor)"},
 };
@@ -242,6 +244,39 @@ distributions::Law parse_vertex_law(const std::string& where, const std::string&
   }
 }
 
+// A task's time on each processor (unrelated processors): a comma-separated list of laws or bare
+// numbers (constants >= 0), one per processor.
+std::vector<distributions::Law> parse_costs(const std::string& where, const std::string& text) {
+  std::vector<distributions::Law> laws;
+  for (std::string item : distributions::split_outside_laws(text, ',')) {
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    const auto refuse = [&](const std::string& problem, const std::string& hint) {
+      throw InputError(where, "costs '" + text + "': '" + item + "'" + problem, hint);
+    };
+    double value = 0;
+    try {
+      value = distributions::parse_number(item, "costs");
+    } catch (const InputError&) {
+      try {
+        laws.push_back(distributions::parse_law(item));
+      } catch (const InputError& e) {
+        refuse(": " + e.problem(), e.hint().empty() ? "a comma-separated list of numbers or laws, one per processor" : e.hint());
+      }
+      continue;
+    }
+    if (!(value >= 0.0) || !std::isfinite(value)) refuse(" is not a time >= 0", "a comma-separated list such as \"14,16,9\"");
+    laws.push_back(distributions::Law::constant(value));
+  }
+  return laws;
+}
+
+std::string join_laws(const std::vector<distributions::Law>& laws) {
+  std::string s;
+  for (const auto& law : laws) s += (s.empty() ? "" : ",") + law.to_string();
+  return s;
+}
+
 double parse_order(const std::string& where, const std::string& text) {
   double k = 0;
   try {
@@ -305,6 +340,7 @@ std::optional<std::string> check_value(const std::string& where, const std::stri
   if (key == "order") return join({parse_order(where, value)});
   if (key == "cores") return std::to_string(parse_count(where, "cores", value, "cores=1, 2, 4, ... (default 1)"));
   if (key == "comm") return parse_time_law(where, value).to_string();
+  if (key == "costs") return join_laws(parse_costs(where, value));
   if (key == "processor_scale") return join(parse_scales(where, value));
   if (key == "processor_cores") {
     const auto cores = parse_processor_cores(where, value);
@@ -925,21 +961,58 @@ CustomDag read_dot_dag(const std::string& text, const std::string& source) {
   };
   // Every value below was checked where the file writes it; these are the vertices' and edges'.
   int width = 0;
+  const auto vertex_where = [&](std::size_t v) {
+    return source + ":" + std::to_string(walk.first_line.at(dot.names[v])) + ": vertex '" + dot.names[v] + "'";
+  };
+  // Unrelated processors: the first vertex in the file with costs sets how many processors every
+  // vertex's costs give; a vertex without costs beside it is refused.
+  std::size_t first_costs = n;
+  for (std::size_t v = 0; v < n; ++v)
+    if (dot.vertex_properties[v].count("costs") && (first_costs == n || place[v] < place[first_costs])) first_costs = v;
+  std::size_t cost_processors = 0;
+  if (first_costs < n) {
+    cost_processors = parse_costs(vertex_where(first_costs), dot.vertex_properties[first_costs].at("costs")).size();
+    width = static_cast<int>(cost_processors);
+    if (dot.graph_properties.count("processor_scale"))
+      throw InputError(source + ":" + std::to_string(walk.graph_attributes.count("processor_scale")
+                                                         ? walk.graph_attributes.at("processor_scale").line
+                                                         : walk.first_line.at(dot.names[first_costs])),
+                       "processor_scale does not apply beside costs", "each vertex's costs give its time on each processor");
+  }
   for (std::size_t v = 0; v < n; ++v) {
     const auto& props = dot.vertex_properties[v];
-    const std::string where =
-        source + ":" + std::to_string(walk.first_line.at(dot.names[v])) + ": vertex '" + dot.names[v] + "'";
+    const std::string where = vertex_where(v);
     for (const auto& [key, value] : props) check_attribute(where, Owner::vertex, key);
     CustomTask& t = dag.tasks[place[v]];
     t.name = dot.names[v];
     const auto processor = props.find("processor"), law = props.find("law"), order = props.find("order"),
-               cores = props.find("cores");
-    if (processor == props.end() || processor->second.empty())
-      throw InputError(where, "has no processor attribute", "add processor=0 (0-based)");
-    if (law == props.end() || law->second.empty()) throw InputError(where, "has no law attribute", "add law=\"u(0,1)\"");
-    t.processor = parse_processor(where, processor->second);
-    width = std::max(width, t.processor + 1);
-    t.law = law_from(where, law->second, false);
+               cores = props.find("cores"), costs = props.find("costs");
+    if (costs != props.end()) {
+      // Its law is its processor's entry: build_custom resolves it once the processor is known
+      // (this attribute, a mapping file or a schedule).
+      if (law != props.end())
+        throw InputError(where, "gives both law and costs", "give law= (one law, times its processor's scale) or costs= (a time per processor)");
+      for (const auto& cost : parse_costs(where, costs->second)) t.costs.push_back(dag.law_index(cost));
+      if (t.costs.size() != cost_processors)
+        throw InputError(where,
+                         "costs '" + costs->second + "' gives " + std::to_string(t.costs.size()) + " times, but vertex '" +
+                             dot.names[first_costs] + "' gives " + std::to_string(cost_processors),
+                         "give every vertex one time per processor");
+      t.processor = processor == props.end() || processor->second.empty() ? -1 : parse_processor(where, processor->second);
+      if (t.processor >= static_cast<int>(cost_processors))
+        throw InputError(where, "processor " + processor->second + " is not one of the " + std::to_string(cost_processors) +
+                                    " processors its costs give", "number processors 0 to " + std::to_string(cost_processors - 1));
+    } else {
+      if (cost_processors > 0)
+        throw InputError(where, "has no costs, but vertex '" + dot.names[first_costs] + "' gives them",
+                         "give every vertex its costs, one time per processor");
+      if (processor == props.end() || processor->second.empty())
+        throw InputError(where, "has no processor attribute", "add processor=0 (0-based)");
+      if (law == props.end() || law->second.empty()) throw InputError(where, "has no law attribute", "add law=\"u(0,1)\"");
+      t.processor = parse_processor(where, processor->second);
+      width = std::max(width, t.processor + 1);
+      t.law = law_from(where, law->second, false);
+    }
     if (order != props.end()) t.order = parse_order(where, order->second);
     if (cores != props.end()) t.cores = parse_count(where, "cores", cores->second, "cores=1, 2, 4, ... (default 1)");
   }

@@ -16,6 +16,7 @@
 #include <boost/graph/adjacency_list.hpp>
 
 #include "distributions/law.h"
+#include "structures/schedule.h"
 
 namespace hetstruct::structures {
 
@@ -99,6 +100,11 @@ struct Structure {
   // at a time, chained in the graph; one of several cores starts them in the same order, as many
   // at once as its cores allow (the engine enforces it: no chain edges on such a processor).
   std::vector<int> processor_cores;
+  // A custom DAG whose tasks give their time on each processor (a DOT vertex's `costs`): unrelated
+  // processors, each task's law already its processor's entry. Processor scales do not apply.
+  bool unrelated = false;
+  // The static schedule that placed the tasks (structures/schedule.h), when one did.
+  std::optional<Schedule> schedule;
   // A trace's recorded makespan (none when the file gives none), printed beside the model's.
   std::optional<double> recorded_makespan;
   // What a reader decided that the model's user should know (the front ends print each once).

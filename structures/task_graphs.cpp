@@ -99,6 +99,26 @@ std::vector<std::string> expand_graph_paths(const std::string& item) {
   return paths;
 }
 
+Structure build_placed(CustomDag dag, const TaskGraphOptions& options, const std::string& source,
+                       const std::vector<std::string>& dropped, bool names_processors) {
+  if (!options.schedule) {
+    apply_mapping(read_mapping(options.mapping), dag, dropped);
+    return build_custom(dag, source);
+  }
+  if (!options.mapping.empty())
+    throw InputError("mapping", "give either a mapping file or a schedule, not both");
+  const bool unrelated = !dag.tasks.empty() && !dag.tasks.front().costs.empty();
+  if (!names_processors && !unrelated && options.schedule->scales.empty())
+    throw InputError("graph", "the file names no processors to schedule on",
+                     "give the machine as the processors' scales (processor_scale), one per processor");
+  Schedule schedule = schedule_dag(dag, *options.schedule, source);
+  apply_schedule(schedule, dag);
+  dag.machine_width = static_cast<int>(schedule.order.size());
+  Structure s = build_custom(dag, source);
+  s.schedule = std::move(schedule);
+  return s;
+}
+
 Structure read_graph(const std::string& path, const TaskGraphOptions& options) {
   switch (graph_format(path)) {
     case GraphFormat::stg: return read_stg(path, options);
@@ -110,12 +130,13 @@ Structure read_graph(const std::string& path, const TaskGraphOptions& options) {
   if (options.law.shape != defaults.law.shape || options.law.cv != defaults.law.cv)
     throw InputError(options.law.cv != defaults.law.cv ? "task_cv" : "task_law",
                      "applies to STG and WfFormat files, not to a DOT file", "a DOT vertex gives its own law");
-  if (!options.mapping.empty())
-    throw InputError("mapping", "applies to STG and WfFormat files, not to a DOT file",
-                     "a DOT vertex gives its own processor");
   if (options.bandwidth != defaults.bandwidth)
     throw InputError("bandwidth", "applies to WfFormat files only", "a DOT edge gives its own comm");
-  return read_dot(path);
+  if (options.mapping.empty() && !options.schedule) return read_dot(path);
+  // A mapping file or a schedule replaces the vertices' processors and orders.
+  Structure s = build_placed(parse_dot_dag(read_text_file(path, "graph file"), path), options, path, {}, true);
+  s.name = path;
+  return s;
 }
 
 }  // namespace hetstruct::structures

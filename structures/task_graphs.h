@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "distributions/law.h"
+#include "structures/custom.h"
+#include "structures/schedule.h"
 #include "structures/structure.h"
 
 namespace hetstruct::structures {
@@ -41,7 +43,19 @@ struct TaskGraphOptions {
   // the files the parent writes and the child reads, divided by this. None: edges carry the model's
   // communication cost instead. STG and DOT files refuse it.
   std::optional<double> bandwidth;
+  // Instead of a mapping file: a static schedule computed from the graph's mean times
+  // (structures/schedule.h), applied as a mapping. An STG or WfFormat file names no machine: the
+  // schedule's scales give it.
+  std::optional<ScheduleOptions> schedule;
 };
+
+// The reader's last step when the options place the tasks: the mapping file's or the schedule's
+// processors and orders applied to `dag`, then build_custom. `dropped`: the reader's dummy tasks,
+// which a mapping may name. A schedule is kept in the structure (Structure::schedule). InputError
+// for a mapping with a schedule, or a schedule without a machine (`names_processors`: whether the
+// file's tasks name their processors, a machine the schedule may take).
+Structure build_placed(CustomDag dag, const TaskGraphOptions& options, const std::string& source,
+                       const std::vector<std::string>& dropped, bool names_processors);
 
 // Checks a bandwidth (none, or finite and > 0) and throws InputError naming `bandwidth`.
 void validate_bandwidth(const std::optional<double>& bandwidth);

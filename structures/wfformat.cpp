@@ -397,10 +397,9 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
 
   // Processors: the mapping file (its processors have one core, and each task takes one), else
   // the machines the tasks ran on, else one per task.
-  if (!options.mapping.empty()) {
-    apply_mapping(read_mapping(options.mapping), dag);
+  if (!options.mapping.empty() || options.schedule) {
     for (auto& t : dag.tasks) t.cores = 1;
-    return build_custom(dag, source);
+    return build_placed(std::move(dag), options, source, {}, false);
   }
   // Numbered: the listed machines that ran tasks, in the list's order; then machines the list
   // lacks, in the order the tasks first name them; then one processor for each task that names

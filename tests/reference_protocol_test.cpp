@@ -120,7 +120,7 @@ TEST_CASE("event-available and event-commit equal their frozen implementations o
       const Structure s = nearest_neighbor(heterogeneous(c.width, c.fast, c.scale, c.law), c.levels);
       CompileOptions options;
       options.comm_cost = c.comm;
-      options.protocol = protocol;
+      options.protocol = &find_protocol(StructureKind::nearest_neighbor, protocol);
       const Plan plan = compile(s, options);
       Workspace current(plan), frozen(plan);
       frozen.protocol = make_reference_protocol("nn", protocol, plan.comm);

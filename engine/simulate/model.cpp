@@ -106,8 +106,9 @@ void refuse_task_graph_options(const structures::TaskGraphOptions& options) {
                       : options.law.cv != defaults.law.cv     ? "task_cv"
                       : !options.mapping.empty()              ? "mapping"
                       : options.bandwidth != defaults.bandwidth ? "bandwidth"
+                      : options.schedule                        ? "schedule"
                                                                 : nullptr;
-  if (given) throw InputError(given, "applies to a graph file only", "give an STG or WfFormat graph");
+  if (given) throw InputError(given, "applies to a graph file only", "give a graph file");
 }
 
 }  // namespace
@@ -227,7 +228,23 @@ structures::Structure Model::build() const {
     std::error_code ec;
     const auto file_bytes = std::filesystem::file_size(graph, ec);
     if (memory_check && !ec) check_model_memory(0, file_bytes, "graph", graph + " and its graph");
-    structures::Structure s = structures::read_graph(graph, task_graph);
+    structures::TaskGraphOptions read_options = task_graph;
+    if (read_options.schedule) {
+      // A schedule places the tasks on the machine the file or the processors' scales give, one task
+      // at a time per processor, from the mean message times (C on edges without their own).
+      if (fast_count > 0 || wilson_machine)
+        throw InputError("fast_count", "a schedule takes the machine the graph file or the processors' scales give",
+                         "give the processors' scales (processor_scale) instead of fast processors");
+      if (!processor_cores.empty())
+        throw InputError("processor_cores", "a schedule runs one task at a time on a processor", "leave the cores out");
+      read_options.schedule->comm_cost = comm_value();
+      if (!processor_scales.empty()) read_options.schedule->scales = parse_scales(processor_scales);
+    }
+    structures::Structure s = structures::read_graph(graph, read_options);
+    if (s.unrelated && (!processor_scales.empty() || fast_count > 0 || wilson_machine))
+      throw InputError(!processor_scales.empty() ? "processor_scale" : "fast_count",
+                       "does not apply to a graph whose vertices give costs",
+                       "each vertex's costs give its time on each processor");
     if (!processor_scales.empty() && (fast_count > 0 || wilson_machine))
       throw InputError("processor_scale", "give either the processors' scales or fast processors (m and a), not both");
     if (!processor_scales.empty()) {

@@ -10,11 +10,14 @@
 #include <vector>
 
 #include <benchmark/benchmark.h>
+#include <boost/random/mersenne_twister.hpp>
 #include <boost/random/normal_distribution.hpp>
+#include <boost/random/uniform_int_distribution.hpp>
 #include <boost/random/uniform_real_distribution.hpp>
 
 #include "tests/reference/reference_protocols.h"
 #include "engine/kernel/plan.h"
+#include "structures/schedule.h"
 #include "structures/structure.h"
 
 namespace {
@@ -257,5 +260,37 @@ void dag_cores_plan(benchmark::State& state, int cores) {
 }
 BENCHMARK_CAPTURE(dag_cores_plan, many_per_processor_uniform_4_cores, 4);
 BENCHMARK_CAPTURE(dag_cores_plan, many_per_processor_uniform_32_cores, 32);
+
+
+// Static schedules (structures/schedule.h) of random DAGs of n tasks on 8 unrelated processors:
+// each task up to 3 predecessors among the 50 before it, whole-number times 1-50, messages 1-30.
+// Reported per task (items: tasks):
+//
+//   ./build/hetstruct_bench --benchmark_filter='^schedule/'
+void schedule(benchmark::State& state, structures::ScheduleAlgorithm algorithm) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  constexpr std::size_t q = 8;
+  boost::random::mt19937_64 rng(n);
+  boost::random::uniform_int_distribution<int> time(1, 50), comm(1, 30), preds(1, 3);
+  structures::SchedulingProblem problem;
+  problem.processors = q;
+  for (std::size_t j = 0; j < n; ++j) {
+    std::vector<double> row(q);
+    for (auto& w : row) w = time(rng);
+    problem.cost.push_back(row);
+    if (j == 0) continue;
+    boost::random::uniform_int_distribution<std::size_t> pick(j > 50 ? j - 50 : 0, j - 1);
+    std::vector<std::size_t> from;
+    for (int k = preds(rng); k > 0; --k) from.push_back(pick(rng));
+    std::sort(from.begin(), from.end());
+    from.erase(std::unique(from.begin(), from.end()), from.end());
+    for (const auto i : from) problem.edges.push_back({i, j, static_cast<double>(comm(rng))});
+  }
+  for (auto _ : state) benchmark::DoNotOptimize(structures::schedule(problem, algorithm).makespan);
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
+}
+
+BENCHMARK_CAPTURE(schedule, heft, structures::ScheduleAlgorithm::heft)->Arg(100)->Arg(1000)->Arg(10000)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(schedule, cpop, structures::ScheduleAlgorithm::cpop)->Arg(100)->Arg(1000)->Arg(10000)->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();

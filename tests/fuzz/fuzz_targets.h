@@ -39,6 +39,7 @@
 #include "engine/driver/monte_carlo.h"
 #include "engine/kernel/plan.h"
 #include "structures/custom.h"
+#include "structures/schedule.h"
 #include "structures/task_graphs.h"
 #include "structures/structure.h"
 
@@ -149,12 +150,32 @@ inline void check_dot(const std::string& text) {
     int width = 0;
     for (const auto& t : dag.tasks) {
       require(t.cores >= 1, "DOT: a task with cores < 1");
-      width = std::max(width, t.processor + 1);
+      require(t.costs.size() == dag.tasks.front().costs.size(), "DOT: costs of different lengths");
+      width = std::max({width, t.processor + 1, static_cast<int>(t.costs.size())});
     }
     require(dag.processor_cores.empty() || dag.processor_cores.size() == static_cast<std::size_t>(width),
             "DOT: processor_cores does not give one count per processor");
     for (const int c : dag.processor_cores) require(c >= 1, "DOT: a processor with cores < 1");
   } catch (const InputError&) {
+  }
+  // Every schedule of the graph, applied as a mapping, builds and runs; HEFT's and CPOP's times
+  // are their as-soon-as-possible replay's.
+  for (const auto algorithm : {structures::ScheduleAlgorithm::heft, structures::ScheduleAlgorithm::cpop,
+                               structures::ScheduleAlgorithm::heft_sd}) {
+    try {
+      auto dag = structures::parse_dot_dag(text, "fuzz.dot");
+      if (dag.tasks.size() > 2000) return;
+      structures::ScheduleOptions options;
+      options.algorithm = algorithm;
+      options.comm_cost = 0.5;
+      const auto problem = structures::scheduling_problem(dag, options, "fuzz.dot");
+      const auto schedule = structures::schedule(problem, algorithm);
+      if (algorithm != structures::ScheduleAlgorithm::heft_sd)
+        require(structures::replay(schedule, problem).makespan == schedule.makespan, "schedule: replay differs");
+      structures::apply_schedule(schedule, dag);
+      check_custom(structures::build_custom(dag, "fuzz.dot"));
+    } catch (const InputError&) {
+    }
   }
 }
 

@@ -1,0 +1,115 @@
+#include "cli/schedule_command.h"
+
+#include <iostream>
+#include <sstream>
+
+#include "cli/gnuplot.h"
+#include "cli/output.h"
+#include "distributions/input_error.h"
+
+namespace hetstruct::cli {
+
+void ScheduleCommand::add_to(CLI::App& app) {
+  // A schedule is of a graph, on the free port model: no structure, protocol, policy or replication.
+  options.add_to(app, {.structure = false, .structure_required = false, .protocol = false, .policy = false, .schedule = false});
+  app.add_option("--algorithm", options.schedule,
+                 "heft | cpop | heft-sd (HEFT on each time's mean + k standard deviations; k is --sd-weight)")
+      ->capture_default_str()->group("Schedule");
+  options.schedule = "heft";
+  app.add_option("--sd-weight", options.sd_weight, "With --algorithm heft-sd: k, the weight of each time's standard deviation")
+      ->capture_default_str()->group("Schedule");
+  app.add_option("--output-mapping", mapping_out,
+                 "Write the schedule as a mapping file ('task processor' lines in each processor's order), for "
+                 "simulate --graph FILE --mapping")
+      ->group("Output");
+  app.add_option("--gantt", gantt, "Draw the schedule's Gantt chart with gnuplot: BASE.gp, BASE.svg and BASE.png")->group("Output");
+  output.add_to(app, engine::Format::csv);
+}
+
+std::vector<engine::Record> schedule_records(const std::string& graph, const structures::Schedule& schedule,
+                                             const std::vector<std::string>& names) {
+  std::vector<engine::Record> records;
+  for (std::size_t v = 0; v < schedule.tasks.size(); ++v) {
+    const auto& slot = schedule.tasks[v];
+    engine::Record r;
+    r.add("graph", graph).add("algorithm", structures::to_string(schedule.algorithm)).add("task", names.at(v));
+    r.add("processor", slot.processor).add("start", slot.start).add("finish", slot.finish);
+    r.add("makespan", schedule.makespan).add("upward_rank", schedule.upward_rank.at(v));
+    records.push_back(std::move(r));
+  }
+  return records;
+}
+
+std::string gantt_script(const std::string& graph, const structures::Schedule& schedule,
+                         const std::vector<std::string>& names, const std::string& svg, const std::string& png) {
+  std::ostringstream g;
+  g << "# The Gantt chart of a " << structures::to_string(schedule.algorithm) << " schedule, written by hetstruct schedule.\n"
+    << "$schedule << EOD\n";
+  for (std::size_t v = 0; v < schedule.tasks.size(); ++v) {
+    std::string label = names.at(v);
+    for (char& c : label)
+      if (c == '"' || c == '\\') c = '\'';
+    const auto& slot = schedule.tasks[v];
+    g << '"' << label << "\" " << slot.processor << ' ' << full(slot.start) << ' ' << full(slot.finish) << '\n';
+  }
+  std::string title = graph;
+  for (char& c : title)
+    if (c == '"' || c == '\\') c = '\'';
+  g << "EOD\n"
+    << "set title \"" << structures::to_string(schedule.algorithm) << " schedule of " << title << ": makespan "
+    << full(schedule.makespan) << " at the mean times\" noenhanced\n"
+    << "set xlabel 'time'\n"
+    << "set ylabel 'processor'\n"
+    << "set yrange [-0.6:" << schedule.order.size() << "-0.4]\n"
+    << "set ytics 1\n"
+    << "set xrange [0:" << full(schedule.makespan) << "]\n"
+    << "set grid x\n"
+    << "unset key\n"
+    << "set style fill solid 0.3 border lc rgb '#1f4e79'\n"
+    << "plot $schedule using (($3+$4)/2):2:(($4-$3)/2):(0.35) with boxxyerror lc rgb '#1f4e79', \\\n"
+    << "     $schedule using (($3+$4)/2):2:1 with labels noenhanced font ',10'\n";
+  return "set terminal svg size 900,420 dynamic enhanced font 'sans,12'\nset output " + gnuplot_quote(svg, "svg") + "\n" +
+         g.str() + "set terminal pngcairo size 1100,520 enhanced font 'sans,12'\nset output " + gnuplot_quote(png, "png") +
+         "\nreplot\n";
+}
+
+namespace {
+
+// The library names the algorithm `schedule` (simulate's --schedule); here it is --algorithm.
+template <class F>
+auto as_algorithm(F f) {
+  try {
+    return f();
+  } catch (const InputError& e) {
+    if (e.where() != "schedule") throw;
+    throw InputError("--algorithm", e.problem(), e.hint());
+  }
+}
+
+}  // namespace
+
+int ScheduleCommand::execute() {
+  const engine::Model model = as_algorithm([&] { return options.resolved(); });
+  if (model.graph.empty()) throw InputError("--graph", "missing", "a schedule is of a graph file: give --graph FILE");
+  if (model.port || model.overlap)
+    throw InputError(model.port ? "--port" : "--overlap", "a schedule assumes the free port model",
+                     "leave it out; simulate the schedule under a port model with simulate --schedule or --mapping");
+  output.value();  // a bad --format fails before any work
+  if (!gantt.empty()) check_gnuplot_base(gantt, "--gantt");
+  const structures::Structure s = as_algorithm([&] { return model.build(); });
+  if (!s.schedule) throw std::logic_error("schedule: the graph was not scheduled");
+  std::vector<std::string> names;
+  for (const auto v : boost::make_iterator_range(boost::vertices(s.graph()))) names.push_back(s.graph()[v].name);
+  const auto records = schedule_records(model.graph, *s.schedule, names);
+  if (!mapping_out.empty()) write_file_atomically(mapping_out, structures::mapping_text(*s.schedule, names));
+  if (!gantt.empty())
+    draw_with_gnuplot(
+        gantt, "--gantt",
+        [&](const std::string& svg, const std::string& png) { return gantt_script(model.graph, *s.schedule, names, svg, png); },
+        draw);
+  output.emit(records);
+  if (!gantt.empty()) std::cerr << "hetstruct schedule: wrote " << gantt << ".gp, .svg, .png\n";
+  return 0;
+}
+
+}  // namespace hetstruct::cli
