@@ -23,6 +23,7 @@ struct ModelOptions {
     bool graph = true;
     bool protocol = true;
     bool policy = true;
+    bool slowdown = false;  // --slowdown and --machine-slowdown (simulate)
   };
   // Registers the options on a subcommand.
   void add_to(CLI::App& app, Offer offer);

@@ -12,7 +12,7 @@ namespace hetstruct::cli {
 namespace {
 
 // Library parameter -> flag. The sweep's TOML keys are the flags without their dashes.
-constexpr std::array<std::pair<const char*, const char*>, 36> flags = {{
+constexpr std::array<std::pair<const char*, const char*>, 39> flags = {{
     {"format", "--format"},
     {"structure", "--structure"}, {"graph", "--graph"},     {"width", "--n"},       {"fast_count", "--m"},
     {"scale", "--a"},             {"law", "--law"},         {"fast_law", "--fast-law"}, {"levels", "--levels"},
@@ -25,10 +25,11 @@ constexpr std::array<std::pair<const char*, const char*>, 36> flags = {{
     {"task_law", "--task-law"},   {"task_cv", "--task-cv"}, {"mapping", "--mapping"}, {"bandwidth", "--bandwidth"},
     {"processor_scale", "--scales"}, {"processor_cores", "--cores"},
     {"port", "--port"},           {"overlap", "--overlap"},
+    {"slowdown", "--slowdown"},   {"machine_slowdown", "--machine-slowdown"}, {"criticality", "--criticality"},
 }};
 
 // Phrases of the library's messages and hints that name a setting, and how the command line says them.
-constexpr std::array<std::pair<const char*, const char*>, 10> hint_phrases = {{
+constexpr std::array<std::pair<const char*, const char*>, 11> hint_phrases = {{
     {"memory_check off", "--no-memory-check"},
     {"it communicates by its port model; vary m, a, comm or port", "it communicates by --port; give --m, --a, --comm, --port"},
     {"give a graph file", "give --graph FILE.dot"},
@@ -41,6 +42,7 @@ constexpr std::array<std::pair<const char*, const char*>, 10> hint_phrases = {{
      "--bandwidth needs the size of every file an edge carries; leave --bandwidth out to give edges --comm"},
     {"the processors' cores (processor_cores) set them", "--cores sets them"},
     {"the free port (port free)", "--port free"},
+    {"leave the processors' cores (processor_cores) at 1", "leave --cores out or give 1"},
 }};
 
 }  // namespace
