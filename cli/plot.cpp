@@ -418,9 +418,10 @@ void PlotCommand::add_to(CLI::App& app) {
   app_ = app.add_subcommand("plot",
                             "Plot any sweep CSV to SVG and PNG through gnuplot (writes the .gp script too); a histogram "
                             "CSV of simulate --histogram-out as its histogram and empirical CDF with the Normal fit and the "
-                            "analytic estimates marked");
+                            "analytic estimates marked; a criticality CSV of simulate --criticality as its most critical tasks with their "
+                            "slack");
   app_->add_option("csv", csv_path, "The CSV (one header row), e.g. from hetstruct sweep")->required();
-  app_->add_option("--x,-x", x, "Column on the x axis (numeric; required except for a histogram CSV)");
+  app_->add_option("--x,-x", x, "Column on the x axis (numeric; required except for a histogram or criticality CSV)");
   app_->add_option("--y,-y", y, "Column on the y axis")->capture_default_str();
   app_->add_option("--series", series, "Column whose values split the series");
   app_->add_option("--facet", facet, "Column whose values split the plot into panels");

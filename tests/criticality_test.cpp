@@ -278,17 +278,26 @@ TEST_CASE("criticality: the same bits on 1 and 2 threads, and its makespan is ru
   CHECK(one.makespan.mean == plain.mean);
   CHECK(one.makespan.stderr_ == plain.stderr_);
   // Wilson's structures through their generic plans: the same makespans as their own plans.
-  for (const auto kind : {StructureKind::asynchronous, StructureKind::synchronous, StructureKind::nearest_neighbor}) {
-    const Model model = Model::wilson(kind, 5, 2, "1/2", "uniform", 7);
-    const Simulation sim = prepare(model);
-    const Plan generic = criticality_plan(sim.structure, sim.plan, model.compile_options());
-    run.reps = 300;
-    const auto c = run_criticality(sim.structure, generic, run);
-    const Estimate own = hetstruct::engine::run(sim.plan, run);
-    INFO(to_string(sim.plan.kind));
-    CHECK(c.makespan.mean == own.mean);
-    CHECK(c.makespan.max == own.max);
-  }
+  for (const auto kind : {StructureKind::asynchronous, StructureKind::synchronous, StructureKind::nearest_neighbor})
+    for (const char* slowdown : {"", "u(1,2)"}) {
+      Model model = Model::wilson(kind, 5, 2, "1/2", "uniform", 7);
+      model.slowdown = slowdown;  // the factors reach the generic plan's times too
+      const Simulation sim = prepare(model);
+      const Plan generic = criticality_plan(sim.structure, sim.plan, model.compile_options());
+      run.reps = 300;
+      const auto c = run_criticality(sim.structure, generic, run);
+      const Estimate own = hetstruct::engine::run(sim.plan, run);
+      INFO(to_string(sim.plan.kind) << " slowdown " << slowdown);
+      CHECK(c.makespan.mean == own.mean);
+      CHECK(c.makespan.max == own.max);
+    }
+  // A graph's slowdowns too.
+  CompileOptions slowed;
+  slowed.slowdown.machine = parse_law("u(1,2)");
+  slowed.slowdown.processor = parse_law("gamma(4,0.25)");
+  const auto c = criticality_of(s, 300, 2, slowed);
+  run.reps = 300;
+  CHECK(c.makespan.mean == hetstruct::engine::run(compile(s, slowed), run).mean);
 }
 
 TEST_CASE("criticality: refused where the rules do not apply", "[criticality]") {
