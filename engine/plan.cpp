@@ -976,12 +976,16 @@ double evaluate_protocol(const Plan& plan, std::uint64_t seed, std::uint64_t rep
   const double* factors = ws.factors.data();
   if (plan.kind == PlanKind::dag) return evaluate_dag(plan, seed, rep, ws, nullptr, factors);
   if (plan.kind == PlanKind::protocol) return evaluate_protocol(plan, seed, rep, ws, nullptr, nullptr, factors);
-  auto& draws = ws.scaled_draws;
-  if (draws.size() != ws.factors.size() || draws.front().factor != factors) {  // first use, or moved
-    draws.clear();
-    for (int i = 0; i < plan.width; ++i) draws.push_back({&plan.samplers[i], &ws.factors[i]});
-  }
-  return evaluate_regular(plan, draws.data(), seed, rep, ws);
+  const auto scaled = [&](auto& draws, const auto* of) {
+    if (draws.size() != ws.factors.size() || draws.front().factor != factors) {  // first use, or moved
+      draws.clear();
+      for (int i = 0; i < plan.width; ++i) draws.push_back({&of[i], &ws.factors[i]});
+    }
+    return evaluate_regular(plan, draws.data(), seed, rep, ws);
+  };
+  if (!plan.uniform_draws.empty()) return scaled(ws.scaled_uniform_draws, plan.uniform_draws.data());
+  if (!plan.normal_draws.empty()) return scaled(ws.scaled_normal_draws, plan.normal_draws.data());
+  return scaled(ws.scaled_draws, plan.samplers.data());
 }
 
 }  // namespace

@@ -265,14 +265,18 @@ class Workspace {
   // and the messages (by ready time, then message order) and tasks (plan order) waiting to start.
   std::vector<std::uint8_t> sending, receiving, computing;
   std::vector<std::uint32_t> waiting_messages, waiting_tasks;
-  // Slowdowns: this replication's factor per processor, and the regular plans' scaled draws.
+  // Slowdowns: this replication's factor per processor, and the regular plans' scaled draws (of
+  // the monomorphic uniform or normal draws where the plan has them: the same variates).
   std::vector<double> factors;
+  template <class Draw>
   struct ScaledDraw {
-    const distributions::Sampler* draw;
+    const Draw* draw;
     const double* factor;
     double operator()(ProcessorStream& s) const { return *factor * (*draw)(s); }
   };
-  std::vector<ScaledDraw> scaled_draws;
+  std::vector<ScaledDraw<distributions::Sampler>> scaled_draws;
+  std::vector<ScaledDraw<distributions::UniformDraw>> scaled_uniform_draws;
+  std::vector<ScaledDraw<distributions::NormalDraw>> scaled_normal_draws;
 };
 
 // Control variates of a replication (engine/estimators.h): statistics of its own task times whose
