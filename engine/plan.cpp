@@ -883,10 +883,26 @@ double evaluate_dag_per_processor_slowed(const Plan& plan, std::uint64_t seed, s
   });
 }
 
-double evaluate_dag(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws, double* busy = nullptr,
-                    const double* factor = nullptr) {
+// A DAG's replication with slowdown factors: kept apart (and out of line) so that evaluate_dag's
+// code is what it was without them.
+[[gnu::noinline]] double evaluate_dag_slowed(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws,
+                                             const double* factor) {
+  if (plan.task_streams == TaskStreams::per_processor) return evaluate_dag_per_processor_slowed(plan, seed, rep, ws, factor);
+  draw_single_stream(plan, seed, rep, ws, factor);
+  double* duration = ws.durations.data();
+  if (plan.messages.empty()) {
+    if (plan.multicore()) return propagate_cores(plan, ws.first.data(), duration, nullptr, ws);
+    return propagate(plan, ws.first.data(), [duration](std::size_t t) { return duration[t]; });
+  }
+  draw_messages(plan, seed, rep, ws);
+  double* message = ws.message_times.data();
+  if (plan.multicore()) return propagate_cores(plan, ws.first.data(), duration, message, ws);
+  if (plan.port == Port::free) return propagate_free(plan, ws.first.data(), duration, message);
+  return (plan.port == Port::one_port ? simulate_one_port : simulate_one_port_greedy)(plan, ws.first.data(), duration, message, ws);
+}
+
+double evaluate_dag(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws, double* busy = nullptr) {
   if (plan.task_streams == TaskStreams::per_processor) {
-    if (factor) return evaluate_dag_per_processor_slowed(plan, seed, rep, ws, factor);
     reset_streams(plan, seed, rep, ws);
     return propagate(plan, ws.first.data(), [&](std::size_t t) {
       const int p = plan.task_processor[t];
@@ -894,19 +910,6 @@ double evaluate_dag(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Wor
       if (busy) busy[p] += x;
       return x;
     });
-  }
-  if (factor) {
-    draw_single_stream(plan, seed, rep, ws, factor);
-    double* duration = ws.durations.data();
-    if (plan.messages.empty()) {
-      if (plan.multicore()) return propagate_cores(plan, ws.first.data(), duration, nullptr, ws);
-      return propagate(plan, ws.first.data(), [duration](std::size_t t) { return duration[t]; });
-    }
-    draw_messages(plan, seed, rep, ws);
-    double* message = ws.message_times.data();
-    if (plan.multicore()) return propagate_cores(plan, ws.first.data(), duration, message, ws);
-    if (plan.port == Port::free) return propagate_free(plan, ws.first.data(), duration, message);
-    return (plan.port == Port::one_port ? simulate_one_port : simulate_one_port_greedy)(plan, ws.first.data(), duration, message, ws);
   }
   ProcessorStream& stream = ws.protocol_stream;
   stream.reset(seed, rep, 0, ProcessorStream::dag_tasks);
@@ -974,7 +977,7 @@ double evaluate_protocol(const Plan& plan, std::uint64_t seed, std::uint64_t rep
 [[gnu::noinline]] double evaluate_slowed(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
   draw_slowdowns(plan, seed, rep, ws);
   const double* factors = ws.factors.data();
-  if (plan.kind == PlanKind::dag) return evaluate_dag(plan, seed, rep, ws, nullptr, factors);
+  if (plan.kind == PlanKind::dag) return evaluate_dag_slowed(plan, seed, rep, ws, factors);
   if (plan.kind == PlanKind::protocol) return evaluate_protocol(plan, seed, rep, ws, nullptr, nullptr, factors);
   const auto scaled = [&](auto& draws, const auto* of) {
     if (draws.size() != ws.factors.size() || draws.front().factor != factors) {  // first use, or moved
