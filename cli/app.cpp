@@ -30,6 +30,7 @@
 #include "cli/schedule_command.h"
 #include "cli/parameters.h"
 #include "engine/simulate/bounds_records.h"
+#include "engine/simulate/criticality.h"
 #include "engine/simulate/policies.h"
 #include "engine/simulate/schedule_comparison.h"
 #include "engine/driver/resources.h"
@@ -81,11 +82,12 @@ struct Simulate {
   bool metrics = false;
   DistributionFlags distribution;
   bool estimates = false;
+  bool criticality = false;
   std::vector<std::string> compare_to;
   const CLI::Option* estimator_option = nullptr;  // whether --estimator was given (--compare-to's default is mc)
 
   void add_to(CLI::App& app) {
-    options.add_to(app, {});
+    options.add_to(app, {.slowdown = true});
     sampling.add_to(app);
     estimator.add_to(app);
     output.add_to(app, engine::Format::text);
@@ -105,11 +107,25 @@ struct Simulate {
                    "--estimator); not with --metrics, --estimates or --histogram. schedule=heft|cpop|heft-sd compares a graph's "
                    "--schedule with another: each mean, the paired difference and ratio")
         ->group("Output");
+    app.add_flag("--criticality", criticality,
+                 "One record per task: its criticality (the fraction of replications in which it lies on a critical "
+                 "path) with its binomial standard error, and its mean slack (latest finish minus finish); plain "
+                 "Monte Carlo. A graph (free port, one core per processor) or async, sync, nn at --comm 0. "
+                 "`hetstruct plot` draws the CSV")
+        ->group("Output");
     estimator_option = app.get_option("--estimator");
   }
 
   int execute() {
-    if (!compare_to.empty()) return execute_comparisons();
+    if (criticality) return execute_criticality();
+    if (!compare_to.empty()) {
+      const engine::Model model = options.resolved();
+      if (!model.slowdown.empty() || !model.machine_slowdown.empty())
+        throw InputError(!model.slowdown.empty() ? "--slowdown" : "--machine-slowdown",
+                         "does not go with --compare-to (a comparison's rows are a sweep's, which has no slowdowns)",
+                         "run simulate with the slowdown and without it, on the same --seed");
+      return execute_comparisons();
+    }
     sampling.validate();
     const engine::DistributionOptions asked = distribution.resolved();
     const engine::Estimator requested = estimates ? engine::comparison_estimator(estimator.value()) : estimator.value();
@@ -160,6 +176,68 @@ struct Simulate {
     if (output.value() == engine::Format::text) output.emit(text_report(sim, r, elapsed));
     else output.emit(std::span(&r, 1));  // JSON: an array of one, as every command prints
     return 0;
+  }
+
+  // --criticality: the replications on the plan that exposes each task's start and finish
+  // (engine/simulate/criticality.h); its makespan is the mean's (the same replications, plain Monte Carlo).
+  int execute_criticality() {
+    const auto refuse = [](const char* flag, const std::string& hint) {
+      throw InputError(flag, "does not go with --criticality", hint);
+    };
+    if (!compare_to.empty()) refuse("--compare-to", "run simulate --criticality without --compare-to");
+    if (metrics) refuse("--metrics", "run simulate --metrics without --criticality");
+    if (estimates) refuse("--estimates", "run simulate --estimates without --criticality");
+    if (distribution.asked())
+      refuse("--distribution", "--criticality prints one record per task; run the distribution without it");
+    if (estimator.stop().active()) refuse("--target-se", "--criticality runs a fixed number of replications (--reps)");
+    if (estimator_option && estimator_option->count() > 0 && estimator.value() != engine::Estimator::mc &&
+        estimator.value() != engine::Estimator::automatic)
+      refuse("--estimator", "--criticality is plain Monte Carlo: leave --estimator out or give mc");
+    sampling.validate();
+    const engine::Model model = options.resolved();
+    engine::Simulation sim = engine::prepare(model);
+    const engine::Plan plan = engine::criticality_plan(sim.structure, sim.plan, model.compile_options());
+    engine::RunOptions run = sampling.run_options();
+    announce_duration(engine::run_seconds(plan.kind, static_cast<double>(plan.compute_tasks()),
+                                          static_cast<double>(sampling.reps), sampling.effective_threads()),
+                      "simulate --criticality " + sim.structure.name);
+    Progress progress("simulate " + sim.structure.name);
+    run.progress = [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
+    const auto t0 = std::chrono::steady_clock::now();
+    const engine::CriticalityRun result = engine::run_criticality(sim.structure, plan, run);
+    const double elapsed = seconds_since(t0);
+    progress.finish();
+    sim.estimate = result.makespan;
+    sim.estimator = engine::Estimator::mc;
+    const engine::Record r = engine::simulation_record(sim, sampling.seed);
+    r.check_finite();
+    const auto rows = engine::criticality_records(result, sampling.seed);
+    if (output.value() != engine::Format::text) {
+      output.emit(rows);
+      return 0;
+    }
+    output.emit(text_report(sim, r, elapsed) + criticality_text(result));
+    return 0;
+  }
+
+  // The most critical tasks (at most 20, by criticality, then in file order).
+  static std::string criticality_text(const engine::CriticalityRun& run) {
+    std::vector<const engine::TaskCriticality*> order;
+    for (const auto& t : run.tasks) order.push_back(&t);
+    std::stable_sort(order.begin(), order.end(), [](const auto* a, const auto* b) { return a->criticality > b->criticality; });
+    const std::size_t shown = std::min<std::size_t>(order.size(), 20);
+    std::ostringstream out;
+    out << "critical    " << run.tasks.size() << " tasks" << (shown < order.size() ? ", the " + std::to_string(shown) + " most critical" : std::string())
+        << " (--format csv lists every task)\n";
+    out << "            " << std::left << std::setw(20) << "task" << std::right << std::setw(12) << "criticality" << std::setw(10)
+        << "stderr" << std::setw(12) << "slack" << std::setw(10) << "stderr" << "\n";
+    for (std::size_t i = 0; i < shown; ++i) {
+      const auto& t = *order[i];
+      out << "            " << std::left << std::setw(20) << t.task << std::right << std::setw(12) << fixed(t.criticality, 4)
+          << std::setw(10) << fixed(t.criticality_stderr, 4) << std::setw(12) << fixed(t.slack.mean, 4) << std::setw(10)
+          << (t.slack.has_error() ? fixed(t.slack.stderr_, 4) : std::string()) << "\n";
+    }
+    return out.str();
   }
 
   // --compare-to: the model as a one-configuration sweep (engine::model_sweep_records), its rows
@@ -273,6 +351,12 @@ struct Simulate {
     if (s.schedule)  // the deterministic makespan the schedule planned, beside the simulated mean
       out << "schedule    " << structures::to_string(s.schedule->algorithm) << " on " << s.schedule->order.size()
           << " processors, makespan " << full(s.schedule->makespan) << " at the mean times\n";
+    if (const auto& slow = sim.plan.slowdown; slow.any()) {
+      out << "slowdown    ";
+      if (slow.machine) out << "machine " << slow.machine->to_string() << (slow.processor ? ", " : "");
+      if (slow.processor) out << "per processor " << slow.processor->to_string();
+      out << " (one factor per replication, multiplying the task times)\n";
+    }
     if (std::any_of(s.processor_cores.begin(), s.processor_cores.end(), [](int k) { return k > 1; })) {
       out << "cores       ";
       for (std::size_t p = 0; p < s.processor_cores.size(); ++p) out << (p ? ", " : "") << s.processor_cores[p];
@@ -302,6 +386,8 @@ struct Simulate {
       out << "closed form " << fixed(closed->value, 4) << " (" << closed->method << ")";
       if (!std::isnan(sim.z())) out << "  difference " << (sim.z() >= 0 ? "+" : "") << fixed(sim.z(), 2) << " standard errors";
       out << "\n";
+    } else if (sim.plan.slowed()) {
+      out << "closed form none with slowdowns: " << engine::slowdown_reason << "\n";
     } else {
       out << "closed form none for this structure\n";
     }

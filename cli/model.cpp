@@ -100,6 +100,17 @@ void ModelOptions::add_to(CLI::App& app, Offer offer) {
   for (const auto& p : engine::master_slave_policies()) policies.push_back(p.name);
   if (offer.policy)
     app.add_option("--policy", policy, "Master-slave dealing (default: the first): " + listed(policies))->group(group);
+  if (offer.slowdown) {
+    app.add_option("--slowdown", model.slowdown,
+                   "Correlated slowdowns: each replication draws one factor per processor from this law (a law >= 0, "
+                   "e.g. u(1,2) or c(2)) and multiplies all that processor's task times by it; independent across "
+                   "processors. No closed form, bound, analytic estimate or estimator but mc applies")
+        ->check(non_empty("give a law such as u(1,2); leave --slowdown out for independent times"))->group(group);
+    app.add_option("--machine-slowdown", model.machine_slowdown,
+                   "Correlated slowdowns: each replication draws one factor for the whole machine from this law and "
+                   "multiplies every task time by it (with --slowdown too: the product of the two factors)")
+        ->check(non_empty("give a law such as u(1,2); leave --machine-slowdown out for independent times"))->group(group);
+  }
   app.add_option("--exchange", exchange, "Nearest-neighbour rule: sequential (Wilson's tables) | plain (max of neighbours)")
       ->capture_default_str()->group(group);
   app.add_flag("--no-memory-check{false}", model.memory_check,

@@ -31,6 +31,7 @@ struct ModelOptions {
     // The structure, where the command fixes it (policies: ms) instead of offering it.
     std::optional<structures::StructureKind> fixed_structure;
     bool schedule = true;  // --schedule and --sd-weight (the schedule command names its own)
+    bool slowdown = false;  // --slowdown and --machine-slowdown (simulate)
   };
   // Registers the options on a subcommand.
   void add_to(CLI::App& app, Offer offer);

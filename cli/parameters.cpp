@@ -12,7 +12,7 @@ namespace hetstruct::cli {
 namespace {
 
 // Library parameter -> flag. The sweep's TOML keys are the flags without their dashes.
-constexpr std::array<std::pair<const char*, const char*>, 38> flags = {{
+constexpr std::array<std::pair<const char*, const char*>, 41> flags = {{
     {"format", "--format"},
     {"structure", "--structure"}, {"graph", "--graph"},     {"width", "--n"},       {"fast_count", "--m"},
     {"scale", "--a"},             {"law", "--law"},         {"fast_law", "--fast-law"}, {"levels", "--levels"},
@@ -26,10 +26,11 @@ constexpr std::array<std::pair<const char*, const char*>, 38> flags = {{
     {"processor_scale", "--scales"}, {"processor_cores", "--cores"},
     {"port", "--port"},           {"overlap", "--overlap"},
     {"schedule", "--schedule"},   {"sd_weight", "--sd-weight"},
+    {"slowdown", "--slowdown"},   {"machine_slowdown", "--machine-slowdown"}, {"criticality", "--criticality"},
 }};
 
 // Phrases of the library's messages and hints that name a setting, and how the command line says them.
-constexpr std::array<std::pair<const char*, const char*>, 12> hint_phrases = {{
+constexpr std::array<std::pair<const char*, const char*>, 13> hint_phrases = {{
     {"memory_check off", "--no-memory-check"},
     {"it communicates by its port model; vary m, a, comm or port", "it communicates by --port; give --m, --a, --comm, --port"},
     {"give a graph file", "give --graph FILE.dot"},
@@ -44,6 +45,7 @@ constexpr std::array<std::pair<const char*, const char*>, 12> hint_phrases = {{
     {"the free port (port free)", "--port free"},
     {"the processors' scales (processor_scale)", "--scales"},
     {"a mapping file (mapping) or a schedule", "--mapping or --schedule"},
+    {"leave the processors' cores (processor_cores) at 1", "leave --cores out or give 1"},
 }};
 
 }  // namespace

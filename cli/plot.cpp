@@ -174,11 +174,89 @@ std::string histogram_plot(const PlotCommand& o, const Table& t) {
   return g.str() + p.str();
 }
 
+// A text field of an inline data block: double-quoted (a name with spaces stays one field); a
+// double quote or a line break inside would end it, and becomes a single quote or a space.
+std::string datafile_text(std::string text) {
+  for (char& c : text) {
+    if (c == '"') c = '\'';
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return '"' + text + '"';
+}
+
+bool is_criticality(const Table& t) {
+  return t.find("task") >= 0 && t.find("criticality") >= 0 && t.find("criticality_stderr") >= 0 && t.find("slack") >= 0;
+}
+
+// The tasks most often critical (at most this many, by criticality, then in the file's order).
+constexpr std::size_t criticality_bars = 40;
+
+// A criticality CSV (simulate --criticality): the most critical tasks as bars with their 95%
+// intervals (1.96 binomial standard errors), and their mean slack beside.
+std::string criticality_plot(const PlotCommand& o, const Table& t) {
+  const int task = t.find("task"), crit = t.find("criticality"), se = t.find("criticality_stderr"), slack = t.find("slack");
+  if (t.rows.empty()) throw InputError("plot", "the criticality CSV has no task");
+  struct Bar {
+    std::string task;
+    double criticality, stderr_, slack;
+  };
+  std::vector<Bar> bars;
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    Bar b{t.rows[r][task], 0, 0, 0};
+    const auto read = [&](int c, double& v, bool empty_ok) {
+      if (empty_ok && t.rows[r][c].empty()) {
+        v = std::nan("");
+        return;
+      }
+      if (!to_number(t.rows[r][c], v))
+        throw InputError(o.csv_path + ":" + std::to_string(r + 2), "column '" + t.header[c] + "' is not numeric");
+    };
+    read(crit, b.criticality, false);
+    read(se, b.stderr_, false);
+    read(slack, b.slack, true);
+    bars.push_back(b);
+  }
+  std::stable_sort(bars.begin(), bars.end(), [](const Bar& a, const Bar& b) { return a.criticality > b.criticality; });
+  if (bars.size() > criticality_bars) bars.resize(criticality_bars);
+  std::ostringstream g;
+  g << "# hetstruct plot " << o.csv_path << ": the tasks by criticality (95% intervals) and their mean slack\n$bars << EOD\n";
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    const auto& b = bars[i];
+    g << i << ' ' << full(b.criticality) << ' ' << full(std::max(0.0, b.criticality - 1.96 * b.stderr_)) << ' '
+      << full(std::min(1.0, b.criticality + 1.96 * b.stderr_)) << ' ' << (std::isnan(b.slack) ? "NaN" : full(b.slack)) << ' '
+      << datafile_text(b.task) << '\n';
+  }
+  g << "EOD\n";
+  const std::string overall = (o.title.empty() ? o.csv_path : o.title) + (t.rows.size() > bars.size()
+      ? " (the " + std::to_string(bars.size()) + " most critical of " + std::to_string(t.rows.size()) + " tasks)" : std::string());
+  std::ostringstream p;
+  p << "set datafile missing NaN\nset grid ytics\nset key off\nset style fill solid 0.6 border lc rgb '#1f4e79'\n"
+    << "set boxwidth 0.7\nset xtics rotate by -60 noenhanced\nset xrange [-0.7:" << bars.size() - 0.3 << "]\n"
+    << "set multiplot layout 2,1 title " << quote(overall) << " noenhanced\n"
+    << "set title 'criticality: the fraction of replications in which the task is on a critical path'\n"
+    << "set ylabel 'criticality'\nset yrange [0:1.05]\n"
+    << "plot $bars using 1:2:xtic(6) with boxes lc rgb '#1f4e79', \\\n"
+    << "     $bars using 1:2:3:4 with yerrorbars pt -1 lc rgb '#c0392b'\n"
+    << "set title 'mean slack (latest finish minus finish)'\nset ylabel 'slack'\nset autoscale y\n"
+    << "plot $bars using 1:5:xtic(6) with boxes lc rgb '#27ae60'\n"
+    << "unset multiplot\n";
+  return g.str() + p.str();
+}
+
 }  // namespace
 
 std::string plot_script(const PlotCommand& o, const std::string& csv_text, const std::string& svg,
                         const std::string& png) {
   const Table t = parse_table(o.csv_path, csv_text);
+  if (o.x.empty() && is_criticality(t)) {
+    const std::string plot = criticality_plot(o, t);
+    const auto datablocks_end = plot.find("set datafile missing");
+    std::ostringstream script;
+    script << "set terminal svg size 1100,800 dynamic enhanced font 'sans,12'\nset output " << quote(svg) << "\n"
+           << plot << "set terminal pngcairo size 1375,1000 enhanced font 'sans,12'\nset output " << quote(png) << "\n"
+           << plot.substr(datablocks_end) << "unset output\n";
+    return script.str();
+  }
   if (o.x.empty() && is_histogram(t)) {
     const std::string plot = histogram_plot(o, t);
     const auto datablocks_end = plot.find("set datafile missing");
@@ -188,7 +266,8 @@ std::string plot_script(const PlotCommand& o, const std::string& csv_text, const
            << plot.substr(datablocks_end) << "unset output\n";
     return script.str();
   }
-  if (o.x.empty()) throw InputError("--x", "missing: give the column on the x axis", "only a histogram CSV needs none");
+  if (o.x.empty())
+    throw InputError("--x", "missing: give the column on the x axis", "only a histogram or criticality CSV needs none");
   const int xc = t.column(o.x, "--x"), yc = t.column(o.y, "--y");
   const int sc = o.series.empty() ? -1 : t.column(o.series, "--series");
   const int fc = o.facet.empty() ? -1 : t.column(o.facet, "--facet");
@@ -339,9 +418,10 @@ void PlotCommand::add_to(CLI::App& app) {
   app_ = app.add_subcommand("plot",
                             "Plot any sweep CSV to SVG and PNG through gnuplot (writes the .gp script too); a histogram "
                             "CSV of simulate --histogram-out as its histogram and empirical CDF with the Normal fit and the "
-                            "analytic estimates marked");
+                            "analytic estimates marked; a criticality CSV of simulate --criticality as its most critical tasks with their "
+                            "slack");
   app_->add_option("csv", csv_path, "The CSV (one header row), e.g. from hetstruct sweep")->required();
-  app_->add_option("--x,-x", x, "Column on the x axis (numeric; required except for a histogram CSV)");
+  app_->add_option("--x,-x", x, "Column on the x axis (numeric; required except for a histogram or criticality CSV)");
   app_->add_option("--y,-y", y, "Column on the y axis")->capture_default_str();
   app_->add_option("--series", series, "Column whose values split the series");
   app_->add_option("--facet", facet, "Column whose values split the plot into panels");

@@ -16,6 +16,11 @@
 // bins' edges with the Normal fit's CDF. Each further column (an analytic estimate the library
 // computed, engine::HistogramMark) is a vertical line across both panels, named in their keys.
 //
+// A criticality CSV (`simulate --criticality --format csv`: columns task, criticality,
+// criticality_stderr, slack), given without --x, is drawn as two panels: the 40 most critical tasks
+// (by criticality, then in the file's order) as bars with their 95% intervals (1.96 binomial
+// standard errors, clipped to [0, 1]), and the same tasks' mean slack.
+//
 // execute() throws InputError on bad input, before anything is written.
 #pragma once
 

@@ -232,3 +232,38 @@ TEST_CASE("a figure's subtitle says how its points were estimated", "[gnuplot]")
   for (auto& p : plain) p.add("estimator", "mc").add("reps", 10000);
   CHECK(cli::figure_sampling(plain, engine::FigureRun{}) == "mc, 10000 replications per point");
 }
+
+TEST_CASE("a criticality CSV is drawn as its most critical tasks and their slack", "[gnuplot][plot][criticality]") {
+  TempDir tmp;
+  const std::string graph = std::string(HETSTRUCT_TEST_DATA) + "/fork_join.dot";
+  const std::string csv = (tmp.path / "c.csv").string();
+  REQUIRE(run_hetstruct({"simulate", "--graph", graph, "--reps", "400", "--threads", "1", "--criticality", "--format",
+                         "csv", "--out", csv}) == 0);
+  std::ifstream in(csv);
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  const auto rows = engine::records_of_csv(text);
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[0].text("task") == "fork");
+  CHECK(rows[0].text("criticality") == "1");
+  cli::PlotCommand plot;
+  plot.csv_path = csv;
+  const std::string script = cli::plot_script(plot, text, "c.svg", "c.png");
+  // By criticality, then in file order: fork and join (1), then w0 and w1 in their order.
+  const auto fork = script.find("\"fork\"\n"), join = script.find("\"join\"\n");
+  const auto w0 = script.find("\"w0\"\n"), w1 = script.find("\"w1\"\n");
+  REQUIRE(fork != std::string::npos);
+  REQUIRE(w1 != std::string::npos);
+  CHECK(fork < join);
+  const bool w0_first = std::stod(rows[1].text("criticality")) >= std::stod(rows[2].text("criticality"));
+  CHECK(join < (w0_first ? w0 : w1));
+  CHECK((w0_first ? w0 < w1 : w1 < w0));
+  CHECK(script.find("with yerrorbars") != std::string::npos);
+  CHECK(script.find("set multiplot layout 2,1") != std::string::npos);
+  // A value that is not a number is refused, naming the file and line.
+  CHECK(testing::error_of([&] {
+          cli::plot_script(plot, "task,criticality,criticality_stderr,slack\na,x,0,0\n", "c.svg", "c.png");
+        }) == csv + ":2: column 'criticality' is not numeric");
+  plot.out_base = (tmp.path / "c").string();
+  REQUIRE(plot.execute() == 0);
+  CHECK(std::filesystem::exists(plot.out_base + ".svg"));
+}

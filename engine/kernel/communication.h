@@ -66,11 +66,15 @@ class TaskTimes {
  public:
   // `busy`, when given, gets each drawn time added to its processor's slot (busy times); `log`,
   // when given, gets every draw appended.
+  // `factors`, when given, multiply each processor's every time (correlated slowdowns,
+  // engine/kernel/plan.h); the monomorphic draws (LawDraws) then step aside.
   TaskTimes(const distributions::Sampler* samplers, ProcessorStream* streams, ProcessorStream& protocol_stream,
-            double* busy = nullptr, DrawLog* log = nullptr)
-      : samplers_(samplers), streams_(streams), protocol_stream_(protocol_stream), busy_(busy), log_(log) {}
+            double* busy = nullptr, DrawLog* log = nullptr, const double* factors = nullptr)
+      : samplers_(samplers), streams_(streams), protocol_stream_(protocol_stream), busy_(busy), log_(log),
+        factors_(factors) {}
   double next(int processor) {
-    const double x = samplers_[processor](streams_[processor]);
+    double x = samplers_[processor](streams_[processor]);
+    if (factors_) x = factors_[processor] * x;
     if (busy_) busy_[processor] += x;
     if (log_) log_->add(processor, x);
     return x;
@@ -83,6 +87,7 @@ class TaskTimes {
   const distributions::Sampler* samplers() const { return samplers_; }
   ProcessorStream* streams() const { return streams_; }
   bool keeps_busy() const { return busy_ != nullptr; }
+  bool slowed() const { return factors_ != nullptr; }
   DrawLog* log() const { return log_; }
 
  private:
@@ -91,6 +96,7 @@ class TaskTimes {
   ProcessorStream& protocol_stream_;
   double* busy_;
   DrawLog* log_;
+  const double* factors_;
 };
 
 // Hot loops: processor i's next task time without a dispatch per draw. When every processor's law
@@ -125,7 +131,7 @@ class LawDraws {
   template <class Run>
   decltype(auto) dispatch(TaskTimes& times, int width, Run&& run) {
     const distributions::Sampler* samplers = times.samplers();
-    if (!times.keeps_busy()) {
+    if (!times.keeps_busy() && !times.slowed()) {
       if (all_of_kind(samplers, width, distributions::LeafKind::uniform)) {
         uniform_.clear();
         for (int i = 0; i < width; ++i) uniform_.push_back(samplers[i].uniform_draw());

@@ -165,6 +165,7 @@ void compile_generic(const structures::Structure& s, const CompileOptions& optio
       throw InputError("structure", "a master-slave task pool has no fixed precedence graph",
                        "it is evaluated by dealing tasks at run time");
     plan.task_sampler.push_back(task.kind == TaskKind::compute ? task.law : -1);
+    plan.task_vertex.push_back(v);
     plan.task_processor.push_back(std::max(task.processor, 0));
     in.clear();
     std::uint32_t start_after = Plan::no_task;
@@ -329,7 +330,37 @@ void specialise_draws(Plan& plan) {
 
 }  // namespace
 
+namespace {
+
+// A slowdown law draws factors >= 0 (a negative factor would make every task time negative).
+void check_slowdown(const char* parameter, const std::optional<distributions::Law>& law) {
+  if (law && law->negative_probability() > 0.0)
+    throw InputError(parameter, "the law " + law->to_string() + " draws a negative factor",
+                     "a slowdown factor must be >= 0: give a law whose values are >= 0 (c, u(a,b) with a >= 0, "
+                     "tn, gamma, lognormal)");
+}
+
+void compile_slowdown(const CompileOptions& options, Plan& plan) {
+  check_slowdown("machine_slowdown", options.slowdown.machine);
+  check_slowdown("slowdown", options.slowdown.processor);
+  plan.slowdown = options.slowdown;
+  if (plan.slowdown.machine) plan.slowdown_samplers.emplace_back(*plan.slowdown.machine);
+  if (plan.slowdown.processor) plan.slowdown_samplers.emplace_back(*plan.slowdown.processor);
+}
+
+Plan compile_unslowed(const structures::Structure& s, CompileOptions options);
+
+}  // namespace
+
 Plan compile(const structures::Structure& s, CompileOptions options) {
+  Plan plan = compile_unslowed(s, options);
+  compile_slowdown(options, plan);
+  return plan;
+}
+
+namespace {
+
+Plan compile_unslowed(const structures::Structure& s, CompileOptions options) {
   Plan plan;
   plan.levels = s.levels;
   plan.width = s.width;
@@ -363,6 +394,8 @@ Plan compile(const structures::Structure& s, CompileOptions options) {
   return plan;
 }
 
+}  // namespace
+
 Workspace::Workspace(const Plan& plan)
     : streams(plan.width),
       first(plan.kind == PlanKind::dag ? plan.task_sampler.size() : plan.width),
@@ -393,6 +426,7 @@ Workspace::Workspace(const Plan& plan)
     }
   }
   if (plan.kind == PlanKind::protocol) protocol = plan.protocol->make(plan.comm);
+  if (plan.slowed()) factors.resize(plan.width);
 }
 
 namespace {
@@ -805,6 +839,66 @@ void draw_tasks(const Plan& plan, const Draw& draw, ProcessorStream& stream, dou
   }
 }
 
+// A custom DAG's task times of a replication from its one stream into ws.durations (plan order),
+// each times its processor's slowdown factor when `factor` is given.
+void draw_single_stream(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws, const double* factor) {
+  ProcessorStream& stream = ws.protocol_stream;
+  stream.reset(seed, rep, 0, ProcessorStream::dag_tasks);
+  double* duration = ws.durations.data();
+  if (!plan.uniform_draws.empty()) {
+    const auto* draws = plan.uniform_draws.data();
+    draw_tasks(plan, [draws](std::size_t i, ProcessorStream& s) { return draws[i](s); }, stream, duration);
+  } else if (!plan.normal_draws.empty()) {
+    const auto* draws = plan.normal_draws.data();
+    draw_tasks(plan, [draws](std::size_t i, ProcessorStream& s) { return draws[i](s); }, stream, duration);
+  } else {
+    const auto* order = plan.draw_order.data();
+    draw_tasks(plan, [&plan, order](std::size_t i, ProcessorStream& s) {
+      return plan.samplers[static_cast<std::size_t>(plan.task_sampler[order[i]])](s);
+    }, stream, duration);
+  }
+  if (factor)
+    for (const auto t : plan.draw_order) duration[t] = factor[plan.task_processor[t]] * duration[t];
+}
+
+// A DAG's message times of a replication into ws.message_times.
+void draw_messages(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+  ProcessorStream& stream = ws.protocol_stream;
+  stream.reset(seed, rep, 0, ProcessorStream::messages);
+  double* message = ws.message_times.data();
+  for (std::size_t k = 0; k < plan.messages.size(); ++k)
+    message[k] = plan.samplers[static_cast<std::size_t>(plan.messages[k].law)](stream);
+}
+
+// A generic plan of Wilson's structure drawn with its slowdown factors (the draws in plan order,
+// as propagate makes them).
+double evaluate_dag_per_processor_slowed(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws,
+                                         const double* factor) {
+  reset_streams(plan, seed, rep, ws);
+  return propagate(plan, ws.first.data(), [&](std::size_t t) {
+    const int p = plan.task_processor[t];
+    return factor[p] * plan.samplers[plan.task_sampler[t]](ws.streams[p]);
+  });
+}
+
+// A DAG's replication with slowdown factors: kept apart (and out of line) so that evaluate_dag's
+// code is what it was without them.
+[[gnu::noinline]] double evaluate_dag_slowed(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws,
+                                             const double* factor) {
+  if (plan.task_streams == TaskStreams::per_processor) return evaluate_dag_per_processor_slowed(plan, seed, rep, ws, factor);
+  draw_single_stream(plan, seed, rep, ws, factor);
+  double* duration = ws.durations.data();
+  if (plan.messages.empty()) {
+    if (plan.multicore()) return propagate_cores(plan, ws.first.data(), duration, nullptr, ws);
+    return propagate(plan, ws.first.data(), [duration](std::size_t t) { return duration[t]; });
+  }
+  draw_messages(plan, seed, rep, ws);
+  double* message = ws.message_times.data();
+  if (plan.multicore()) return propagate_cores(plan, ws.first.data(), duration, message, ws);
+  if (plan.port == Port::free) return propagate_free(plan, ws.first.data(), duration, message);
+  return (plan.port == Port::one_port ? simulate_one_port : simulate_one_port_greedy)(plan, ws.first.data(), duration, message, ws);
+}
+
 double evaluate_dag(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws, double* busy = nullptr) {
   if (plan.task_streams == TaskStreams::per_processor) {
     reset_streams(plan, seed, rep, ws);
@@ -869,16 +963,36 @@ double evaluate_regular(const Plan& plan, const Draw* draws, std::uint64_t seed,
 namespace {
 
 double evaluate_protocol(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws, double* busy,
-                         DrawLog* log = nullptr) {
+                         DrawLog* log = nullptr, const double* factors = nullptr) {
   reset_streams(plan, seed, rep, ws);
   ws.protocol_stream.reset(seed, rep, 0, ProcessorStream::protocol);
-  TaskTimes times(plan.samplers.data(), ws.streams.data(), ws.protocol_stream, busy, log);
+  TaskTimes times(plan.samplers.data(), ws.streams.data(), ws.protocol_stream, busy, log, factors);
   return ws.protocol->run(times);
+}
+
+// A replication with slowdowns: the factors first, then the plan's own evaluation on scaled times.
+// Kept out of line so that evaluate()'s own paths compile as before.
+[[gnu::noinline]] double evaluate_slowed(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+  draw_slowdowns(plan, seed, rep, ws);
+  const double* factors = ws.factors.data();
+  if (plan.kind == PlanKind::dag) return evaluate_dag_slowed(plan, seed, rep, ws, factors);
+  if (plan.kind == PlanKind::protocol) return evaluate_protocol(plan, seed, rep, ws, nullptr, nullptr, factors);
+  const auto scaled = [&](auto& draws, const auto* of) {
+    if (draws.size() != ws.factors.size() || draws.front().factor != factors) {  // first use, or moved
+      draws.clear();
+      for (int i = 0; i < plan.width; ++i) draws.push_back({&of[i], &ws.factors[i]});
+    }
+    return evaluate_regular(plan, draws.data(), seed, rep, ws);
+  };
+  if (!plan.uniform_draws.empty()) return scaled(ws.scaled_uniform_draws, plan.uniform_draws.data());
+  if (!plan.normal_draws.empty()) return scaled(ws.scaled_normal_draws, plan.normal_draws.data());
+  return scaled(ws.scaled_draws, plan.samplers.data());
 }
 
 }  // namespace
 
 double evaluate_busy(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+  if (plan.slowed()) throw std::logic_error("evaluate_busy: a plan with slowdowns has no busy times here");
   std::fill(ws.busy.begin(), ws.busy.end(), 0.0);
   if (plan.kind == PlanKind::dag) return evaluate_dag(plan, seed, rep, ws, ws.busy.data());
   if (plan.kind == PlanKind::protocol) return evaluate_protocol(plan, seed, rep, ws, ws.busy.data());
@@ -892,6 +1006,7 @@ double evaluate_busy(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Wo
 }
 
 double evaluate_on_task_times(const Plan& plan, const double* task_times, Workspace& ws) {
+  if (plan.slowed()) throw std::logic_error("evaluate_on_task_times: the given times would not be slowed");
   switch (plan.kind) {
     case PlanKind::asynchronous:
     case PlanKind::synchronous:
@@ -906,7 +1021,44 @@ double evaluate_on_task_times(const Plan& plan, const double* task_times, Worksp
   return evaluate_regular(plan, ws.replay.data(), 0, 0, ws);  // the streams are reset, never drawn
 }
 
+void draw_slowdowns(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+  if (!plan.slowed()) {
+    ws.factors.clear();
+    return;
+  }
+  ws.factors.resize(static_cast<std::size_t>(plan.width));
+  ProcessorStream& stream = ws.slowdown_stream;
+  stream.reset(seed, rep, 0, ProcessorStream::slowdown);
+  const distributions::Sampler* sampler = plan.slowdown_samplers.data();
+  const double machine = plan.slowdown.machine ? (*sampler++)(stream) : 1.0;
+  for (int i = 0; i < plan.width; ++i)
+    ws.factors[static_cast<std::size_t>(i)] =
+        plan.slowdown.processor ? (plan.slowdown.machine ? machine * (*sampler)(stream) : (*sampler)(stream)) : machine;
+}
+
+void draw_dag_times(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+  if (plan.kind != PlanKind::dag) throw std::logic_error("draw_dag_times: not a DAG plan");
+  draw_slowdowns(plan, seed, rep, ws);
+  const double* factor = plan.slowed() ? ws.factors.data() : nullptr;
+  if (plan.task_streams == TaskStreams::per_processor) {
+    reset_streams(plan, seed, rep, ws);
+    for (std::size_t t = 0; t < plan.task_sampler.size(); ++t) {
+      if (plan.task_sampler[t] < 0) {
+        ws.durations[t] = 0.0;
+        continue;
+      }
+      const int p = plan.task_processor[t];
+      const double x = plan.samplers[plan.task_sampler[t]](ws.streams[p]);
+      ws.durations[t] = factor ? factor[p] * x : x;
+    }
+  } else {
+    draw_single_stream(plan, seed, rep, ws, factor);
+  }
+  if (!plan.messages.empty()) draw_messages(plan, seed, rep, ws);
+}
+
 double evaluate(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
+  if (plan.slowed()) [[unlikely]] return evaluate_slowed(plan, seed, rep, ws);
   if (plan.kind == PlanKind::dag) return evaluate_dag(plan, seed, rep, ws);
   if (plan.kind == PlanKind::protocol) return evaluate_protocol(plan, seed, rep, ws, nullptr);
   if (!plan.uniform_draws.empty()) return evaluate_regular(plan, plan.uniform_draws.data(), seed, rep, ws);
@@ -1136,6 +1288,7 @@ double evaluate_controls(const Plan& plan, const ControlSpec& spec, std::uint64_
                          Workspace& ws, double* controls, double* task_times) {
   if (task_times && plan.kind != PlanKind::protocol)
     throw std::logic_error("evaluate_controls: task times are kept for protocol plans only");
+  if (plan.slowed()) throw std::logic_error("evaluate_controls: the controls assume independent task times (no slowdowns)");
   if (spec.size() == 0 && !task_times) return evaluate(plan, seed, rep, ws);
   if (spec.max_power > 3 || ((spec.powers() || spec.neighbor_maxima()) && plan.kind != PlanKind::protocol))
     throw std::logic_error("evaluate_controls: powers (up to 3) and neighbours' maxima come from a protocol's draws only");

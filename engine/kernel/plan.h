@@ -68,6 +68,15 @@
 //    (Task::cores, c) are free: it starts at max(inputs, the previous start, the c-th earliest
 //    core free time), and holds the c cores that free earliest until it finishes. With K = 1 that
 //    is the chain: each task after the one before it finishes.
+//
+// Correlated slowdowns (Slowdown, any plan; absent, nothing changes: evaluate() takes one branch
+// per replication). Replication r draws its factors from one stream, (seed, r, 0) of domain
+// slowdown, in a fixed order: the machine's factor M first (with a machine law), then processor
+// 0's, 1's, ... factor F_i (with a processor law; processors 0..width-1 of the plan). Processor i's
+// every task time in that replication is then (M * F_i) * x (a missing factor is 1, and with one
+// law alone the factor is that law's draw: c(2) doubles every time exactly), x the time it would
+// take without slowdowns (its processor's scale included). Messages are not slowed. The task
+// streams are untouched: with and without slowdowns the same x (common random numbers).
 #pragma once
 
 #include <cstdint>
@@ -107,6 +116,13 @@ Port parse_port(const std::string& name);
 enum class TaskStreams {
   per_processor,  // Wilson's streams: processor i's k-th task draws the k-th variate of (seed, r, i)
   single,         // a custom DAG: one stream per replication, tasks in the file's order (above)
+};
+
+// Correlated slowdowns (above): a law per processor (each draws its own factor) and a law for the
+// whole machine, either or both.
+struct Slowdown {
+  std::optional<distributions::Law> processor, machine;
+  bool any() const { return processor || machine; }
 };
 
 // A message of a DAG plan: from task `from` to task `to` (plan positions), its time drawn by
@@ -159,6 +175,14 @@ class Plan {
   static constexpr std::uint32_t no_task = UINT32_MAX;
   bool multicore() const { return !processor_cores.empty(); }
 
+  // Correlated slowdowns and their samplers (empty without).
+  Slowdown slowdown;
+  std::vector<distributions::Sampler> slowdown_samplers;  // [machine, processor], those present
+  bool slowed() const { return slowdown.any(); }
+
+  // Generic plan: the structure's vertex of each task (plan position -> vertex), for names.
+  std::vector<std::uint32_t> task_vertex;
+
   // Protocol plans: which protocol of which structure (none for the other plans), and what it
   // knows of the structure.
   std::optional<structures::StructureKind> structure;
@@ -183,6 +207,7 @@ struct CompileOptions {
   std::optional<DealingPolicy> policy;      // master-slave dealing; none: dynamic
   std::optional<Port> port;  // a custom DAG's port model (none: free); refused on other structures
   bool overlap = false;      // one-port models: compute while communicating
+  Slowdown slowdown;         // correlated slowdowns (none: independent times)
 };
 
 // Throws InputError where a structure cannot be compiled as asked (a task pool has no fixed DAG).
@@ -215,6 +240,7 @@ class Workspace {
   std::vector<int> processors;        // the task pool's heap of idle processors
   std::unique_ptr<Protocol> protocol; // protocol plans: the protocol with its own buffers
   ProcessorStream protocol_stream;
+  ProcessorStream slowdown_stream;     // slowdowns: the factors' stream
   std::vector<double> busy;            // evaluate_busy: each processor's total task time
   std::vector<BusyDraw> busy_draws;    // evaluate_busy on regular plans
   std::vector<std::uint64_t> counts;   // evaluate_controls: task times drawn per processor
@@ -239,6 +265,18 @@ class Workspace {
   // and the messages (by ready time, then message order) and tasks (plan order) waiting to start.
   std::vector<std::uint8_t> sending, receiving, computing;
   std::vector<std::uint32_t> waiting_messages, waiting_tasks;
+  // Slowdowns: this replication's factor per processor, and the regular plans' scaled draws (of
+  // the monomorphic uniform or normal draws where the plan has them: the same variates).
+  std::vector<double> factors;
+  template <class Draw>
+  struct ScaledDraw {
+    const Draw* draw;
+    const double* factor;
+    double operator()(ProcessorStream& s) const { return *factor * (*draw)(s); }
+  };
+  std::vector<ScaledDraw<distributions::Sampler>> scaled_draws;
+  std::vector<ScaledDraw<distributions::UniformDraw>> scaled_uniform_draws;
+  std::vector<ScaledDraw<distributions::NormalDraw>> scaled_normal_draws;
 };
 
 // Control variates of a replication (engine/estimators/estimators.h): statistics of its own task times whose
@@ -319,6 +357,15 @@ double evaluate_controls(const Plan& plan, const ControlSpec& spec, std::uint64_
 // evaluate() computes it from drawn ones: the same bits on the same values. The multi-fidelity
 // control evaluates its surrogate on the protocol's own draws this way.
 double evaluate_on_task_times(const Plan& plan, const double* task_times, Workspace& ws);
+
+// This replication's slowdown factors, one per processor (the rule is at the top), into
+// ws.factors: empty without slowdowns.
+void draw_slowdowns(const Plan& plan, std::uint64_t seed, std::uint64_t replication, Workspace& ws);
+
+// A DAG plan's task and message times of a replication, as evaluate() draws them (the same bits,
+// slowdowns included): ws.durations (plan order; 0 for a zero-time task) and ws.message_times.
+// For the evaluations that need every task's start and finish (engine/simulate/criticality.h).
+void draw_dag_times(const Plan& plan, std::uint64_t seed, std::uint64_t replication, Workspace& ws);
 
 // The makespan of replication `replication` under `seed`.
 double evaluate(const Plan& plan, std::uint64_t seed, std::uint64_t replication, Workspace& ws);

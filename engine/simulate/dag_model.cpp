@@ -81,6 +81,9 @@ bounds::StochasticDag stochastic_dag(const structures::Structure& structure, boo
 }
 
 bounds::StochasticDag stochastic_dag(const Simulation& simulation) {
+  if (simulation.plan.slowed())
+    throw InputError(simulation.plan.slowdown.processor ? "slowdown" : "machine_slowdown",
+                     std::string("no analytic DAG estimates: ") + slowdown_reason, "leave the estimates out");
   if (simulation.plan.kind == PlanKind::dag) return stochastic_dag(simulation.plan);
   if (!simulation.zero_comm())
     throw InputError("comm_cost", "analytic DAG estimates are of a structure at zero communication");
@@ -129,12 +132,13 @@ std::vector<Record> comparison_records(const std::string& structure, const std::
 }
 
 bool dag_estimates_apply(const Simulation& simulation) {
-  return simulation.plan.kind == PlanKind::dag && simulation.plan.port == Port::free && !simulation.plan.multicore();
+  return !simulation.plan.slowed() && simulation.plan.kind == PlanKind::dag && simulation.plan.port == Port::free && !simulation.plan.multicore();
 }
 
 std::vector<HistogramMark> histogram_marks(const Simulation& simulation,
                                            const std::vector<bounds::DagEstimate>& dag_estimates) {
   std::vector<HistogramMark> marks;
+  if (simulation.plan.slowed()) return marks;  // every mark assumes independent task times
   if (const auto& closed = simulation.closed_form) marks.push_back({"closed_form_" + closed->method, closed->value});
   const auto& s = simulation.structure;
   const double comm = simulation.model.comm_value();

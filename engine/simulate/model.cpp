@@ -176,6 +176,8 @@ CompileOptions Model::compile_options() const {
   options.policy = policy;
   options.port = port;
   options.overlap = overlap;
+  if (!slowdown.empty()) options.slowdown.processor = parse_law_parameter("slowdown", slowdown);
+  if (!machine_slowdown.empty()) options.slowdown.machine = parse_law_parameter("machine_slowdown", machine_slowdown);
   return options;
 }
 

@@ -54,6 +54,9 @@ struct Model {
   std::optional<Port> port;     // a graph's port model; none: free
   bool overlap = false;         // one-port models: a processor computes while it communicates
   bool memory_check = true;     // refuse a model larger than the available memory (engine/driver/resources.h)
+  // Correlated slowdowns (engine/kernel/plan.h): laws of a factor per processor and of one for the whole
+  // machine, drawn each replication; empty: none (independent task times).
+  std::string slowdown, machine_slowdown;
 
   // Wilson's (n, m) model of a structure: n - m processors draw `law`, m draw `scale` * `law`.
   static Model wilson(structures::StructureKind structure, int n, int m, std::string scale, std::string law,
@@ -66,7 +69,8 @@ struct Model {
   double comm_value() const;
   // True for Wilson's uniform setting: u(0,1) slow and a*u(0,1) fast (where Eq. 1-7 apply).
   bool is_paper_uniform() const;
-  // The plan's compile options: C, protocol, policy, port and overlap.
+  // The plan's compile options: C, protocol, policy, port, overlap and slowdowns (InputError on
+  // slowdown, machine_slowdown).
   CompileOptions compile_options() const;
   // The processor scales a list gives (InputError on processor_scale).
   static std::vector<double> parse_scales(const std::string& text);

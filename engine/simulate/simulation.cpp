@@ -18,6 +18,11 @@ Simulation prepare(const Model& model) {
   sim.model = model;
   sim.structure = model.build();
   sim.plan = compile(sim.structure, model.compile_options());
+  if (sim.plan.slowed()) {
+    // The closed forms, exact values, controls and twins assume independent task times.
+    sim.estimators.no_twin = slowdown_reason;
+    return sim;
+  }
   if (!sim.custom() && sim.zero_comm())
     sim.closed_form = bounds::closed_form(sim.structure, model.is_paper_uniform(), model.scale_value());
   // Exact where the closed form is: everything but the asynchronous normal approximation.
@@ -29,6 +34,15 @@ Simulation prepare(const Model& model) {
 
 std::optional<Estimator> check_run(Simulation& sim, const RunOptions& options, bool metrics, Estimator estimator,
                                    const StopRule& stop) {
+  if (sim.plan.slowed()) {
+    if (metrics)
+      throw InputError("metrics", "the measures (power weights, speedup, efficiency) take the laws' means as the "
+                                  "processors' speeds, which the slowdowns change",
+                       "run without metrics");
+    if (estimator != Estimator::mc && estimator != Estimator::automatic)
+      throw InputError("estimator", std::string(to_string(estimator)) + ": " + slowdown_reason,
+                       "with slowdowns only plain Monte Carlo (mc) applies");
+  }
   if (metrics && sim.plan.multicore())
     throw InputError("metrics", "the measures (power weights, speedup, efficiency) take processors of one core",
                      "a processor of several cores has no one speed or busy time to weigh");
@@ -110,6 +124,9 @@ Record simulation_record(const Simulation& sim, std::uint64_t seed) {
   text("protocol", sim.plan.communication());
   text("policy", comm && sim.plan.structure == structures::StructureKind::master_slave ? to_string(sim.plan.comm.policy) : "");
   r.add("estimator", to_string(sim.estimator)).add("variance_factor", sim.variance_factor);
+  // Only with slowdowns: every record without them keeps its columns.
+  if (const auto& law = sim.plan.slowdown.processor) r.add("slowdown", law->to_string());
+  if (const auto& law = sim.plan.slowdown.machine) r.add("machine_slowdown", law->to_string());
   // A trace's makespan as it ran, beside the model's: how far the model is from the real run.
   if (s.recorded_makespan)
     r.add("recorded_makespan", *s.recorded_makespan).add("mean_to_recorded", e.mean / *s.recorded_makespan);

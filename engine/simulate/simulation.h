@@ -44,7 +44,14 @@ struct Simulation {
   double z() const;
 };
 
-// Validates, builds and compiles the model (InputError naming the parameter).
+// Why a model with slowdowns has no closed form, bound, analytic estimate, exact value, control
+// variate or antithetic twin: all of them assume independent task times.
+inline constexpr const char* slowdown_reason =
+    "the closed forms, bounds, analytic estimates, exact values, control variates and antithetic twins assume "
+    "independent task times, which slowdowns correlate";
+
+// Validates, builds and compiles the model (InputError naming the parameter). With slowdowns
+// (Model::slowdown, machine_slowdown) there is no closed form and no estimator but mc.
 Simulation prepare(const Model& model);
 // Runs the replications with `estimator` (engine/estimators/estimators.h; auto picks the best the model
 // offers), stopping early on `stop`; with `metrics`, the power weights and the parallelism measures
@@ -59,7 +66,8 @@ void run(Simulation& simulation, const RunOptions& options, bool metrics, Estima
 std::optional<Estimator> check_run(Simulation& simulation, const RunOptions& options, bool metrics, Estimator estimator,
                                    const StopRule& stop = {});
 // The result: model columns, the estimate, the closed form, C, protocol and policy, the
-// estimator and its variance factor, and the measures when measured, then the distribution's
+// estimator and its variance factor, the slowdowns' laws when there are (slowdown,
+// machine_slowdown), and the measures when measured, then the distribution's
 // fields when estimated (distribution_fields). `seed` is the run's.
 Record simulation_record(const Simulation& simulation, std::uint64_t seed);
 
