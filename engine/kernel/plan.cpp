@@ -870,23 +870,9 @@ void draw_messages(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Work
     message[k] = plan.samplers[static_cast<std::size_t>(plan.messages[k].law)](stream);
 }
 
-// A generic plan of Wilson's structure drawn with its slowdown factors (the draws in plan order,
-// as propagate makes them).
-double evaluate_dag_per_processor_slowed(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws,
-                                         const double* factor) {
-  reset_streams(plan, seed, rep, ws);
-  return propagate(plan, ws.first.data(), [&](std::size_t t) {
-    const int p = plan.task_processor[t];
-    return factor[p] * plan.samplers[plan.task_sampler[t]](ws.streams[p]);
-  });
-}
-
-// A DAG's replication with slowdown factors: kept apart (and out of line) so that evaluate_dag's
-// code is what it was without them.
-[[gnu::noinline]] double evaluate_dag_slowed(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws,
-                                             const double* factor) {
-  if (plan.task_streams == TaskStreams::per_processor) return evaluate_dag_per_processor_slowed(plan, seed, rep, ws, factor);
-  draw_single_stream(plan, seed, rep, ws, factor);
+// The makespan of a custom DAG's replication whose task times are in ws.durations: its messages
+// drawn, then the propagation its port model and cores call for.
+double propagate_drawn(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
   double* duration = ws.durations.data();
   if (plan.messages.empty()) {
     if (plan.multicore()) return propagate_cores(plan, ws.first.data(), duration, nullptr, ws);
@@ -899,6 +885,25 @@ double evaluate_dag_per_processor_slowed(const Plan& plan, std::uint64_t seed, s
   return (plan.port == Port::one_port ? simulate_one_port : simulate_one_port_greedy)(plan, ws.first.data(), duration, message, ws);
 }
 
+// A generic plan of Wilson's structure drawn with its slowdown factors (the draws in plan order,
+// as propagate makes them).
+double evaluate_dag_per_processor_slowed(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws,
+                                         const double* factor) {
+  reset_streams(plan, seed, rep, ws);
+  return propagate(plan, ws.first.data(), [&](std::size_t t) {
+    const int p = plan.task_processor[t];
+    return factor[p] * plan.samplers[plan.task_sampler[t]](ws.streams[p]);
+  });
+}
+
+// A DAG's replication with slowdown factors, out of line: evaluate_dag stays as lean as without them.
+[[gnu::noinline]] double evaluate_dag_slowed(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws,
+                                             const double* factor) {
+  if (plan.task_streams == TaskStreams::per_processor) return evaluate_dag_per_processor_slowed(plan, seed, rep, ws, factor);
+  draw_single_stream(plan, seed, rep, ws, factor);
+  return propagate_drawn(plan, seed, rep, ws);
+}
+
 double evaluate_dag(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws, double* busy = nullptr) {
   if (plan.task_streams == TaskStreams::per_processor) {
     reset_streams(plan, seed, rep, ws);
@@ -909,34 +914,10 @@ double evaluate_dag(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Wor
       return x;
     });
   }
-  ProcessorStream& stream = ws.protocol_stream;
-  stream.reset(seed, rep, 0, ProcessorStream::dag_tasks);
-  double* duration = ws.durations.data();
-  if (!plan.uniform_draws.empty()) {
-    const auto* draws = plan.uniform_draws.data();
-    draw_tasks(plan, [draws](std::size_t i, ProcessorStream& s) { return draws[i](s); }, stream, duration);
-  } else if (!plan.normal_draws.empty()) {
-    const auto* draws = plan.normal_draws.data();
-    draw_tasks(plan, [draws](std::size_t i, ProcessorStream& s) { return draws[i](s); }, stream, duration);
-  } else {
-    const auto* order = plan.draw_order.data();
-    draw_tasks(plan, [&plan, order](std::size_t i, ProcessorStream& s) {
-      return plan.samplers[static_cast<std::size_t>(plan.task_sampler[order[i]])](s);
-    }, stream, duration);
-  }
+  draw_single_stream(plan, seed, rep, ws, nullptr);
   if (busy)
-    for (const auto t : plan.draw_order) busy[plan.task_processor[t]] += duration[t];
-  if (plan.messages.empty()) {
-    if (plan.multicore()) return propagate_cores(plan, ws.first.data(), duration, nullptr, ws);
-    return propagate(plan, ws.first.data(), [duration](std::size_t t) { return duration[t]; });
-  }
-  stream.reset(seed, rep, 0, ProcessorStream::messages);
-  double* message = ws.message_times.data();
-  for (std::size_t k = 0; k < plan.messages.size(); ++k)
-    message[k] = plan.samplers[static_cast<std::size_t>(plan.messages[k].law)](stream);
-  if (plan.multicore()) return propagate_cores(plan, ws.first.data(), duration, message, ws);
-  if (plan.port == Port::free) return propagate_free(plan, ws.first.data(), duration, message);
-  return (plan.port == Port::one_port ? simulate_one_port : simulate_one_port_greedy)(plan, ws.first.data(), duration, message, ws);
+    for (const auto t : plan.draw_order) busy[plan.task_processor[t]] += ws.durations[t];
+  return propagate_drawn(plan, seed, rep, ws);
 }
 
 
