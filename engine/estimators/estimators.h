@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "engine/driver/monte_carlo.h"
+#include "engine/kernel/controls.h"
 #include "engine/kernel/plan.h"
 #include "engine/driver/statistics.h"
 #include "structures/structure.h"
