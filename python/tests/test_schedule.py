@@ -91,6 +91,15 @@ def test_heft_sd_on_simulate_and_bounds():
                           "--comm", 0.5, "--format", "csv"))
 
 
+def test_sweep_with_a_schedule_is_the_clis():
+    records = hetstruct.sweep(graph=[TOPCUOGLU, str(CLI_DATA / "costs.dot")], schedule="cpop", comm=[0, 1], reps=50,
+                              seed=3)
+    header, rows = cli_rows("sweep", "--graph", TOPCUOGLU, "--graph", CLI_DATA / "costs.dot", "--schedule", "cpop",
+                            "--comm", "0,1", "--reps", 50, "--seed", 3, "--format", "csv", "--quiet")
+    assert_same(records, header, rows)
+    assert records[0]["value"] == 86
+
+
 @pytest.mark.parametrize("call, kwargs, keyword", [
     (hetstruct.schedule, dict(graph=TOPCUOGLU, algorithm="hefty"), "algorithm"),
     (hetstruct.schedule, dict(graph=TOPCUOGLU, algorithm="heft-sd", sd_weight=-1), "sd_weight"),
@@ -111,6 +120,9 @@ def test_heft_sd_on_simulate_and_bounds():
     (hetstruct.simulate, dict(graph=TOPCUOGLU, sd_weight=1), "sd_weight"),
     (hetstruct.simulate, dict(graph=TOPCUOGLU, schedule="heft", mapping=str(DATA / "sample_two.map")), "mapping"),
     (hetstruct.policies, dict(n=4, m=1, schedule="heft"), "schedule"),
+    (hetstruct.sweep, dict(structure="sync", n=4, schedule="heft"), "schedule"),
+    (hetstruct.sweep, dict(graph=TOPCUOGLU, schedule="cpop", sd_weight=2), "sd_weight"),
+    (hetstruct.sweep, dict(graph=TOPCUOGLU, schedule="x"), "schedule"),
 ])
 def test_value_error_names_the_keyword(call, kwargs, keyword):
     with pytest.raises(ValueError) as e:
