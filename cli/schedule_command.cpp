@@ -6,6 +6,7 @@
 #include "cli/gnuplot.h"
 #include "cli/output.h"
 #include "distributions/input_error.h"
+#include "engine/simulate/schedule_records.h"
 
 namespace hetstruct::cli {
 
@@ -24,20 +25,6 @@ void ScheduleCommand::add_to(CLI::App& app) {
       ->group("Output");
   app.add_option("--gantt", gantt, "Draw the schedule's Gantt chart with gnuplot: BASE.gp, BASE.svg and BASE.png")->group("Output");
   output.add_to(app, engine::Format::csv);
-}
-
-std::vector<engine::Record> schedule_records(const std::string& graph, const structures::Schedule& schedule,
-                                             const std::vector<std::string>& names) {
-  std::vector<engine::Record> records;
-  for (std::size_t v = 0; v < schedule.tasks.size(); ++v) {
-    const auto& slot = schedule.tasks[v];
-    engine::Record r;
-    r.add("graph", graph).add("algorithm", structures::to_string(schedule.algorithm)).add("task", names.at(v));
-    r.add("processor", slot.processor).add("start", slot.start).add("finish", slot.finish);
-    r.add("makespan", schedule.makespan).add("upward_rank", schedule.upward_rank.at(v));
-    records.push_back(std::move(r));
-  }
-  return records;
 }
 
 std::string gantt_script(const std::string& graph, const structures::Schedule& schedule,
@@ -96,18 +83,16 @@ int ScheduleCommand::execute() {
                      "leave it out; simulate the schedule under a port model with simulate --schedule or --mapping");
   output.value();  // a bad --format fails before any work
   if (!gantt.empty()) check_gnuplot_base(gantt, "--gantt");
-  const structures::Structure s = as_algorithm([&] { return model.build(); });
-  if (!s.schedule) throw std::logic_error("schedule: the graph was not scheduled");
-  std::vector<std::string> names;
-  for (const auto v : boost::make_iterator_range(boost::vertices(s.graph()))) names.push_back(s.graph()[v].name);
-  const auto records = schedule_records(model.graph, *s.schedule, names);
-  if (!mapping_out.empty()) write_file_atomically(mapping_out, structures::mapping_text(*s.schedule, names));
+  const engine::ScheduledGraph scheduled = as_algorithm([&] { return engine::schedule_graph(model, !mapping_out.empty()); });
+  const auto& schedule = *scheduled.structure.schedule;
+  const auto& names = scheduled.names;
+  if (scheduled.mapping) write_file_atomically(mapping_out, *scheduled.mapping);
   if (!gantt.empty())
     draw_with_gnuplot(
         gantt, "--gantt",
-        [&](const std::string& svg, const std::string& png) { return gantt_script(model.graph, *s.schedule, names, svg, png); },
+        [&](const std::string& svg, const std::string& png) { return gantt_script(model.graph, schedule, names, svg, png); },
         draw);
-  output.emit(records);
+  output.emit(scheduled.records);
   if (!gantt.empty()) std::cerr << "hetstruct schedule: wrote " << gantt << ".gp, .svg, .png\n";
   return 0;
 }

@@ -28,11 +28,6 @@ struct ScheduleCommand {
   int execute();
 };
 
-// One record per task, in the file's order: graph, algorithm, task, processor, start, finish (at
-// the mean times), makespan, upward_rank.
-std::vector<engine::Record> schedule_records(const std::string& graph, const structures::Schedule& schedule,
-                                             const std::vector<std::string>& names);
-
 // The gnuplot script of a schedule's Gantt chart (its data inline), drawn to `svg` and `png`.
 std::string gantt_script(const std::string& graph, const structures::Schedule& schedule,
                          const std::vector<std::string>& names, const std::string& svg, const std::string& png);

@@ -199,8 +199,26 @@ struct Offer {
   bool graph = true;
   bool protocol = true;
   bool policy = true;
+  bool schedule = true;  // schedule= and sd_weight= (the schedule call names its own: algorithm=)
   std::optional<structures::StructureKind> fixed_structure;  // policies: ms
 };
+
+// A graph's static schedule (the command line's --schedule or --algorithm, and --sd-weight).
+void set_schedule(structures::TaskGraphOptions& graph, Keywords& k, const char* algorithm) {
+  const auto name = k.text(algorithm);
+  if (name) {
+    structures::ScheduleOptions placed;
+    try {
+      placed.algorithm = structures::parse_schedule_algorithm(*name);
+    } catch (const InputError& e) {
+      throw InputError(algorithm, e.problem(), e.hint());
+    }
+    placed.sd_weight = k.number("sd_weight", placed.sd_weight);
+    graph.schedule = placed;
+  }
+  if (k.given("sd_weight") && (!graph.schedule || graph.schedule->algorithm != structures::ScheduleAlgorithm::heft_sd))
+    throw InputError("sd_weight", "applies to the heft-sd schedule only", "leave it out, or choose heft-sd");
+}
 
 // The model, as the command line's ModelOptions::resolved() makes it from the same options.
 engine::Model model(Keywords& k, Offer offer) {
@@ -233,6 +251,7 @@ engine::Model model(Keywords& k, Offer offer) {
   m.exchange = engine::parse_exchange(k.text("exchange", "sequential"));
   m.memory_check = k.flag("memory_check", true);
   m.task_graph.law.shape = structures::parse_task_law_shape(task_law);
+  if (offer.schedule) set_schedule(m.task_graph, k, "schedule");
   if (structure) m.structure = structures::parse_structure_kind(*structure);
   if (offer.fixed_structure) m.structure = offer.fixed_structure;
   if (!m.graph.empty() && m.structure) throw InputError("graph", "give either a structure or a graph, not both");
@@ -311,12 +330,27 @@ BoundsCall bounds_call(const py::kwargs& kwargs) {
   return c;
 }
 
+ScheduleCall schedule_call(const py::kwargs& kwargs) {
+  Keywords k("schedule", kwargs);
+  ScheduleCall c;
+  // Without a graph the model would ask for n: a schedule is of a graph, say so first.
+  if (!k.given("graph")) throw InputError("graph", "missing", "a schedule is of a graph file: give a graph file");
+  c.model = model(k, {.structure = false, .protocol = false, .policy = false, .schedule = false});
+  set_schedule(c.model.task_graph, k, "algorithm");
+  c.mapping_out = k.text("output_mapping", "");
+  if (k.given("output_mapping") && c.mapping_out.empty())
+    throw InputError("output_mapping", "an empty path names no file", "leave it out for no mapping file");
+  k.finish();
+  return c;
+}
+
 PoliciesCall policies_call(const py::kwargs& kwargs) {
   Keywords k("policies", kwargs);
   PoliciesCall c;
   c.model = model(k, {.structure = false,
                       .graph = false,
                       .policy = false,
+                      .schedule = false,
                       .fixed_structure = structures::StructureKind::master_slave});
   c.run = sampling(k);
   c.estimator = estimator(k, "auto");
@@ -333,8 +367,9 @@ SweepCall sweep_call(const py::kwargs& kwargs) {
   for (std::size_t dim = 0; dim < D::count; ++dim) texts[dim] = k.list(engine::sweep_dimensions[dim]);
   const auto graphs = k.list("graph"), ports = k.list("port");
   const bool graph = !graphs.empty();
-  for (const char* name : {"task_law", "task_cv", "mapping", "bandwidth", "scales", "cores"})
+  for (const char* name : {"task_law", "task_cv", "mapping", "bandwidth", "scales", "cores", "schedule", "sd_weight"})
     if (k.given(name) && !graph) throw InputError(name, "applies to a graph only", "give graph=FILE.dot or a list of graphs");
+  set_schedule(c.graph.task_graph, k, "schedule");
   const bool task_law_given = k.given("task_law");
   c.graph.task_graph.law.shape = structures::parse_task_law_shape(k.text("task_law", "normal"));
   c.graph.task_graph.law.cv = k.number("task_cv", 0.0);

@@ -53,6 +53,14 @@ struct BoundsCall {
 };
 BoundsCall bounds_call(const py::kwargs& kwargs);
 
+// schedule(): the graph's model with its schedule (algorithm=, default heft; sd_weight=) and the
+// mapping file to write (output_mapping=).
+struct ScheduleCall {
+  engine::Model model;
+  std::string mapping_out;
+};
+ScheduleCall schedule_call(const py::kwargs& kwargs);
+
 struct PoliciesCall {
   engine::Model model;
   engine::RunOptions run;

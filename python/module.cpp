@@ -10,6 +10,8 @@
 #include <charconv>
 #include <cmath>
 #include <csignal>
+#include <cstdio>
+#include <fstream>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -20,6 +22,7 @@
 #include "engine/driver/interrupt.h"
 #include "engine/simulate/policies.h"
 #include "engine/simulate/record.h"
+#include "engine/simulate/schedule_records.h"
 #include "engine/simulate/simulation.h"
 #include "engine/sweep/sweep.h"
 #include "engine/wilson/figures.h"
@@ -172,6 +175,40 @@ py::list bounds(const py::kwargs& kwargs) {
   });
 }
 
+// A graph's static schedule: its records, and the mapping file written when output_mapping= names
+// one (whole or not at all: a temporary beside it, renamed). The library names the algorithm
+// `schedule` (simulate's schedule=); here it is algorithm=.
+py::list schedule(const py::kwargs& kwargs) {
+  return guarded([&] {
+    const ScheduleCall call = schedule_call(kwargs);
+    const auto scheduled = without_gil([&] {
+      try {
+        return engine::schedule_graph(call.model, !call.mapping_out.empty());
+      } catch (const InputError& e) {
+        if (e.where() != "schedule") throw;
+        throw InputError("algorithm", e.problem(), e.hint());
+      }
+    });
+    if (scheduled.mapping) {
+      const std::string temporary = call.mapping_out + ".tmp";
+      {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        out << *scheduled.mapping;
+        out.close();
+        if (!out) {
+          std::remove(temporary.c_str());
+          throw InputError("output_mapping", "cannot write '" + call.mapping_out + "'", "check the folder exists and is writable");
+        }
+      }
+      if (std::rename(temporary.c_str(), call.mapping_out.c_str()) != 0) {
+        std::remove(temporary.c_str());
+        throw InputError("output_mapping", "cannot write '" + call.mapping_out + "'", "check the folder exists and is writable");
+      }
+    }
+    return to_list(scheduled.records);
+  });
+}
+
 py::list policies(const py::kwargs& kwargs) {
   return guarded([&] {
     const PoliciesCall call = policies_call(kwargs);
@@ -253,6 +290,8 @@ PYBIND11_MODULE(_hetstruct, m) {
   m.def("sweep", &sweep, "sweep(**lists) -> records of every configuration of the grid");
   m.def("table", &table, py::arg("table"), "table(n, **sampling) -> records of Wilson's Table n (1..8 or 'all')");
   m.def("figure", &figure, py::arg("figure"), "figure(n, **options) -> points of Wilson's Figure n (5..10)");
+  m.def("schedule", &schedule,
+        "schedule(graph=, algorithm='heft'|'cpop'|'heft-sd', ...) -> records per task of the static schedule");
   m.def("policies", &policies, "policies(**options) -> records of the master-slave dealing policies");
   m.def("hbsp_replay", &hbsp_replay, "hbsp_replay(machine=, program= | algorithm=, ...) -> records per superstep and total");
 }

@@ -49,6 +49,8 @@ std::map<std::string, const TaskCriticality*> by_name(const CriticalityRun& run)
   for (const auto& t : run.tasks) m[t.task] = &t;
   return m;
 }
+// The map points into the run: a temporary run would leave it dangling.
+std::map<std::string, const TaskCriticality*> by_name(CriticalityRun&&) = delete;
 
 TEST_CASE("criticality: every task of a chain is critical, with no slack", "[criticality]") {
   const Structure s = parse_dot(
@@ -88,7 +90,8 @@ TEST_CASE("criticality: equal branches are both critical (ties count)", "[critic
       "digraph { a [processor=0, law=\"c(1)\"]; x [processor=1, law=\"c(3)\"]; y [processor=2, law=\"c(3)\"]; "
       "d [processor=3, law=\"c(1)\"]; a -> x; a -> y; x -> d; y -> d; }",
       "ties.dot");
-  const auto t = by_name(criticality_of(s, 50));
+  const auto run = criticality_of(s, 50);  // by_name points into it
+  const auto t = by_name(run);
   CHECK(t.at("x")->criticality == 1.0);
   CHECK(t.at("y")->criticality == 1.0);
 }
@@ -99,7 +102,8 @@ TEST_CASE("criticality: a random branch against P(it is the longer) computed exa
       "digraph { a [processor=0, law=\"c(1)\"]; x [processor=1, law=\"u(0,2)\"]; y [processor=2, law=\"u(0,1)\"]; "
       "d [processor=3, law=\"c(1)\"]; a -> x; a -> y; x -> d; y -> d; }",
       "random-branches.dot");
-  const auto t = by_name(criticality_of(s, 20000, 2));
+  const auto run = criticality_of(s, 20000, 2);  // by_name points into it
+  const auto t = by_name(run);
   const auto& x = *t.at("x");
   const auto& y = *t.at("y");
   CHECK(std::abs(x.criticality - 0.75) < 4.0 * x.criticality_stderr);

@@ -1,12 +1,13 @@
-"""hetstruct in Python: the library's simulate, bounds, sweep, table, figure, policies and HBSP
-replay, with keyword arguments named as the command line's options (structure=, n=, m=, a=,
+"""hetstruct in Python: the library's simulate, bounds, schedule, sweep, table, figure, policies
+and HBSP replay, with keyword arguments named as the command line's options (structure=, n=, m=, a=,
 law=, comm=, graph=, reps=, seed=, estimator=, quantiles=, deadline=, ...).
 
 Every function returns its records: a list of dicts with the CSV's field names (an empty CSV
 field is None), the same numbers bit for bit as `hetstruct ... --format csv` for the same model and
 seed. simulate(..., keep=True) returns (records, makespans), the makespans a numpy array.
 graph= takes a file (.dot, .gv, .stg, .json) or a networkx DiGraph whose node and edge attributes
-are the DOT reader's (law, processor, order, cores; comm on edges; processor_scale on the graph):
+are the DOT reader's (law, processor, order, cores, costs; comm on edges; processor_scale on the
+graph; a list or tuple value, such as costs=[14, 16, 9], is written comma-separated):
 it is written as DOT text and read by the library's DOT reader, so both give the same bits.
 Bad input raises ValueError naming the keyword; Ctrl-C stops a run within a replication
 (KeyboardInterrupt). See docs/python.md.
@@ -18,13 +19,16 @@ import tempfile
 
 from . import _hetstruct
 
-__all__ = ["simulate", "bounds", "sweep", "table", "figure", "policies", "hbsp_replay", "to_dot", "frame"]
+__all__ = ["simulate", "bounds", "schedule", "sweep", "table", "figure", "policies", "hbsp_replay", "to_dot", "frame"]
 
 
 def _dot_id(value):
     """A DOT identifier or value: always quoted, so that any name or law text reads back as itself."""
     if isinstance(value, bool):
         raise ValueError("graph: an attribute of True or False has no meaning for hetstruct")
+    if isinstance(value, (list, tuple)):  # costs=[14, 16, 9]: the DOT reader's comma-separated list
+        return '"' + ",".join(_dot_id(item)[1:-1] for item in value) + '"'
+
     if isinstance(value, float):
         if not math.isfinite(value):
             raise ValueError("graph: attribute value %r is not finite" % value)
@@ -94,8 +98,9 @@ class _Graphs:
 
     def relabel(self, records):
         for r in records:
-            if r.get("structure") in self.names:
-                r["structure"] = self.names[r["structure"]]
+            for field in ("structure", "graph"):
+                if r.get(field) in self.names:
+                    r[field] = self.names[r[field]]
         return records
 
     def __exit__(self, *exc):
@@ -133,6 +138,14 @@ def bounds(**options):
     """Closed forms and Wilson's bounds per structure, or DAG estimates (graph= or estimates=True):
     the records of `hetstruct bounds`."""
     return _records(_hetstruct.bounds, **options)
+
+
+def schedule(**options):
+    """A static schedule of graph= (a file or a networkx DiGraph; a vertex's costs= give its time on
+    each processor) computed from the mean times: algorithm='heft' (default), 'cpop' or 'heft-sd'
+    (with sd_weight=k), comm=, scales=; output_mapping=FILE also writes it as a mapping file for
+    simulate(mapping=FILE). The records of `hetstruct schedule`, one per task."""
+    return _records(_hetstruct.schedule, **options)
 
 
 def sweep(**options):
