@@ -79,7 +79,7 @@ std::vector<std::size_t> file_topological_order(std::size_t n, const std::vector
 // costs, is an InputError), and the machine has as many processors as the costs.
 Structure build_custom(const CustomDag& dag, const std::string& source);
 
-// Gives a built custom structure's processors these cores (one per processor; --cores), the chain
+// Gives a built custom structure's processors these cores (one per processor: processor_cores), the chain
 // of each processor of several cores becoming a start order. InputError at `where` for a count
 // outside [1, max_cores], a list of another length than the processors, or a task that takes more
 // cores than its processor then has.

@@ -1,5 +1,5 @@
-// Static schedules of one graph compared on common random numbers: `simulate --schedule A
-// --compare-to schedule=B`. Each replication draws every task's time from the same stream
+// Static schedules of one graph compared on common random numbers: the model's schedule against a
+// comparison `schedule=B`. Each replication draws every task's time from the same stream
 // position under both schedules (a graph's task times follow the file's order, whatever the
 // mapping), so the paired difference and ratio of the mean makespans carry only the noise the two
 // schedules do not share (engine/estimators/paired.h).

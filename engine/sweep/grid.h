@@ -114,7 +114,7 @@ std::string sweep_port_value(std::optional<Port> port, bool overlap);
 struct GraphSettings {
   structures::TaskGraphOptions task_graph;
   std::string processor_scales;
-  std::string processor_cores;  // --cores: every configuration's, its comparisons' targets included
+  std::string processor_cores;  // every configuration's, its comparisons' targets included
   // A comparison's target that sets m or a: Wilson's machine (m processors at a, the others at 1)
   // replaces the file's speeds and processor_scales, at m = 0 too (Model::wilson_machine).
   bool wilson_machine = false;
