@@ -17,6 +17,10 @@ namespace hetstruct::cli {
 // text gnuplot cannot take in a script: a line break or a NUL.
 std::string gnuplot_quote(const std::string& text, const std::string& option);
 
+// gnuplot's 1-based number of the CSV column `name` among `columns` (a logic_error when absent:
+// the scripts name their own records' columns).
+int gnuplot_column(const std::vector<std::string>& columns, const std::string& name);
+
 // Throws what gnuplot_quote would for BASE.gp, .svg and .png: call it before any work.
 void check_gnuplot_base(const std::string& base, const std::string& option);
 

@@ -30,9 +30,9 @@ using json = nlohmann::json;
 
 // nlohmann's parser keeps its own stack, but a value nested thousands deep is no workflow: refuse
 // it before parsing, skipping strings.
-constexpr int max_nesting = 64;
+constexpr int max_json_nesting = 64;
 
-void check_nesting(const std::string& text, const std::string& source) {
+void check_json_nesting(const std::string& text, const std::string& source) {
   int depth = 0;
   bool in_string = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -43,8 +43,8 @@ void check_nesting(const std::string& text, const std::string& source) {
     } else if (c == '"') {
       in_string = true;
     } else if (c == '[' || c == '{') {
-      if (++depth > max_nesting)
-        throw InputError(source, "JSON nested more than " + std::to_string(max_nesting) + " deep", "a WfFormat file is not");
+      if (++depth > max_json_nesting)
+        throw InputError(source, "JSON nested more than " + std::to_string(max_json_nesting) + " deep", "a WfFormat file is not");
     } else if (c == ']' || c == '}') {
       --depth;
     }
@@ -224,7 +224,7 @@ using Arc = std::pair<std::size_t, std::size_t>;
 Structure parse_wfformat(const std::string& text, const std::string& source, const TaskGraphOptions& options) {
   validate(options.law);
   validate_bandwidth(options.bandwidth);
-  check_nesting(text, source);
+  check_json_nesting(text, source);
   json root;
   try {
     root = json::parse(text);

@@ -13,7 +13,7 @@
 #                            instrumented) and tests/tsan.supp for TBB's own internals.
 #   tests/sanitize.sh [all]  both
 #
-# Builds are RelWithDebInfo at -O1 with assertions on (no NDEBUG). Environment: CXX (default
+# Builds are RelWithDebInfo at -O1 with assertions on (no NDEBUG), unity builds as build.sh's. Environment: CXX (default
 # g++), HETSTRUCT_JOBS (default nproc). Debian 12 packages: those of install-deps.sh (gcc's
 # libasan8, libubsan1 and libtsan2 come with build-essential).
 set -euo pipefail
@@ -26,7 +26,7 @@ cxx=${CXX:-g++}
 
 configure_and_build() {  # build dir, sanitizer flags
   local dir=$1 flags=$2
-  cmake -S . -B "$dir" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_UNITY_BUILD=ON \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_CXX_FLAGS="$flags -fno-omit-frame-pointer" \
     -DCMAKE_EXE_LINKER_FLAGS="$flags" -DCMAKE_SHARED_LINKER_FLAGS="$flags" \
     -DHETSTRUCT_TESTS=ON -DHETSTRUCT_BENCHMARKS=OFF -DHETSTRUCT_PYTHON=OFF >/dev/null  # an instrumented module cannot load into Python

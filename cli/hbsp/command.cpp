@@ -51,20 +51,13 @@ void refuse_old_spelling(CLI::App& command, const std::string& name, const std::
 
 // ---- predict ---------------------------------------------------------------------------------
 
-// gnuplot's 1-based number of a CSV column.
-int column(const std::vector<std::string>& columns, const std::string& name) {
-  const auto at = std::find(columns.begin(), columns.end(), name);
-  if (at == columns.end()) throw std::logic_error("predict_script: no column '" + name + "'");
-  return static_cast<int>(at - columns.begin()) + 1;
-}
-
 // Paths are quoted for gnuplot (a folder may hold a quote); `columns` names the CSV's columns.
 std::string predict_script(const model::Machine& m, const model::Prediction& pr, const std::vector<std::string>& columns,
                            const std::string& csv, const std::string& svg, const std::string& png) {
   static const char* const colours[] = {"#1f4e79", "#c0392b", "#27ae60", "#8e44ad", "#d68910",
                                         "#17a589", "#7f8c8d", "#2c3e50", "#e84393"};
   const auto ps = model::predicted_p(m);
-  const auto col = [&](const char* name) { return std::to_string(column(columns, name)); };
+  const auto col = [&](const char* name) { return std::to_string(gnuplot_column(columns, name)); };
   std::ostringstream g;
   g << "# Figure " << pr.figure << " of the HBSP^1 paper (Williams & Parsons 2001), predicted by hetstruct.\n"
     << "set datafile separator ','\n"

@@ -26,7 +26,7 @@ if ! command -v "$cxx" >/dev/null; then
 fi
 
 start=$SECONDS
-cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_UNITY_BUILD=ON \
   -DHETSTRUCT_FUZZ=ON -DHETSTRUCT_TESTS=OFF -DHETSTRUCT_BENCHMARKS=OFF -DHETSTRUCT_PYTHON=OFF >/dev/null
 cmake --build build-fuzz --target hetstruct_fuzzers -j"$jobs"
 echo "run_short: build $((SECONDS - start)) s" >&2
