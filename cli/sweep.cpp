@@ -190,13 +190,13 @@ const ConfigKey* find_config_key(const std::string& name) {
 // Keys that set one of the command's options through CLI11, which parses and checks the value as
 // it does on the command line: the graphs' settings, the mean rows' estimator and targets.
 constexpr std::array<std::pair<const char*, const char*>, 23> option_keys = {{
-    {"slowdown", "--slowdown"}, {"machine_slowdown", "--machine-slowdown"}, {"machine-slowdown", "--machine-slowdown"},
     {"task_law", "--task-law"}, {"task-law", "--task-law"}, {"task_cv", "--task-cv"}, {"task-cv", "--task-cv"},
     {"mapping", "--mapping"}, {"bandwidth", "--bandwidth"}, {"scales", "--scales"}, {"cores", "--cores"},
     {"schedule", "--schedule"}, {"sd_weight", "--sd-weight"}, {"sd-weight", "--sd-weight"},
     {"estimator", "--estimator"}, {"target_se", "--target-se"}, {"target-se", "--target-se"},
     {"target_rel", "--target-rel"}, {"target-rel", "--target-rel"}, {"target_reps", "--target-reps"},
     {"target-reps", "--target-reps"}, {"se_floor", "--se-floor"}, {"se-floor", "--se-floor"},
+    {"slowdown", "--slowdown"}, {"machine_slowdown", "--machine-slowdown"}, {"machine-slowdown", "--machine-slowdown"},
 }};
 
 const char* option_key_flag(const std::string& name) {
