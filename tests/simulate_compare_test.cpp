@@ -404,3 +404,74 @@ TEST_CASE("slowdowns in a sweep: bad laws, estimators that assume independence, 
   CHECK_THROWS_WITH(resumed_rows(valid.entries, csv_header(sweep_columns()) + "x\n", "f.csv", 20, 3),
                     Catch::Contains("another header"));
 }
+
+// ---- one model parser (issue 28 item 2) -----------------------------------------------------------
+
+TEST_CASE("parse_model: the texts of a model as the command line, Python and the sweep give them", "[model][sweep]") {
+  ModelTexts t;
+  t.set("structure", "nn").set("width", "8").set("fast_count", "3").set("scale", "1/2").set("law", "normal");
+  t.set("levels", "20").set("comm_cost", "1/40").set("protocol", "event-available");
+  const Model m = parse_model(t);
+  CHECK(m.structure == structures::StructureKind::nearest_neighbor);
+  CHECK(m.width == 8);
+  CHECK(m.fast_count == 3);
+  CHECK(m.scale == "1/2");  // the user's spelling, printed back
+  CHECK(m.comm == "1/40");
+  CHECK(m.levels == 20);
+  REQUIRE(m.protocol != nullptr);
+  CHECK(m.protocol->name == "event-available");
+  // The sweep's configuration of the same texts is the same model (to_model calls parse_model).
+  std::array<std::vector<std::string>, SweepDim::count> texts;
+  texts[SweepDim::structure] = {"nn"};
+  texts[SweepDim::law] = {"normal"};
+  texts[SweepDim::n] = {"8"};
+  texts[SweepDim::m] = {"3"};
+  texts[SweepDim::levels] = {"20"};
+  texts[SweepDim::comm] = {"1/40"};
+  texts[SweepDim::protocol] = {"event-available"};
+  const Model s = to_model(make_grid(texts, 1).at(0));
+  CHECK(s.structure == m.structure);
+  CHECK(s.width == m.width);
+  CHECK(s.fast_count == m.fast_count);
+  CHECK(s.scale_value() == m.scale_value());
+  CHECK(s.comm_value() == m.comm_value());
+  CHECK(s.protocol == m.protocol);
+  CHECK(s.slow_law() == m.slow_law());
+  CHECK(s.exchange == m.exchange);
+
+  // Refusals name the parameter, in the papers' words.
+  const auto refused = [](ModelTexts texts) {
+    try {
+      (void)parse_model(texts);
+    } catch (const InputError& e) {
+      return e.where() + ": " + e.problem();
+    }
+    return std::string("accepted");
+  };
+  ModelTexts sync;
+  sync.set("structure", "sync").set("width", "4");
+  CHECK(refused(sync) == "accepted");
+  CHECK(refused(ModelTexts(sync).set("width", "4.5")) == "width: '4.5' is not a whole number");
+  CHECK(refused(ModelTexts(sync).set("levels", "many")) == "levels: 'many' is not a whole number");
+  CHECK(refused(ModelTexts().set("structure", "sync")) == "width: missing");
+  CHECK(refused(ModelTexts(sync).set("structure", "tree")).rfind("structure: ", 0) == 0);
+  CHECK(refused(ModelTexts(sync).set("exchange", "plain")) == "exchange: applies to the nearest-neighbour structure (nn) only");
+  CHECK(refused(ModelTexts(sync).set("processor_scale", "1,1")) == "processor_scale: applies to a graph only");
+  CHECK(refused(ModelTexts(sync).set("task_cv", "0.1")) == "task_cv: applies to a graph file only");
+  CHECK(refused(ModelTexts(sync).set("policy", "nosuch")).rfind("policy: unknown", 0) == 0);
+  CHECK(refused(ModelTexts(sync).set("overlap", "yes")) == "overlap: 'yes' is not true or false");
+  ModelTexts nn = ModelTexts(sync).set("structure", "nn").set("exchange", "plain").set("comm_cost", "0.1");
+  CHECK(refused(nn).rfind("exchange: applies to nn at C = 0 only", 0) == 0);
+  nn.protocols = false;  // a command that runs no protocol (bounds): the exchange applies
+  CHECK(refused(nn) == "accepted");
+  ModelTexts graph;
+  graph.set("graph", std::string(HETSTRUCT_TEST_DATA) + "/diamond.dot");
+  CHECK(refused(ModelTexts(graph).set("width", "3")) == "width: has no effect on a graph");
+  CHECK(refused(ModelTexts(graph).set("structure", "sync")) == "graph: give either a structure or a graph, not both");
+  CHECK(refused(ModelTexts(graph).set("sd_weight", "2")) == "sd_weight: applies to the heft-sd schedule only");
+  CHECK(refused(ModelTexts(graph).set("port", "one-port").set("overlap", "true")) == "accepted");
+  // A sweep's configuration carries every column: nothing is refused for doing nothing.
+  ModelTexts column = ModelTexts(sync).set("exchange", "sequential");
+  column.refuse_unused = false;
+  CHECK(refused(column) == "accepted");
+}

@@ -415,42 +415,38 @@ std::string sweep_port_value(std::optional<Port> port, bool overlap) {
 }
 
 Model to_model(const SweepConfig& c, const GraphSettings& graph) {
-  Model m;
-  if (is_graph(c.structure)) {
+  // The configuration's values as the model parser's texts (engine/simulate/model.h parse_model, the
+  // command line's and Python's parser): every column is given, so nothing is refused for doing
+  // nothing (what ran is Entry::ran's to say).
+  ModelTexts t;
+  t.refuse_unused = false;
+  const bool is_file = is_graph(c.structure);
+  if (is_file) {
     if (c.n) throw InputError("width", "a graph's width is its file's", "leave n out of a graph's sweep");
-    m.graph = c.structure;
+    t.set("graph", c.structure);
+    const SweepPort port = parse_sweep_port(c.protocol);
+    if (port.port) t.set("port", to_string(*port.port));
+    t.set("overlap", port.overlap ? "true" : "false");
+  } else {
+    t.set("structure", c.structure);
+    if (!c.n) throw InputError("width", "missing", "give n");
+    if (!c.levels) throw InputError("levels", "missing", "give levels");
+    t.set("width", std::to_string(*c.n)).set("levels", std::to_string(*c.levels)).set("law", c.law).set("fast_law", c.fast_law);
+    t.set("protocol", c.protocol);
+    if (c.exchange) t.set("exchange", to_string(*c.exchange));
+  }
+  t.set("fast_count", std::to_string(c.m)).set("scale", c.a.text).set("comm_cost", c.comm.text);
+  if (c.policy) t.set("policy", to_string(*c.policy));
+  if (!c.slowdown.empty()) t.set("slowdown", c.slowdown);
+  if (!c.machine_slowdown.empty()) t.set("machine_slowdown", c.machine_slowdown);
+  t.set("memory_check", "false");  // checked once for the grid (check_grid_memory)
+  Model m = parse_model(t);
+  if (is_file) {  // the sweep's settings of every graph, already typed
     m.task_graph = graph.task_graph;
     m.processor_scales = graph.wilson_machine ? "" : graph.processor_scales;
     m.processor_cores = graph.processor_cores;
     m.wilson_machine = graph.wilson_machine;
-    m.fast_count = c.m;
-    m.scale = c.a.text;
-    m.comm = c.comm.text;
-    const SweepPort port = parse_sweep_port(c.protocol);
-    m.port = port.port;
-    m.overlap = port.overlap;
-    m.policy = c.policy;
-    m.slowdown = c.slowdown;
-    m.machine_slowdown = c.machine_slowdown;
-    m.memory_check = false;
-    return m;
   }
-  m.structure = structures::parse_structure_kind(c.structure);
-  if (!c.n) throw InputError("width", "missing", "give n");
-  if (!c.levels) throw InputError("levels", "missing", "give levels");
-  m.law = c.law;
-  m.fast_law = c.fast_law;
-  m.width = *c.n;
-  m.fast_count = c.m;
-  m.scale = c.a.text;
-  m.levels = *c.levels;
-  m.comm = c.comm.text;
-  if (!c.protocol.empty()) m.protocol = &find_protocol(*m.structure, c.protocol);
-  m.policy = c.policy;
-  m.exchange = c.exchange.value_or(structures::NeighborExchange::sequential);
-  m.slowdown = c.slowdown;
-  m.machine_slowdown = c.machine_slowdown;
-  m.memory_check = false;  // checked once for the grid
   return m;
 }
 
