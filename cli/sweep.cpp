@@ -18,6 +18,7 @@
 #include "cli/distribution.h"
 #include "cli/output.h"
 #include "cli/parameters.h"
+#include "distributions/format.h"
 #include "distributions/input_error.h"
 #include "engine/driver/interrupt.h"
 #include "engine/driver/monte_carlo.h"
@@ -488,25 +489,20 @@ Settings read_settings(const SweepCommand& c) {
   if (c.threads < 0) throw InputError("--threads", "must be 0 (all cores) or more");
   for (const char* flag : {"--task-law", "--task-cv", "--mapping", "--bandwidth", "--scales", "--cores", "--schedule", "--sd-weight"})
     if (c.given(flag) && c.graph.empty()) throw InputError(flag, "applies to a graph only", "give --graph FILE.dot");
-  if (c.given("--schedule")) {
-    structures::ScheduleOptions placed;
-    placed.algorithm = structures::parse_schedule_algorithm(c.schedule);
-    placed.sd_weight = c.sd_weight;
-    s.graph.task_graph.schedule = placed;
-  }
-  if (c.given("--sd-weight") && (!s.graph.task_graph.schedule || s.graph.task_graph.schedule->algorithm != structures::ScheduleAlgorithm::heft_sd))
-    throw InputError("--sd-weight", "applies to the heft-sd schedule only", "leave it out, or choose heft-sd");
-  s.graph.task_graph.law.shape = structures::parse_task_law_shape(c.task_law);
-  s.graph.task_graph.law.cv = c.task_cv;
-  if (c.given("--task-law") && s.graph.task_graph.law.shape != structures::TaskLawShape::constant && !(c.task_cv > 0.0))
-    throw InputError("--task-law", "has no effect without --task-cv: each task takes its cost, constant",
-                     "give --task-cv V > 0, the coefficient of variation");
-  s.graph.task_graph.mapping = c.mapping;
-  if (c.given("--bandwidth")) s.graph.task_graph.bandwidth = c.bandwidth;  // none: --comm on every edge
-  s.graph.processor_scales = c.scales;
-  s.graph.processor_cores = c.cores;
-  structures::validate(s.graph.task_graph.law);
-  structures::validate_bandwidth(s.graph.task_graph.bandwidth);
+  // The graphs' settings, parsed as simulate's (engine::graph_settings calls engine::parse_model).
+  engine::ModelTexts graph;
+  const auto put = [&](const char* flag, const char* parameter, const std::string& text) {
+    if (c.given(flag)) graph.set(parameter, text);
+  };
+  put("--task-law", "task_law", c.task_law);
+  put("--task-cv", "task_cv", distributions::format_exact(c.task_cv));
+  put("--mapping", "mapping", c.mapping);
+  put("--bandwidth", "bandwidth", distributions::format_exact(c.bandwidth));
+  put("--scales", "processor_scale", c.scales);
+  put("--cores", "processor_cores", c.cores);
+  put("--schedule", "schedule", c.schedule);
+  put("--sd-weight", "sd_weight", distributions::format_exact(c.sd_weight));
+  s.graph = engine::graph_settings(graph);
   if (c.resume && c.out_path.empty()) throw InputError("--resume", "needs --out FILE");
   if (engine::parse_format(c.format) != engine::Format::csv && c.resume)
     throw InputError("--resume", "resumes a CSV file only", "leave out --format or give --format csv");

@@ -353,19 +353,13 @@ SweepCall sweep_call(const py::kwargs& kwargs) {
   const bool graph = !graphs.empty();
   for (const char* name : {"task_law", "task_cv", "mapping", "bandwidth", "scales", "cores", "schedule", "sd_weight"})
     if (k.given(name) && !graph) throw InputError(name, "applies to a graph only", "give graph=FILE.dot or a list of graphs");
-  set_schedule(c.graph.task_graph, k, "schedule");
-  const bool task_law_given = k.given("task_law");
-  c.graph.task_graph.law.shape = structures::parse_task_law_shape(k.text("task_law", "normal"));
-  c.graph.task_graph.law.cv = k.number("task_cv", 0.0);
-  if (task_law_given && c.graph.task_graph.law.shape != structures::TaskLawShape::constant && !(c.graph.task_graph.law.cv > 0.0))
-    throw InputError("task_law", "has no effect without task_cv: each task takes its cost, constant",
-                     "give task_cv V > 0, the coefficient of variation");
-  c.graph.task_graph.mapping = k.text("mapping", "");
-  c.graph.task_graph.bandwidth = k.number("bandwidth");
-  c.graph.processor_scales = k.joined("scales");
-  c.graph.processor_cores = k.joined("cores");
-  structures::validate(c.graph.task_graph.law);
-  structures::validate_bandwidth(c.graph.task_graph.bandwidth);
+  // The graphs' settings, parsed as simulate's (engine::graph_settings calls engine::parse_model).
+  engine::ModelTexts settings;
+  for (const char* name : {"task_law", "task_cv", "mapping", "bandwidth", "schedule", "sd_weight"})
+    if (const auto text = k.text(name)) settings.set(name, *text);
+  if (k.given("scales")) settings.set("processor_scale", k.joined("scales"));
+  if (k.given("cores")) settings.set("processor_cores", k.joined("cores"));
+  c.graph = engine::graph_settings(settings);
   if (texts[D::structure].empty() && !graph)
     throw InputError("structure", "missing", "give structure='sync' or a list such as ['sync', 'nn', 'ms'], or graph=");
   if (texts[D::n].empty() && !texts[D::structure].empty())

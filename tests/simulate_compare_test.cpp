@@ -475,3 +475,27 @@ TEST_CASE("parse_model: the texts of a model as the command line, Python and the
   column.refuse_unused = false;
   CHECK(refused(column) == "accepted");
 }
+
+TEST_CASE("graph_settings: a sweep's settings of every graph parsed as a graph's model", "[model][sweep]") {
+  const GraphSettings g = graph_settings(ModelTexts()
+                                             .set("task_law", "uniform")
+                                             .set("task_cv", "0.3")
+                                             .set("schedule", "heft-sd")
+                                             .set("sd_weight", "2")
+                                             .set("processor_scale", "1,1/2"));
+  CHECK(g.task_graph.law.shape == structures::TaskLawShape::uniform);
+  CHECK(g.task_graph.law.cv == 0.3);
+  REQUIRE(g.task_graph.schedule.has_value());
+  CHECK(g.task_graph.schedule->algorithm == structures::ScheduleAlgorithm::heft_sd);
+  CHECK(g.task_graph.schedule->sd_weight == 2.0);
+  CHECK(g.processor_scales == "1,1/2");
+  CHECK_THROWS_WITH(graph_settings(ModelTexts().set("task_law", "uniform")), Catch::Contains("has no effect without task_cv"));
+  CHECK_THROWS_WITH(graph_settings(ModelTexts().set("schedule", "heft").set("sd_weight", "2")),
+                    Catch::Contains("applies to the heft-sd schedule only"));
+  try {
+    (void)graph_settings(ModelTexts().set("schedule", "hefty"));
+    FAIL("an unknown schedule was accepted");
+  } catch (const InputError& e) {
+    CHECK(e.where() == "schedule");
+  }
+}

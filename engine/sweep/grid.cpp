@@ -414,6 +414,18 @@ std::string sweep_port_value(std::optional<Port> port, bool overlap) {
   return overlap ? to_string(*port) + std::string("-overlap") : to_string(*port);
 }
 
+GraphSettings graph_settings(ModelTexts texts) {
+  texts.set("graph", "every-graph.dot");  // parsed as a graph's (no file is read here: each configuration names its own)
+  const Model m = parse_model(texts);
+  GraphSettings g;
+  g.task_graph = m.task_graph;
+  g.processor_scales = m.processor_scales;
+  g.processor_cores = m.processor_cores;
+  structures::validate(g.task_graph.law);
+  structures::validate_bandwidth(g.task_graph.bandwidth);
+  return g;
+}
+
 Model to_model(const SweepConfig& c, const GraphSettings& graph) {
   // The configuration's values as the model parser's texts (engine/simulate/model.h parse_model, the
   // command line's and Python's parser): every column is given, so nothing is refused for doing

@@ -166,6 +166,11 @@ struct GraphSettings {
   // replaces the file's speeds and processor_scales, at m = 0 too (Model::wilson_machine).
   bool wilson_machine = false;
 };
+// The settings of every graph from their texts, keyed by parameter (task_law, task_cv, mapping,
+// bandwidth, schedule, sd_weight, processor_scale, processor_cores), parsed by parse_model as a
+// graph's model's (engine/simulate/model.h): InputError naming the parameter. Whether the sweep has
+// graphs for them to act on is the caller's check.
+GraphSettings graph_settings(ModelTexts texts);
 // The model a configuration names (memory_check off: the grid is checked once, check_grid_memory);
 // a graph's with `graph`'s settings.
 Model to_model(const SweepConfig& c, const GraphSettings& graph = {});
