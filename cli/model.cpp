@@ -158,7 +158,7 @@ engine::Model ModelOptions::resolved() const {
   put("--exchange", "exchange", exchange);
   put("--slowdown", "slowdown", model.slowdown);
   put("--machine-slowdown", "machine_slowdown", model.machine_slowdown);
-  put("--no-memory-check", "memory_check", model.memory_check ? "true" : "false");
+  t.set("memory_check", model.memory_check ? "true" : "false");  // --no-memory-check{false} sets it
   return engine::parse_model(t);
 }
 
