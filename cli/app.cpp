@@ -118,14 +118,7 @@ struct Simulate {
 
   int execute() {
     if (criticality) return execute_criticality();
-    if (!compare_to.empty()) {
-      const engine::Model model = options.resolved();
-      if (!model.slowdown.empty() || !model.machine_slowdown.empty())
-        throw InputError(!model.slowdown.empty() ? "--slowdown" : "--machine-slowdown",
-                         "does not go with --compare-to (a comparison's rows are a sweep's, which has no slowdowns)",
-                         "run simulate with the slowdown and without it, on the same --seed");
-      return execute_comparisons();
-    }
+    if (!compare_to.empty()) return execute_comparisons();
     sampling.validate();
     const engine::DistributionOptions asked = distribution.resolved();
     const engine::Estimator requested = estimates ? engine::comparison_estimator(estimator.value()) : estimator.value();
@@ -291,8 +284,9 @@ struct Simulate {
     if (requested == engine::Estimator::exact)
       throw InputError("--estimator", "--compare-to simulates the mean; the exact expectation is its closed_form row",
                        "choose auto, cv, antithetic, antithetic-cv or mc");
-    const auto mean = engine::mean_estimator(requested, estimator.stop(), asked.any());
     const engine::Model model = options.resolved();
+    const bool slowdowns = !model.slowdown.empty() || !model.machine_slowdown.empty();
+    const auto mean = engine::mean_estimator(requested, estimator.stop(), asked.any(), slowdowns);
     Progress progress("simulate");
     engine::RunOptions run = sampling.run_options();
     run.progress = [&](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
@@ -304,7 +298,7 @@ struct Simulate {
       if (e.comparison().empty()) throw InputError(e.cause());
       throw InputError("--compare-to", "'" + e.comparison() + "': " + flag_message(e.cause()));
     }
-    std::string csv = engine::csv_header(engine::sweep_columns(engine::has_target(mean)));
+    std::string csv = engine::csv_header(engine::sweep_columns(engine::has_target(mean), slowdowns));
     for (const auto& r : rows) csv += engine::csv_line(r);
     if (!rows.empty() && rows.back().text("target_met") == "false")  // the mean row, last
       estimator.warn_missed(1, 1, "runs", sampling.reps,

@@ -2,6 +2,7 @@
 
 #include "cli/options.h"
 
+#include "distributions/format.h"
 #include "distributions/input_error.h"
 #include "engine/kernel/communication.h"
 
@@ -119,53 +120,46 @@ void ModelOptions::add_to(CLI::App& app, Offer offer) {
 }
 
 engine::Model ModelOptions::resolved() const {
-  engine::Model m = model;
-  m.exchange = engine::parse_exchange(exchange);
-  m.task_graph.law.shape = structures::parse_task_law_shape(task_law);
-  if (!structure.empty()) m.structure = structures::parse_structure_kind(structure);
-  if (fixed_structure_) m.structure = fixed_structure_;
   const auto given = [&](const char* flag) {
     const auto* option = app_ ? app_->get_option_no_throw(flag) : nullptr;
     return option && option->count() > 0;
   };
-  if (!m.graph.empty() && m.structure) throw InputError("--graph", "give either a structure or a graph, not both");
-  if (!schedule.empty()) {
-    structures::ScheduleOptions placed;
-    placed.algorithm = structures::parse_schedule_algorithm(schedule);
-    placed.sd_weight = sd_weight;
-    m.task_graph.schedule = placed;
-  }
-  if (given("--sd-weight") && (!m.task_graph.schedule || m.task_graph.schedule->algorithm != structures::ScheduleAlgorithm::heft_sd))
-    throw InputError("--sd-weight", "applies to the heft-sd schedule only", "leave it out, or choose heft-sd");
-  if (!m.graph.empty()) {
-    // A graph's processors, laws and levels are its own: these options would do nothing.
-    for (const char* flag : {"--n", "--law", "--fast-law", "--levels", "--exchange"})
-      if (given(flag))
-        throw InputError(flag, "has no effect on a graph",
-                         "a graph's width, laws and levels are its file's; give --m, --a, --scales, --comm, --port");
-    // The law's shape around each cost needs a spread: without one the times are the costs.
-    if (given("--task-law") && m.task_graph.law.shape != structures::TaskLawShape::constant && !(m.task_graph.law.cv > 0.0))
-      throw InputError("--task-law", "has no effect without --task-cv: each task takes its cost, constant",
-                       "give --task-cv V > 0, the coefficient of variation");
-  } else {
-    for (const char* flag : {"--scales", "--cores", "--port", "--overlap"})
-      if (given(flag)) throw InputError(flag, "applies to a graph only", "give --graph FILE.dot");
-    if (!given("--n")) throw InputError("--n", "missing", "give the width: the number of processors");
-    // The exchange rule is nn's at C = 0: elsewhere it would do nothing.
-    if (given("--exchange")) {
-      if (m.structure != structures::StructureKind::nearest_neighbor)
-        throw InputError("--exchange", "applies to the nearest-neighbour structure (nn) only", "leave it out, or give -s nn");
-      if (protocols_ && m.comm_value() > 0.0)
-        throw InputError("--exchange", "applies to nn at C = 0 only: with communication nn runs a protocol",
-                         "choose the protocol with --protocol");
-    }
-  }
-  if (!port.empty()) m.port = engine::parse_port(port);
-  if (!policy.empty()) m.policy = engine::parse_policy(policy);
-  // A protocol is one of its structure's family; a graph's is refused as the library words it.
-  if (!protocol.empty() && (m.structure || !m.graph.empty()))
-    m.protocol = &engine::find_protocol(m.graph.empty() ? *m.structure : structures::StructureKind::custom, protocol);
-  return m;
+  // The options given, as the library's parameters' texts: engine::parse_model parses and checks
+  // them as it does the Python module's and the sweep's (its errors name the parameters, which
+  // cli/parameters.cpp spells as flags). CLI11 has read the numbers by their types already.
+  engine::ModelTexts t;
+  t.fixed_structure = fixed_structure_;
+  t.protocols = protocols_;
+  const auto put = [&](const char* flag, const char* parameter, const std::string& text) {
+    if (given(flag)) t.set(parameter, text);
+  };
+  const auto number = [](double x) { return distributions::format_exact(x); };
+  put("--structure", "structure", structure);
+  put("--graph", "graph", model.graph);
+  put("--task-law", "task_law", task_law);
+  put("--task-cv", "task_cv", number(model.task_graph.law.cv));
+  put("--mapping", "mapping", model.task_graph.mapping);
+  put("--bandwidth", "bandwidth", number(model.task_graph.bandwidth.value_or(0.0)));
+  if (!schedule.empty()) t.set("schedule", schedule);  // --schedule, or the schedule command's --algorithm
+  put("--sd-weight", "sd_weight", number(sd_weight));
+  put("--n", "width", std::to_string(model.width));
+  put("--m", "fast_count", std::to_string(model.fast_count));
+  put("--a", "scale", model.scale);
+  put("--law", "law", model.law);
+  put("--fast-law", "fast_law", model.fast_law);
+  put("--levels", "levels", std::to_string(model.levels));
+  put("--comm", "comm_cost", model.comm);
+  put("--scales", "processor_scale", model.processor_scales);
+  put("--cores", "processor_cores", model.processor_cores);
+  put("--port", "port", port);
+  put("--overlap", "overlap", model.overlap ? "true" : "false");
+  put("--protocol", "protocol", protocol);
+  put("--policy", "policy", policy);
+  put("--exchange", "exchange", exchange);
+  put("--slowdown", "slowdown", model.slowdown);
+  put("--machine-slowdown", "machine_slowdown", model.machine_slowdown);
+  t.set("memory_check", model.memory_check ? "true" : "false");  // --no-memory-check{false} sets it
+  return engine::parse_model(t);
 }
 
 }  // namespace hetstruct::cli

@@ -1,5 +1,6 @@
 // The model options shared by `simulate`, `bounds` and `policies`: engine::Model's fields bound to
-// flags; the names (structure, exchange, protocol, policy, port) are parsed by resolved().
+// flags; resolved() hands the options given to engine::parse_model (engine/simulate/model.h), the
+// parser the Python module and the sweep share.
 #pragma once
 
 #include <string>
@@ -35,8 +36,8 @@ struct ModelOptions {
   };
   // Registers the options on a subcommand.
   void add_to(CLI::App& app, Offer offer);
-  // The model with its names parsed (InputError on an unknown name or a
-  // structure without --n). With a graph, an option that does not act on one is refused (the
+  // The model with its names parsed by engine::parse_model (InputError naming the library's
+  // parameter, which cli/parameters.cpp spells as a flag: an unknown name, a structure without --n). With a graph, an option that does not act on one is refused (the
   // graph's width, laws and levels are its own); without one, the graph's options are; --exchange
   // acts on nn only, and where the command runs protocols (simulate) only at C = 0.
   engine::Model resolved() const;

@@ -18,6 +18,7 @@
 #include "cli/distribution.h"
 #include "cli/output.h"
 #include "cli/parameters.h"
+#include "distributions/format.h"
 #include "distributions/input_error.h"
 #include "engine/driver/interrupt.h"
 #include "engine/driver/monte_carlo.h"
@@ -87,10 +88,11 @@ struct Sweep {
   std::vector<std::string> rows;
   std::uint64_t resumed = 0;
   bool target = false;  // the means stop on a target: the column target_met
+  bool slowdowns = false;  // correlated slowdowns: their columns
   std::uint64_t missed = 0;  // mean rows simulated here whose target the cap stopped first
 
   std::string csv() const {
-    std::string text = engine::csv_header(engine::sweep_columns(target));
+    std::string text = engine::csv_header(engine::sweep_columns(target, slowdowns));
     for (const auto& r : rows) text += r;
     return text;
   }
@@ -188,13 +190,14 @@ const ConfigKey* find_config_key(const std::string& name) {
 
 // Keys that set one of the command's options through CLI11, which parses and checks the value as
 // it does on the command line: the graphs' settings, the mean rows' estimator and targets.
-constexpr std::array<std::pair<const char*, const char*>, 20> option_keys = {{
+constexpr std::array<std::pair<const char*, const char*>, 23> option_keys = {{
     {"task_law", "--task-law"}, {"task-law", "--task-law"}, {"task_cv", "--task-cv"}, {"task-cv", "--task-cv"},
     {"mapping", "--mapping"}, {"bandwidth", "--bandwidth"}, {"scales", "--scales"}, {"cores", "--cores"},
     {"schedule", "--schedule"}, {"sd_weight", "--sd-weight"}, {"sd-weight", "--sd-weight"},
     {"estimator", "--estimator"}, {"target_se", "--target-se"}, {"target-se", "--target-se"},
     {"target_rel", "--target-rel"}, {"target-rel", "--target-rel"}, {"target_reps", "--target-reps"},
     {"target-reps", "--target-reps"}, {"se_floor", "--se-floor"}, {"se-floor", "--se-floor"},
+    {"slowdown", "--slowdown"}, {"machine_slowdown", "--machine-slowdown"}, {"machine-slowdown", "--machine-slowdown"},
 }};
 
 const char* option_key_flag(const std::string& name) {
@@ -340,6 +343,14 @@ void SweepCommand::add_to(CLI::App& app) {
   list("--protocol", protocol, "Protocols (default: each structure's own; 'default' names it in a list)");
   list("--policy", policy, "Master-slave dealing policies: dynamic,equal,proportional");
   list("--exchange", exchange, "Nearest-neighbour rules: sequential,plain [sequential]");
+  auto* slow = "Correlated slowdowns (every configuration; see simulate)";
+  app_->add_option("--slowdown", slowdown,
+                   "Each replication draws one factor per processor from this law (>= 0) and multiplies all its task "
+                   "times by it; the closed_form and bound rows then have no value (they assume independent times)")
+      ->check(non_empty("give a law such as u(1,2); leave --slowdown out for independent times"))->group(slow);
+  app_->add_option("--machine-slowdown", machine_slowdown,
+                   "Each replication draws one factor for the whole machine from this law and multiplies every task time by it")
+      ->check(non_empty("give a law such as u(1,2); leave --machine-slowdown out for independent times"))->group(slow);
   app_->add_option("--config", config_path,
                    "TOML file giving any of these options (keys as the long names: n = [8, 16], comm = \"0:0.25:0.025\"); "
                    "the command line overrides it")
@@ -478,25 +489,20 @@ Settings read_settings(const SweepCommand& c) {
   if (c.threads < 0) throw InputError("--threads", "must be 0 (all cores) or more");
   for (const char* flag : {"--task-law", "--task-cv", "--mapping", "--bandwidth", "--scales", "--cores", "--schedule", "--sd-weight"})
     if (c.given(flag) && c.graph.empty()) throw InputError(flag, "applies to a graph only", "give --graph FILE.dot");
-  if (c.given("--schedule")) {
-    structures::ScheduleOptions placed;
-    placed.algorithm = structures::parse_schedule_algorithm(c.schedule);
-    placed.sd_weight = c.sd_weight;
-    s.graph.task_graph.schedule = placed;
-  }
-  if (c.given("--sd-weight") && (!s.graph.task_graph.schedule || s.graph.task_graph.schedule->algorithm != structures::ScheduleAlgorithm::heft_sd))
-    throw InputError("--sd-weight", "applies to the heft-sd schedule only", "leave it out, or choose heft-sd");
-  s.graph.task_graph.law.shape = structures::parse_task_law_shape(c.task_law);
-  s.graph.task_graph.law.cv = c.task_cv;
-  if (c.given("--task-law") && s.graph.task_graph.law.shape != structures::TaskLawShape::constant && !(c.task_cv > 0.0))
-    throw InputError("--task-law", "has no effect without --task-cv: each task takes its cost, constant",
-                     "give --task-cv V > 0, the coefficient of variation");
-  s.graph.task_graph.mapping = c.mapping;
-  if (c.given("--bandwidth")) s.graph.task_graph.bandwidth = c.bandwidth;  // none: --comm on every edge
-  s.graph.processor_scales = c.scales;
-  s.graph.processor_cores = c.cores;
-  structures::validate(s.graph.task_graph.law);
-  structures::validate_bandwidth(s.graph.task_graph.bandwidth);
+  // The graphs' settings, parsed as simulate's (engine::graph_settings calls engine::parse_model).
+  engine::ModelTexts graph;
+  const auto put = [&](const char* flag, const char* parameter, const std::string& text) {
+    if (c.given(flag)) graph.set(parameter, text);
+  };
+  put("--task-law", "task_law", c.task_law);
+  put("--task-cv", "task_cv", distributions::format_exact(c.task_cv));
+  put("--mapping", "mapping", c.mapping);
+  put("--bandwidth", "bandwidth", distributions::format_exact(c.bandwidth));
+  put("--scales", "processor_scale", c.scales);
+  put("--cores", "processor_cores", c.cores);
+  put("--schedule", "schedule", c.schedule);
+  put("--sd-weight", "sd_weight", distributions::format_exact(c.sd_weight));
+  s.graph = engine::graph_settings(graph);
   if (c.resume && c.out_path.empty()) throw InputError("--resume", "needs --out FILE");
   if (engine::parse_format(c.format) != engine::Format::csv && c.resume)
     throw InputError("--resume", "resumes a CSV file only", "leave out --format or give --format csv");
@@ -504,7 +510,8 @@ Settings read_settings(const SweepCommand& c) {
     throw InputError("--structure", "missing", "give --structure sync or a list such as sync,nn,ms, or --graph");
   if (c.n.empty() && !c.structure.empty()) throw InputError("--n", "missing", "give --n 8, a list 8,16 or a range 2:16:2");
   s.distribution = sweep_distribution(c.estimators, c.quantiles, c.deadlines);
-  s.mean = engine::mean_estimator(c.estimator.value(), c.estimator.stop(!c.config_path.empty()), s.distribution.any());
+  s.mean = engine::mean_estimator(c.estimator.value(), c.estimator.stop(!c.config_path.empty()), s.distribution.any(),
+                                  !c.slowdown.empty() || !c.machine_slowdown.empty());
   return s;
 }
 
@@ -513,7 +520,7 @@ std::vector<engine::SweepGrid> make_grids(const SweepCommand& c, std::uint64_t m
   std::array<std::vector<std::string>, D::count> texts;
   for (const auto& k : config_keys)
     if (k.list && k.index < D::count) texts[k.index] = c.*k.list;
-  const auto grids = engine::make_grids(texts, c.graph, c.port, max_configs);
+  const auto grids = engine::make_grids(texts, c.graph, c.port, max_configs, {c.slowdown, c.machine_slowdown});
   if (c.memory_check)
     for (const auto& grid : grids) engine::check_grid_memory(grid);
   return grids;
@@ -525,6 +532,7 @@ Sweep prepare(const SweepCommand& c, const Settings& s) {
   const auto grids = make_grids(c, s.max_configs);
   Sweep sweep;
   sweep.target = engine::has_target(s.mean);
+  sweep.slowdowns = !c.slowdown.empty() || !c.machine_slowdown.empty();
   for (const auto& text : c.compare_to) sweep.comparisons.emplace_back(text);
   sweep.valid = entries_of(grids, sweep.comparisons, c.skip_invalid, s.graph);
   if (!c.out_path.empty()) check_writable_folder(c.out_path);  // fail now, not after the simulation

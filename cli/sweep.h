@@ -3,7 +3,8 @@
 //
 //   hetstruct sweep --structure sync,nn,ms --n 8,16 --m 0:8 --a 1/2,4/5 --law uniform,normal
 //                   --comm 0:0.25:0.025 [--levels P,...] [--fast-law L,...] [--protocol NAME,...]
-//                   [--policy NAME,...] [--exchange RULE,...] [--config FILE.toml]
+//                   [--policy NAME,...] [--exchange RULE,...] [--slowdown LAW] [--machine-slowdown LAW]
+//                   [--config FILE.toml]
 //                   [--compare-to OPTION=VALUE[,OPTION=VALUE...] ...] [--skip-invalid] [--max-configs N]
 //                   [--estimators quantile,sd,p_deadline] [--quantiles LEVELS] [--deadline T,...]
 //                   [--estimator mc|auto|cv|antithetic|antithetic-cv] [--target-se X] [--target-rel R]
@@ -52,6 +53,8 @@ class SweepCommand {
   std::string schedule;  // every graph's tasks placed by this static schedule (structures/schedule.h)
   double task_cv = 0.0, bandwidth = 0.0, sd_weight = 1.0;
   std::vector<std::string> compare_to;
+  // Correlated slowdowns of every configuration (simulate's options of the same names): laws.
+  std::string slowdown, machine_slowdown;
   std::vector<std::string> estimators, quantiles, deadlines;  // the distribution (cli/distribution.h)
   EstimatorOptions estimator{"mc"};  // the mean rows' estimator and target precision (engine/sweep/sweep.h)
   std::string config_path;

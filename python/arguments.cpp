@@ -27,7 +27,9 @@ constexpr std::array<std::pair<const char*, const char*>, 10> keywords = {{
 }};
 
 // Phrases of the library's messages that name a setting, and how a Python caller says them.
-constexpr std::array<std::pair<const char*, const char*>, 6> phrases = {{
+constexpr std::array<std::pair<const char*, const char*>, 8> phrases = {{
+    {"leave it out, or give the structure nn", "leave it out, or give structure='nn'"},
+    {"choose the protocol (protocol)", "choose the protocol with protocol="},
     {"memory_check off", "memory_check=False"},
     {"(processor_cores)", "(cores=)"},
     {"(processor_scale)", "(scales=)"},
@@ -220,67 +222,49 @@ void set_schedule(structures::TaskGraphOptions& graph, Keywords& k, const char* 
     throw InputError("sd_weight", "applies to the heft-sd schedule only", "leave it out, or choose heft-sd");
 }
 
-// The model, as the command line's ModelOptions::resolved() makes it from the same options.
+// The model, as the command line's ModelOptions::resolved() makes it from the same options: the
+// keywords given, as the library's parameters' texts, parsed by engine::parse_model (its errors
+// name the parameters, which keyword_of spells as keywords).
 engine::Model model(Keywords& k, Offer offer) {
-  engine::Model m;
-  const auto structure = offer.structure ? k.text("structure") : std::nullopt;
-  std::string task_law = "normal";
+  engine::ModelTexts t;
+  t.fixed_structure = offer.fixed_structure;
+  const auto put = [&](const char* keyword, const char* parameter) {
+    if (const auto text = k.text(keyword)) t.set(parameter, *text);
+  };
+  const auto put_flag = [&](const char* keyword, const char* parameter, bool fallback) {
+    if (k.given(keyword)) t.set(parameter, k.flag(keyword, fallback) ? "true" : "false");
+  };
+  if (offer.structure) put("structure", "structure");
   if (offer.graph) {
-    m.graph = k.text("graph", "");
-    task_law = k.text("task_law", task_law);
-    m.task_graph.law.cv = k.number("task_cv", 0.0);
-    m.task_graph.mapping = k.text("mapping", "");
-    m.task_graph.bandwidth = k.number("bandwidth");
-    m.processor_scales = k.joined("scales");
-    m.processor_cores = k.joined("cores");
-    const std::string port = k.text("port", "");
-    if (k.given("port") && port.empty())
+    put("graph", "graph");
+    put("task_law", "task_law");
+    put("task_cv", "task_cv");
+    put("mapping", "mapping");
+    put("bandwidth", "bandwidth");
+    if (k.given("scales")) t.set("processor_scale", k.joined("scales"));
+    if (k.given("cores")) t.set("processor_cores", k.joined("cores"));
+    const auto port = k.text("port");
+    if (port && port->empty())
       throw InputError("port", "an empty value does nothing (choose free, one-port or one-port-greedy; leave port out for free)");
-    if (!port.empty()) m.port = engine::parse_port(port);
-    m.overlap = k.flag("overlap", false);
-  }
-  m.width = k.integer("n", m.width);
-  m.fast_count = k.integer("m", m.fast_count);
-  m.scale = k.text("a", m.scale);
-  m.law = k.text("law", m.law);
-  m.fast_law = k.text("fast_law", "");
-  m.levels = k.integer("levels", m.levels);
-  m.comm = k.text("comm", m.comm);
-  const std::string protocol = offer.protocol ? k.text("protocol", "") : "";
-  const std::string policy = offer.policy ? k.text("policy", "") : "";
-  m.exchange = engine::parse_exchange(k.text("exchange", "sequential"));
-  m.memory_check = k.flag("memory_check", true);
-  m.task_graph.law.shape = structures::parse_task_law_shape(task_law);
-  if (offer.schedule) set_schedule(m.task_graph, k, "schedule");
-  if (structure) m.structure = structures::parse_structure_kind(*structure);
-  if (offer.fixed_structure) m.structure = offer.fixed_structure;
-  if (!m.graph.empty() && m.structure) throw InputError("graph", "give either a structure or a graph, not both");
-  if (!m.graph.empty()) {
-    // A graph's processors, laws and levels are its own: these would do nothing.
-    for (const char* name : {"n", "law", "fast_law", "levels", "exchange"})
-      if (k.given(name))
-        throw InputError(name, "has no effect on a graph",
-                         "a graph's width, laws and levels are its file's; give m, a, scales, comm, port");
-    if (k.given("task_law") && m.task_graph.law.shape != structures::TaskLawShape::constant && !(m.task_graph.law.cv > 0.0))
-      throw InputError("task_law", "has no effect without task_cv: each task takes its cost, constant",
-                       "give task_cv V > 0, the coefficient of variation");
-  } else {
-    for (const char* name : {"scales", "cores", "port", "overlap", "task_law", "task_cv", "mapping", "bandwidth"})
-      if (k.given(name)) throw InputError(name, "applies to a graph only", "give graph=FILE.dot or a networkx DiGraph");
-    if (!k.given("n")) throw InputError("n", "missing", "give the width: the number of processors");
-    if (k.given("exchange")) {
-      if (m.structure != structures::StructureKind::nearest_neighbor)
-        throw InputError("exchange", "applies to the nearest-neighbour structure (nn) only", "leave it out, or give structure='nn'");
-      if (offer.protocol && m.comm_value() > 0.0)
-        throw InputError("exchange", "applies to nn at C = 0 only: with communication nn runs a protocol",
-                         "choose the protocol with protocol=");
+    if (port) t.set("port", *port);
+    put_flag("overlap", "overlap", false);
+    if (offer.schedule) {
+      put("schedule", "schedule");
+      put("sd_weight", "sd_weight");
     }
   }
-  if (!policy.empty()) m.policy = engine::parse_policy(policy);
-  // A protocol is one of its structure's family; a graph's is refused as the library words it.
-  if (!protocol.empty() && (m.structure || !m.graph.empty()))
-    m.protocol = &engine::find_protocol(m.graph.empty() ? *m.structure : structures::StructureKind::custom, protocol);
-  return m;
+  put("n", "width");
+  put("m", "fast_count");
+  put("a", "scale");
+  put("law", "law");
+  put("fast_law", "fast_law");
+  put("levels", "levels");
+  put("comm", "comm_cost");
+  if (offer.protocol) put("protocol", "protocol");
+  if (offer.policy) put("policy", "policy");
+  put("exchange", "exchange");
+  put_flag("memory_check", "memory_check", true);
+  return engine::parse_model(t);
 }
 
 }  // namespace
@@ -369,19 +353,13 @@ SweepCall sweep_call(const py::kwargs& kwargs) {
   const bool graph = !graphs.empty();
   for (const char* name : {"task_law", "task_cv", "mapping", "bandwidth", "scales", "cores", "schedule", "sd_weight"})
     if (k.given(name) && !graph) throw InputError(name, "applies to a graph only", "give graph=FILE.dot or a list of graphs");
-  set_schedule(c.graph.task_graph, k, "schedule");
-  const bool task_law_given = k.given("task_law");
-  c.graph.task_graph.law.shape = structures::parse_task_law_shape(k.text("task_law", "normal"));
-  c.graph.task_graph.law.cv = k.number("task_cv", 0.0);
-  if (task_law_given && c.graph.task_graph.law.shape != structures::TaskLawShape::constant && !(c.graph.task_graph.law.cv > 0.0))
-    throw InputError("task_law", "has no effect without task_cv: each task takes its cost, constant",
-                     "give task_cv V > 0, the coefficient of variation");
-  c.graph.task_graph.mapping = k.text("mapping", "");
-  c.graph.task_graph.bandwidth = k.number("bandwidth");
-  c.graph.processor_scales = k.joined("scales");
-  c.graph.processor_cores = k.joined("cores");
-  structures::validate(c.graph.task_graph.law);
-  structures::validate_bandwidth(c.graph.task_graph.bandwidth);
+  // The graphs' settings, parsed as simulate's (engine::graph_settings calls engine::parse_model).
+  engine::ModelTexts settings;
+  for (const char* name : {"task_law", "task_cv", "mapping", "bandwidth", "schedule", "sd_weight"})
+    if (const auto text = k.text(name)) settings.set(name, *text);
+  if (k.given("scales")) settings.set("processor_scale", k.joined("scales"));
+  if (k.given("cores")) settings.set("processor_cores", k.joined("cores"));
+  c.graph = engine::graph_settings(settings);
   if (texts[D::structure].empty() && !graph)
     throw InputError("structure", "missing", "give structure='sync' or a list such as ['sync', 'nn', 'ms'], or graph=");
   if (texts[D::n].empty() && !texts[D::structure].empty())

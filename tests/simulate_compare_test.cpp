@@ -2,11 +2,16 @@
 // (engine::model_sweep, engine::model_sweep_records), whose rows are the sweep's bit for bit.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "distributions/input_error.h"
+#include "distributions/law.h"
+#include "distributions/sampler.h"
+#include "engine/kernel/streams.h"
 #include "engine/simulate/simulation.h"
 #include "engine/sweep/sweep.h"
 #include "support.h"
@@ -21,8 +26,8 @@ namespace {
 std::string sweep_csv(const std::array<std::vector<std::string>, SweepDim::count>& texts,
                       const std::vector<std::string>& graphs, const std::vector<Comparison>& comparisons,
                       const RunOptions& options, const std::optional<MeanEstimator>& mean = std::nullopt,
-                      const DistributionOptions& distribution = {}) {
-  SweepEntries valid = build_entries(make_grids(texts, graphs, {}, 100), comparisons, false);
+                      const DistributionOptions& distribution = {}, const SweepSlowdowns& slowdowns = {}) {
+  SweepEntries valid = build_entries(make_grids(texts, graphs, {}, 100, slowdowns), comparisons, false);
   REQUIRE(valid.entries.size() == 1);
   const auto runs = plan_runs(valid.entries, mean);
   SweepShare share;
@@ -59,7 +64,10 @@ TEST_CASE("a model's one-configuration sweep is the grid's configuration of the 
   m.comm = "1/40";
   m.exchange = structures::NeighborExchange::plain;
   const SweepConfig c = model_sweep(m).config;
-  CHECK(c == SweepConfig{"nn", "normal", "", "8", "3", "0.5", "20", "0.025", "", "", "plain"});
+  CHECK(c == SweepConfig{.structure = "nn", .law = "normal", .n = 8, .m = 3, .a = {0.5, "0.5"}, .levels = 20,
+                         .comm = {0.025, "0.025"}, .exchange = structures::NeighborExchange::plain});
+  CHECK(c.column(SweepDim::a) == "0.5");
+  CHECK(c.column(SweepDim::exchange) == "plain");
   CHECK(c == make_grid({{{"nn"}, {"normal"}, {}, {"8"}, {"3"}, {"1/2"}, {"20"}, {"1/40"}, {}, {}, {"plain"}}}, 1).at(0));
 
   Model g;
@@ -269,4 +277,225 @@ TEST_CASE("a comparison that would not change the model is refused", "[sweep][si
   CHECK_FALSE(valid.entries[0].targets[0].has_value());
   CHECK(valid.entries[1].targets[0].has_value());
   CHECK(valid.no_effect == 1);
+}
+
+// ---- correlated slowdowns in sweeps and comparisons (issue 29 item 4) ----------------------------
+
+TEST_CASE("slowdowns: simulate's comparisons are the sweep's rows, and the mean is simulate's, bit for bit",
+          "[sweep][simulate][slowdown]") {
+  RunOptions options;
+  options.seed = 11;
+  options.reps = 700;
+  options.threads = 2;
+  const SweepSlowdowns slowdowns{"u(1,3)", "gamma(4,0.25)"};
+  for (const char* structure : {"sync", "nn", "async"}) {
+    Model m = Model::wilson(structures::parse_structure_kind(structure), 5, 2, "1/2", "uniform", 6);
+    m.comm = "0.05";
+    m.slowdown = slowdowns.processor;
+    m.machine_slowdown = slowdowns.machine;
+    const std::vector<Comparison> comparisons = {Comparison("m=0")};
+    const auto rows = model_sweep_records(m, comparisons, options);
+    INFO(structure);
+    CHECK(csv_of(rows) == sweep_csv({{{structure}, {}, {}, {"5"}, {"2"}, {}, {"6"}, {"0.05"}, {}, {}, {}}}, {},
+                                    comparisons, options, std::nullopt, {}, slowdowns));
+    // The mean row is simulate's mean with the same slowdowns.
+    Simulation sim = prepare(m);
+    REQUIRE(sim.plan.slowed());
+    run(sim, options, false, Estimator::automatic);
+    CHECK(row_of(rows, "mc").text("value") == Record().add("v", sim.estimate.mean).text("v"));
+    // Every row names the laws; the closed forms and bounds say they do not apply, with no value.
+    for (const auto& r : rows) {
+      CHECK(r.text("slowdown") == "u(1,3)");
+      CHECK(r.text("machine_slowdown") == "gamma(4,0.25)");
+      const std::string e = r.text("estimator");
+      if (e == "closed_form" || e == "lower_bound" || e == "upper_bound") {
+        CHECK(r.text("method") == "none_with_slowdowns");
+        CHECK(r.text("value").empty());
+      }
+    }
+    const bool said = std::any_of(rows.begin(), rows.end(), [](const Record& r) { return r.text("method") == "none_with_slowdowns"; });
+    CHECK((std::string(structure) == "async" || said));
+    // The paired difference runs both sides on the same factors: with m = 0 it differs from the
+    // independent run's.
+    Model independent = m;
+    independent.slowdown = independent.machine_slowdown = "";
+    CHECK(row_of(model_sweep_records(independent, comparisons, options), "difference", "m=0").text("value") !=
+          row_of(rows, "difference", "m=0").text("value"));
+  }
+  // A graph's, likewise.
+  Model g;
+  g.graph = std::string(HETSTRUCT_TEST_DATA) + "/diamond.dot";
+  g.fast_count = 1;
+  g.slowdown = "u(1,2)";
+  const auto rows = model_sweep_records(g, {Comparison("m=0")}, options);
+  Simulation sim = prepare(g);
+  run(sim, options, false, Estimator::mc);
+  CHECK(row_of(rows, "mc").text("value") == Record().add("v", sim.estimate.mean).text("v"));
+  CHECK(row_of(rows, "mc").text("machine_slowdown").empty());
+}
+
+TEST_CASE("slowdowns through a sweep: one processor's p constant tasks take p t F", "[sweep][slowdown]") {
+  // async on one processor, 4 tasks of c(1.5), F ~ u(1,3): each makespan is 6 F, so the mean row is
+  // the mean of 6 F over the same factors (drawn here from the rules), and the sd row F's sd times 6.
+  RunOptions options;
+  options.seed = 9;
+  options.reps = 4000;
+  std::array<std::vector<std::string>, SweepDim::count> texts;
+  texts[SweepDim::structure] = {"async"};
+  texts[SweepDim::law] = {"c(1.5)"};
+  texts[SweepDim::n] = {"1"};
+  texts[SweepDim::levels] = {"4"};
+  DistributionOptions asked;
+  asked.sd = true;
+  SweepEntries valid = build_entries(make_grids(texts, {}, {}, 10, {"u(1,3)", ""}), {}, false);
+  const auto runs = plan_runs(valid.entries);
+  SweepShare share;
+  share.pieces = deal_blocks(run_work(runs, options.reps), 1).front();
+  share.distribution = asked;
+  std::vector<Record> rows;
+  share.entry_done = [&](const Entry& entry, const Job& job) {
+    rows = config_records(entry, job, {}, share.estimates, options.seed, share.extras);
+  };
+  share.compute(valid.entries, runs, 0, options);
+  const distributions::Sampler factor(distributions::parse_law("u(1,3)"));
+  double sum = 0.0;
+  for (std::uint64_t r = 0; r < options.reps; ++r) {
+    ProcessorStream f(options.seed, r, 0, ProcessorStream::slowdown);
+    sum += 6.0 * factor(f);
+  }
+  const double mean = number(row_of(rows, "mc"), "value");
+  CHECK(std::abs(mean - sum / static_cast<double>(options.reps)) <= 1e-12 * mean);
+  const double sd = 6.0 * 2.0 / std::sqrt(12.0);
+  CHECK(std::abs(mean - 12.0) < 4.0 * sd / std::sqrt(static_cast<double>(options.reps)));
+  const Record& sd_row = row_of(rows, "sd");
+  CHECK(std::abs(number(sd_row, "value") - sd) < 4.0 * number(sd_row, "stderr"));
+  // The closed form of async (which assumes independent times) has no value here.
+  CHECK(row_of(rows, "closed_form").text("value").empty());
+}
+
+TEST_CASE("slowdowns in a sweep: bad laws, estimators that assume independence, resuming another law", "[sweep][slowdown]") {
+  std::array<std::vector<std::string>, SweepDim::count> texts;
+  texts[SweepDim::structure] = {"sync"};
+  texts[SweepDim::n] = {"4"};
+  texts[SweepDim::levels] = {"5"};
+  const auto where = [&](const SweepSlowdowns& s) {
+    try {
+      (void)make_grids(texts, {}, {}, 10, s);
+    } catch (const InputError& e) {
+      return e.where() + ": " + e.problem();
+    }
+    return std::string("accepted");
+  };
+  CHECK(where({"u(-1,2)", ""}) == "slowdown: the law u(-1,2) draws a negative factor");
+  CHECK(where({"", "n(1,1)"}) == "machine_slowdown: the law n(1,1) draws a negative factor");
+  CHECK(where({"u(1,2", ""}).rfind("slowdown: ", 0) == 0);
+  CHECK(where({"u(1,2)", "c(1)"}) == "accepted");
+  CHECK_THROWS_WITH(mean_estimator(Estimator::cv, {}, false, true), Catch::Contains("assume independent task times"));
+  CHECK_THROWS_WITH(mean_estimator(Estimator::antithetic, {}, false, true), Catch::Contains("assume independent"));
+  CHECK_FALSE(mean_estimator(Estimator::automatic, {}, false, true).has_value());  // auto: plain mc
+  // Resuming: rows of another slowdown law are simulated again, those of the same law kept.
+  const SweepEntries valid = build_entries(make_grids(texts, {}, {}, 10, {"u(1,2)", ""}), {}, false);
+  const std::string header = csv_header(sweep_columns(false, true));
+  const std::string row = "sync,uniform,,4,0,0.5,5,0,,,,mc,synchronous,,1,0.1,0.9,1.1,20,3,1,";
+  CHECK(resumed_rows(valid.entries, header + row + "\"u(1,2)\",\n", "f.csv", 20, 3) ==
+        std::vector<std::string>{row + "\"u(1,2)\",\n"});
+  CHECK(resumed_rows(valid.entries, header + row + "\"u(1,3)\",\n", "f.csv", 20, 3) == std::vector<std::string>{""});
+  // A file without the slowdowns' columns is another sweep's.
+  CHECK_THROWS_WITH(resumed_rows(valid.entries, csv_header(sweep_columns()) + "x\n", "f.csv", 20, 3),
+                    Catch::Contains("another header"));
+}
+
+// ---- one model parser (issue 28 item 2) -----------------------------------------------------------
+
+TEST_CASE("parse_model: the texts of a model as the command line, Python and the sweep give them", "[model][sweep]") {
+  ModelTexts t;
+  t.set("structure", "nn").set("width", "8").set("fast_count", "3").set("scale", "1/2").set("law", "normal");
+  t.set("levels", "20").set("comm_cost", "1/40").set("protocol", "event-available");
+  const Model m = parse_model(t);
+  CHECK(m.structure == structures::StructureKind::nearest_neighbor);
+  CHECK(m.width == 8);
+  CHECK(m.fast_count == 3);
+  CHECK(m.scale == "1/2");  // the user's spelling, printed back
+  CHECK(m.comm == "1/40");
+  CHECK(m.levels == 20);
+  REQUIRE(m.protocol != nullptr);
+  CHECK(m.protocol->name == "event-available");
+  // The sweep's configuration of the same texts is the same model (to_model calls parse_model).
+  std::array<std::vector<std::string>, SweepDim::count> texts;
+  texts[SweepDim::structure] = {"nn"};
+  texts[SweepDim::law] = {"normal"};
+  texts[SweepDim::n] = {"8"};
+  texts[SweepDim::m] = {"3"};
+  texts[SweepDim::levels] = {"20"};
+  texts[SweepDim::comm] = {"1/40"};
+  texts[SweepDim::protocol] = {"event-available"};
+  const Model s = to_model(make_grid(texts, 1).at(0));
+  CHECK(s.structure == m.structure);
+  CHECK(s.width == m.width);
+  CHECK(s.fast_count == m.fast_count);
+  CHECK(s.scale_value() == m.scale_value());
+  CHECK(s.comm_value() == m.comm_value());
+  CHECK(s.protocol == m.protocol);
+  CHECK(s.slow_law() == m.slow_law());
+  CHECK(s.exchange == m.exchange);
+
+  // Refusals name the parameter, in the papers' words.
+  const auto refused = [](ModelTexts texts) {
+    try {
+      (void)parse_model(texts);
+    } catch (const InputError& e) {
+      return e.where() + ": " + e.problem();
+    }
+    return std::string("accepted");
+  };
+  ModelTexts sync;
+  sync.set("structure", "sync").set("width", "4");
+  CHECK(refused(sync) == "accepted");
+  CHECK(refused(ModelTexts(sync).set("width", "4.5")) == "width: '4.5' is not a whole number");
+  CHECK(refused(ModelTexts(sync).set("levels", "many")) == "levels: 'many' is not a whole number");
+  CHECK(refused(ModelTexts().set("structure", "sync")) == "width: missing");
+  CHECK(refused(ModelTexts(sync).set("structure", "tree")).rfind("structure: ", 0) == 0);
+  CHECK(refused(ModelTexts(sync).set("exchange", "plain")) == "exchange: applies to the nearest-neighbour structure (nn) only");
+  CHECK(refused(ModelTexts(sync).set("processor_scale", "1,1")) == "processor_scale: applies to a graph only");
+  CHECK(refused(ModelTexts(sync).set("task_cv", "0.1")) == "task_cv: applies to a graph file only");
+  CHECK(refused(ModelTexts(sync).set("policy", "nosuch")).rfind("policy: unknown", 0) == 0);
+  CHECK(refused(ModelTexts(sync).set("overlap", "yes")) == "overlap: 'yes' is not true or false");
+  ModelTexts nn = ModelTexts(sync).set("structure", "nn").set("exchange", "plain").set("comm_cost", "0.1");
+  CHECK(refused(nn).rfind("exchange: applies to nn at C = 0 only", 0) == 0);
+  nn.protocols = false;  // a command that runs no protocol (bounds): the exchange applies
+  CHECK(refused(nn) == "accepted");
+  ModelTexts graph;
+  graph.set("graph", std::string(HETSTRUCT_TEST_DATA) + "/diamond.dot");
+  CHECK(refused(ModelTexts(graph).set("width", "3")) == "width: has no effect on a graph");
+  CHECK(refused(ModelTexts(graph).set("structure", "sync")) == "graph: give either a structure or a graph, not both");
+  CHECK(refused(ModelTexts(graph).set("sd_weight", "2")) == "sd_weight: applies to the heft-sd schedule only");
+  CHECK(refused(ModelTexts(graph).set("port", "one-port").set("overlap", "true")) == "accepted");
+  // A sweep's configuration carries every column: nothing is refused for doing nothing.
+  ModelTexts column = ModelTexts(sync).set("exchange", "sequential");
+  column.refuse_unused = false;
+  CHECK(refused(column) == "accepted");
+}
+
+TEST_CASE("graph_settings: a sweep's settings of every graph parsed as a graph's model", "[model][sweep]") {
+  const GraphSettings g = graph_settings(ModelTexts()
+                                             .set("task_law", "uniform")
+                                             .set("task_cv", "0.3")
+                                             .set("schedule", "heft-sd")
+                                             .set("sd_weight", "2")
+                                             .set("processor_scale", "1,1/2"));
+  CHECK(g.task_graph.law.shape == structures::TaskLawShape::uniform);
+  CHECK(g.task_graph.law.cv == 0.3);
+  REQUIRE(g.task_graph.schedule.has_value());
+  CHECK(g.task_graph.schedule->algorithm == structures::ScheduleAlgorithm::heft_sd);
+  CHECK(g.task_graph.schedule->sd_weight == 2.0);
+  CHECK(g.processor_scales == "1,1/2");
+  CHECK_THROWS_WITH(graph_settings(ModelTexts().set("task_law", "uniform")), Catch::Contains("has no effect without task_cv"));
+  CHECK_THROWS_WITH(graph_settings(ModelTexts().set("schedule", "heft").set("sd_weight", "2")),
+                    Catch::Contains("applies to the heft-sd schedule only"));
+  try {
+    (void)graph_settings(ModelTexts().set("schedule", "hefty"));
+    FAIL("an unknown schedule was accepted");
+  } catch (const InputError& e) {
+    CHECK(e.where() == "schedule");
+  }
 }

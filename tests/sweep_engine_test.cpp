@@ -149,7 +149,8 @@ TEST_CASE("deal_blocks cuts the runs laid end to end into stretches of equal wor
 // ---- --compare-to with several options and expressions (issue 5) -------------------------------
 
 TEST_CASE("numeric expressions over a configuration's columns", "[sweep]") {
-  const SweepConfig c = {"sync", "uniform", "", "8", "3", "0.5", "1000", "0.05", "", "", "sequential"};
+  const SweepConfig c = SweepConfig{.structure = "sync", .law = "uniform", .n = 8, .m = 3, .a = {0.5, "0.5"}, .levels = 1000,
+                                  .comm = {0.05, "0.05"}, .exchange = structures::NeighborExchange::sequential};
   auto value = [&](const std::string& text) { return NumericExpression("--compare-to", text).evaluate(c); };
   CHECK(value("n-m") == 5);
   CHECK(value("2+3*4") == 14);
@@ -187,28 +188,29 @@ TEST_CASE("numeric expressions over a configuration's columns", "[sweep]") {
 }
 
 TEST_CASE("a comparison sets several options at once, each from the configuration's own columns", "[sweep]") {
-  const SweepConfig c = {"sync", "uniform", "", "8", "3", "0.5", "1000", "0.05", "", "", "sequential"};
+  const SweepConfig c = SweepConfig{.structure = "sync", .law = "uniform", .n = 8, .m = 3, .a = {0.5, "0.5"}, .levels = 1000,
+                                  .comm = {0.05, "0.05"}, .exchange = structures::NeighborExchange::sequential};
   const Comparison both("n=n-m,m=0");
   CHECK(both.label() == "n=n-m,m=0");
   SweepConfig expected = c;
-  expected[3] = "5";
-  expected[4] = "0";  // n - m uses the configuration's m, not the assigned 0
+  expected.n = 5;
+  expected.m = 0;  // n - m uses the configuration's m, not the assigned 0
   CHECK(both.target(c) == expected);
   CHECK(Comparison("m=0,n=n-m").target(c) == expected);
   CHECK(Comparison(" m = 0 ").label() == "m=0");
   CHECK(Comparison("a=1/2").label() == "a=0.5");  // a constant: its canonical value, as in the grid
-  CHECK(Comparison("comm=1/40").target(c)[7] == "0.025");
+  CHECK(Comparison("comm=1/40").target(c).comm == SweepNumber{0.025, "0.025"});
   const Comparison scaled("comm=comm/2, a=(a+1)/2");
   CHECK(scaled.label() == "comm=comm/2,a=(a+1)/2");
-  CHECK(scaled.target(c)[7] == "0.025");
-  CHECK(scaled.target(c)[5] == "0.75");
-  CHECK(Comparison("levels=levels*2-n").target(c)[6] == "1992");
+  CHECK(scaled.target(c).comm == SweepNumber{0.025, "0.025"});
+  CHECK(scaled.target(c).a == SweepNumber{0.75, "0.75"});
+  CHECK(Comparison("levels=levels*2-n").target(c).levels == 1992);
   const Comparison law("law=u(0,2),m=0");
   CHECK(law.label() == "law=u(0,2),m=0");
-  CHECK(law.target(c)[1] == "u(0,2)");
-  CHECK(law.target(c)[4] == "0");
+  CHECK(law.target(c).law == "u(0,2)");
+  CHECK(law.target(c).m == 0);
   CHECK(Comparison("fast-law=normal").label() == "fast_law=normal");
-  CHECK(Comparison("protocol=default").target(c)[8].empty());
+  CHECK(Comparison("protocol=default").target(c).protocol.empty());
   // Values that an expression gives no configuration for.
   CHECK_THROWS_WITH(Comparison("m=m/2").target(c), Catch::Contains("m/2 = 1.5 is not a whole number"));
   CHECK_THROWS_WITH(Comparison("n=n/(m-m)").target(c), Catch::Contains("not a finite number"));
@@ -299,10 +301,12 @@ TEST_CASE("build_entries names a configuration that cannot be built, or leaves i
   CHECK(kept.invalid == 1);               // m = 3
   CHECK(kept.comparisons_left_out == 1);  // m = 2: n - m = 0
   REQUIRE(kept.entries.size() == 3);
-  CHECK(kept.entries[2].c[SweepDim::m] == "2");
+  CHECK(kept.entries[2].c.m == 2);
   CHECK(kept.entries[2].row == 2);
   CHECK_FALSE(kept.entries[2].targets[0].has_value());
-  CHECK(kept.entries[1].targets[0] == SweepConfig{"sync", "uniform", "", "1", "0", "0.5", "5", "0", "", "", "sequential"});
+  CHECK(kept.entries[1].targets[0] == SweepConfig{.structure = "sync", .law = "uniform", .n = 1, .m = 0, .a = {0.5, "0.5"},
+                                                  .levels = 5, .comm = {0.0, "0"},
+                                                  .exchange = structures::NeighborExchange::sequential});
 }
 
 TEST_CASE("build_entries over Wilson's structures then graphs: one numbering of rows", "[sweep]") {
@@ -314,11 +318,12 @@ TEST_CASE("build_entries over Wilson's structures then graphs: one numbering of 
   const SweepEntries both = build_entries(std::vector<SweepGrid>{structures, graphs}, {Comparison("m=0")}, false);
   REQUIRE(both.entries.size() == 4);
   for (std::size_t k = 0; k < 4; ++k) CHECK(both.entries[k].row == k);
-  CHECK(both.entries[1].c[SweepDim::law] == "normal");
-  CHECK(both.entries[2].c[SweepDim::structure] == diamond);
-  CHECK(both.entries[3].c[SweepDim::m] == "1");
-  CHECK(both.entries[3].ran[SweepDim::protocol] == "free");
-  CHECK(both.entries[3].ran[SweepDim::law].empty());
+  CHECK(both.entries[1].c.law == "normal");
+  CHECK(both.entries[2].c.structure == diamond);
+  CHECK(both.entries[3].c.m == 1);
+  CHECK(both.entries[3].ran.protocol == "free");
+  CHECK(both.entries[3].ran.law.empty());
+  CHECK_FALSE(both.entries[3].ran.levels.has_value());
 }
 
 TEST_CASE("make_grids: the structures' grid, then the graphs' over their own columns only", "[sweep]") {
@@ -396,9 +401,9 @@ TEST_CASE("resumed_rows keeps the configurations whose mc row is there, in order
                            "sync,uniform,,4,0,0.5,5,0,,,,mc,synchronous,,1,0.1,0.9,1.1,20,3,1\n";
   const std::string cut = "sync,uniform,,4,1,0.5,5,0,,,,closed_form,eq6,,1,,,,,,\n";
   std::vector<Entry> entries(2);
-  entries[0].ran = {"sync", "uniform", "", "4", "0", "0.5", "5", "0", "", "", ""};
+  entries[0].ran = {.structure = "sync", .law = "uniform", .n = 4, .m = 0, .a = {0.5, "0.5"}, .levels = 5, .comm = {0.0, "0"}};
   entries[1].ran = entries[0].ran;
-  entries[1].ran[SweepDim::m] = "1";
+  entries[1].ran.m = 1;
   CHECK(resumed_rows(entries, header + done + cut, "f.csv", 20, 3) == std::vector<std::string>{done, ""});
   CHECK(resumed_rows(entries, header + done, "f.csv", 21, 3) == std::vector<std::string>{"", ""});  // other reps
   CHECK(resumed_rows(entries, "", "f.csv", 20, 3) == std::vector<std::string>{"", ""});  // a new file

@@ -315,7 +315,7 @@ TEST_CASE("a TOML value's error names the file, the line and the key, not the fl
         "FILE:3: unknown key 'width' (keys: structure, graph, port, law, fast_law, n, m, a, levels, comm, protocol, "
         "policy, exchange, compare_to, reps, seed, max_configs, estimators, quantiles, deadline, task_law, task_cv, "
         "mapping, bandwidth, scales, cores, schedule, sd_weight, estimator, target_se, "
-        "target_rel, target_reps, se_floor)");
+        "target_rel, target_reps, se_floor, slowdown, machine_slowdown)");
   CHECK(config_error("structure = \"sync\"\nn = 2\nestimator = \"bogus\"\n").rfind("FILE:3: key 'estimator': unknown estimator 'bogus'", 0) == 0);
   CHECK(config_error("structure = \"sync\"\nn = 2\ntarget_se = -1\n").rfind("FILE:3: key 'target_se': ", 0) == 0);
   CHECK(config_error("structure = \"sync\"\nn = 2\ntarget-reps = 100\ntarget_reps = 200\n") ==

@@ -9,6 +9,8 @@
 #include <set>
 #include <vector>
 
+#include <charconv>
+
 #include "distributions/format.h"
 #include "distributions/input_error.h"
 #include "engine/driver/resources.h"
@@ -305,6 +307,106 @@ structures::Structure Model::build(structures::StructureKind kind) const {
     case structures::StructureKind::custom: break;
   }
   throw InputError("structure", "a custom structure needs a graph file");
+}
+
+// ---- the one parser of a model's texts ------------------------------------------------------------
+
+ModelTexts& ModelTexts::set(const std::string& parameter, std::string text) {
+  texts[parameter] = std::move(text);
+  return *this;
+}
+
+namespace {
+
+int whole_number(const std::string& parameter, const std::string& text) {
+  int v = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size())
+    throw InputError(parameter, "'" + text + "' is not a whole number");
+  return v;
+}
+
+bool truth(const std::string& parameter, const std::string& text) {
+  if (text == "true") return true;
+  if (text == "false") return false;
+  throw InputError(parameter, "'" + text + "' is not true or false");
+}
+
+}  // namespace
+
+Model parse_model(const ModelTexts& t) {
+  const auto text = [&t](const char* parameter) -> const std::string* {
+    const auto it = t.texts.find(parameter);
+    return it == t.texts.end() ? nullptr : &it->second;
+  };
+  const auto given = [&t](const char* parameter) { return t.given(parameter); };
+  Model m;
+  m.exchange = parse_exchange(text("exchange") ? *text("exchange") : "sequential");
+  if (const auto* v = text("task_law")) m.task_graph.law.shape = structures::parse_task_law_shape(*v);
+  if (const auto* v = text("task_cv")) m.task_graph.law.cv = distributions::parse_number(*v, "task_cv");
+  if (const auto* v = text("bandwidth")) m.task_graph.bandwidth = distributions::parse_number(*v, "bandwidth");
+  if (const auto* v = text("mapping")) m.task_graph.mapping = *v;
+  if (const auto* v = text("graph")) m.graph = *v;
+  if (const auto* v = text("structure"); v && !v->empty()) m.structure = structures::parse_structure_kind(*v);
+  if (t.fixed_structure) m.structure = t.fixed_structure;
+  if (const auto* v = text("width")) m.width = whole_number("width", *v);
+  if (const auto* v = text("fast_count")) m.fast_count = whole_number("fast_count", *v);
+  if (const auto* v = text("levels")) m.levels = whole_number("levels", *v);
+  if (const auto* v = text("scale")) m.scale = *v;
+  if (const auto* v = text("law")) m.law = *v;
+  if (const auto* v = text("fast_law")) m.fast_law = *v;
+  if (const auto* v = text("comm_cost")) m.comm = *v;
+  if (const auto* v = text("processor_scale")) m.processor_scales = *v;
+  if (const auto* v = text("processor_cores")) m.processor_cores = *v;
+  if (const auto* v = text("overlap")) m.overlap = truth("overlap", *v);
+  if (const auto* v = text("memory_check")) m.memory_check = truth("memory_check", *v);
+  if (const auto* v = text("slowdown")) m.slowdown = *v;
+  if (const auto* v = text("machine_slowdown")) m.machine_slowdown = *v;
+  if (!m.graph.empty() && m.structure) throw InputError("graph", "give either a structure or a graph, not both");
+  if (const auto* v = text("schedule"); v && !v->empty()) {
+    structures::ScheduleOptions placed;
+    placed.algorithm = structures::parse_schedule_algorithm(*v);
+    if (const auto* k = text("sd_weight")) placed.sd_weight = distributions::parse_number(*k, "sd_weight");
+    m.task_graph.schedule = placed;
+  }
+  if (given("sd_weight") && (!m.task_graph.schedule || m.task_graph.schedule->algorithm != structures::ScheduleAlgorithm::heft_sd))
+    throw InputError("sd_weight", "applies to the heft-sd schedule only", "leave it out, or choose heft-sd");
+  if (t.refuse_unused) {
+    if (!m.graph.empty()) {
+      // A graph's processors, laws and levels are its own: these would do nothing.
+      for (const char* parameter : {"width", "law", "fast_law", "levels", "exchange"})
+        if (given(parameter))
+          throw InputError(parameter, "has no effect on a graph",
+                           "a graph's width, laws and levels are its file's; give m, a, scales, comm, port");
+      // The law's shape around each cost needs a spread: without one the times are the costs.
+      if (given("task_law") && m.task_graph.law.shape != structures::TaskLawShape::constant && !(m.task_graph.law.cv > 0.0))
+        throw InputError("task_law", "has no effect without task_cv: each task takes its cost, constant",
+                         "give task_cv V > 0, the coefficient of variation");
+    } else {
+      for (const char* parameter : {"processor_scale", "processor_cores", "port", "overlap"})
+        if (given(parameter)) throw InputError(parameter, "applies to a graph only", "give a graph file");
+      // STG and WfFormat's options, as Model::build words them.
+      for (const char* parameter : {"task_law", "task_cv", "mapping", "bandwidth"})
+        if (given(parameter)) throw InputError(parameter, "applies to a graph file only", "give a graph file");
+      if (!given("width"))
+        throw InputError("width", "missing", "give the width: the number of processors");
+      // The exchange rule is nn's at C = 0: elsewhere it would do nothing.
+      if (given("exchange")) {
+        if (m.structure != structures::StructureKind::nearest_neighbor)
+          throw InputError("exchange", "applies to the nearest-neighbour structure (nn) only",
+                           "leave it out, or give the structure nn");
+        if (t.protocols && m.comm_value() > 0.0)
+          throw InputError("exchange", "applies to nn at C = 0 only: with communication nn runs a protocol",
+                           "choose the protocol (protocol)");
+      }
+    }
+  }
+  if (const auto* v = text("port"); v && !v->empty()) m.port = parse_port(*v);
+  if (const auto* v = text("policy"); v && !v->empty()) m.policy = parse_policy(*v);
+  // A protocol is one of its structure's family; a graph's is refused as the library words it.
+  if (const auto* v = text("protocol"); v && !v->empty() && (m.structure || !m.graph.empty()))
+    m.protocol = &find_protocol(m.graph.empty() ? *m.structure : structures::StructureKind::custom, *v);
+  return m;
 }
 
 }  // namespace hetstruct::engine

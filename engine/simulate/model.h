@@ -12,6 +12,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -83,6 +84,35 @@ struct Model {
   structures::Structure build() const;
   structures::Structure build(structures::StructureKind kind) const;
 };
+
+// A model as a front end states it: the texts of the parameters it was given, keyed by parameter
+// name in the papers' words. parse_model turns them into a Model: the one parser that the command
+// line (cli/model.cpp), the Python module (python/arguments.cpp) and the sweep's configurations
+// (engine/sweep/grid.h to_model) share, so a name, a number or a combination means the same
+// everywhere. The parameters: structure (async, sync, nn, ms), graph (a file), width, fast_count,
+// levels (whole numbers), scale, comm_cost, law, fast_law (kept as text: fractions and the
+// names uniform and normal print back), protocol, policy, exchange, port, overlap (true, false),
+// task_law (normal, uniform, constant), task_cv, bandwidth (numbers), mapping, processor_scale,
+// processor_cores, schedule (heft, cpop, heft-sd), sd_weight, slowdown, machine_slowdown,
+// memory_check (true, false). A parameter left out takes Model's default.
+struct ModelTexts {
+  std::map<std::string, std::string> texts;
+  // The structure when the caller fixes it (the policies command: ms) instead of taking one.
+  std::optional<structures::StructureKind> fixed_structure;
+  // The caller runs protocols (with communication nn runs one, whatever the exchange says).
+  bool protocols = true;
+  // Refuse a parameter that would do nothing (a graph's width, an exchange off nn): what a user
+  // states. A sweep's configuration carries every column's value, and tells what ran itself.
+  bool refuse_unused = true;
+
+  ModelTexts& set(const std::string& parameter, std::string text);
+  bool given(const std::string& parameter) const { return texts.count(parameter) > 0; }
+};
+
+// The model the texts state: every name and number parsed, every combination checked that a
+// model can be checked for before it is built (InputError naming the parameter; Model::build
+// checks the rest: widths, scales, laws, files).
+Model parse_model(const ModelTexts& texts);
 
 // Where the library's warnings go (a law that draws negative times, say): the CLI prints them
 // after the result; by default they are dropped.

@@ -194,11 +194,75 @@ std::vector<double> expand_numbers(const std::string& option, const std::string&
 
 // ---- the grid --------------------------------------------------------------------------------
 
-std::string config_key(const SweepConfig& c) {
+std::string SweepConfig::column(std::size_t dim) const {
+  switch (dim) {
+    case SweepDim::structure: return structure;
+    case SweepDim::law: return law;
+    case SweepDim::fast_law: return fast_law;
+    case SweepDim::n: return n ? std::to_string(*n) : "";
+    case SweepDim::m: return std::to_string(m);
+    case SweepDim::a: return a.text;
+    case SweepDim::levels: return levels ? std::to_string(*levels) : "";
+    case SweepDim::comm: return comm.text;
+    case SweepDim::protocol: return protocol;
+    case SweepDim::policy: return policy ? to_string(*policy) : "";
+    case SweepDim::exchange: return exchange ? to_string(*exchange) : "";
+  }
+  throw std::out_of_range("SweepConfig::column: no dimension " + std::to_string(dim));
+}
+
+SweepColumns SweepConfig::columns() const {
+  SweepColumns c;
+  for (std::size_t d = 0; d < SweepDim::count; ++d) c[d] = column(d);
+  return c;
+}
+
+void SweepConfig::set(std::size_t dim, const std::string& v) {
+  // Canonical values only (dimension_values checked the user's texts): whole numbers in int range,
+  // shortest exact decimals, policy and exchange names.
+  const auto whole = [&v] { return v.empty() ? std::nullopt : std::optional<int>(std::stoi(v)); };
+  const auto number = [&v] {
+    double x = 0.0;
+    std::from_chars(v.data(), v.data() + v.size(), x);
+    return SweepNumber{x, v};
+  };
+  switch (dim) {
+    case SweepDim::structure: structure = v; return;
+    case SweepDim::law: law = v; return;
+    case SweepDim::fast_law: fast_law = v; return;
+    case SweepDim::n: n = whole(); return;
+    case SweepDim::m: m = v.empty() ? 0 : std::stoi(v); return;
+    case SweepDim::a: a = number(); return;
+    case SweepDim::levels: levels = whole(); return;
+    case SweepDim::comm: comm = number(); return;
+    case SweepDim::protocol: protocol = v; return;
+    case SweepDim::policy: policy = v.empty() ? std::nullopt : std::optional(parse_policy(v)); return;
+    case SweepDim::exchange: exchange = v.empty() ? std::nullopt : std::optional(parse_exchange(v)); return;
+  }
+  throw std::out_of_range("SweepConfig::set: no dimension " + std::to_string(dim));
+}
+
+double SweepConfig::number(std::size_t dim) const {
+  const auto none = [dim]() -> double {
+    throw InputError("", "column " + sweep_dimensions[dim] + " has no value");
+  };
+  switch (dim) {
+    case SweepDim::n: return n ? *n : none();
+    case SweepDim::m: return m;
+    case SweepDim::a: return a.text.empty() ? none() : a.value;
+    case SweepDim::levels: return levels ? *levels : none();
+    case SweepDim::comm: return comm.text.empty() ? none() : comm.value;
+    default: return none();
+  }
+}
+
+std::string config_key(const SweepColumns& c) {
   std::string k;
   for (const auto& f : c) k += f + '\x1f';
   return k;
 }
+
+std::string config_key(const SweepConfig& c) { return config_key(c.columns()); }
 
 long double SweepGrid::product() const {
   long double p = 1;
@@ -215,9 +279,11 @@ std::uint64_t SweepGrid::size() const {
 SweepConfig SweepGrid::at(std::uint64_t index) const {
   SweepConfig c;
   for (std::size_t d = SweepDim::count; d-- > 0;) {
-    c[d] = values[d][index % values[d].size()];
+    c.set(d, values[d][index % values[d].size()]);
     index /= values[d].size();
   }
+  c.slowdown = slowdown;
+  c.machine_slowdown = machine_slowdown;
   return c;
 }
 
@@ -244,6 +310,12 @@ std::vector<std::string> dimension_values(std::size_t d, const std::vector<std::
       case SweepDim::comm:
         for (const double v : expand_numbers(parameter, text, limit)) add(number_text(v));
         break;
+      case SweepDim::policy:
+        for (const auto& v : split_list(parameter, text)) add(v == "default" ? "" : to_string(parse_policy(v)));
+        break;
+      case SweepDim::exchange:
+        for (const auto& v : split_list(parameter, text)) add(v == "default" ? "" : to_string(parse_exchange(v)));
+        break;
       default:
         for (const auto& v : split_list(parameter, text)) add(v == "default" ? "" : v);
     }
@@ -266,7 +338,20 @@ SweepGrid make_grid(const std::array<std::vector<std::string>, SweepDim::count>&
 
 std::vector<SweepGrid> make_grids(const std::array<std::vector<std::string>, SweepDim::count>& texts,
                                   const std::vector<std::string>& graphs, const std::vector<std::string>& ports,
-                                  std::uint64_t limit) {
+                                  std::uint64_t limit, const SweepSlowdowns& slowdowns) {
+  // Checked once here, not per configuration: the laws parse (Model::compile_options) and draw no
+  // negative factor (as compile() refuses them).
+  {
+    Model m;
+    m.slowdown = slowdowns.processor;
+    m.machine_slowdown = slowdowns.machine;
+    const Slowdown laws = m.compile_options().slowdown;
+    for (const auto& [parameter, law] : {std::pair{"machine_slowdown", laws.machine}, std::pair{"slowdown", laws.processor}})
+      if (law && law->negative_probability() > 0.0)
+        throw InputError(parameter, "the law " + law->to_string() + " draws a negative factor",
+                         "a slowdown factor must be >= 0: give a law whose values are >= 0 (c, u(a,b) with a >= 0, "
+                         "tn, gamma, lognormal)");
+  }
   const bool structures = !texts[SweepDim::structure].empty();
   if (!structures && graphs.empty())
     throw InputError("structure", "missing", "give a structure (sync, or a list such as sync,nn,ms) or a graph");
@@ -290,6 +375,10 @@ std::vector<SweepGrid> make_grids(const std::array<std::vector<std::string>, Swe
       for (const auto& item : split_list("graph", text))
         for (auto& path : structures::expand_graph_paths(item)) graph_texts[SweepDim::structure].push_back(std::move(path));
     grids.push_back(make_grid(graph_texts, limit));
+  }
+  for (auto& grid : grids) {
+    grid.slowdown = slowdowns.processor;
+    grid.machine_slowdown = slowdowns.machine;
   }
   long double product = 0;
   for (const auto& grid : grids) product += grid.product();
@@ -325,41 +414,55 @@ std::string sweep_port_value(std::optional<Port> port, bool overlap) {
   return overlap ? to_string(*port) + std::string("-overlap") : to_string(*port);
 }
 
+GraphSettings graph_settings(ModelTexts texts) {
+  texts.set("graph", "every-graph.dot");  // parsed as a graph's (no file is read here: each configuration names its own)
+  const Model m = parse_model(texts);
+  GraphSettings g;
+  g.task_graph = m.task_graph;
+  g.processor_scales = m.processor_scales;
+  g.processor_cores = m.processor_cores;
+  structures::validate(g.task_graph.law);
+  structures::validate_bandwidth(g.task_graph.bandwidth);
+  return g;
+}
+
 Model to_model(const SweepConfig& c, const GraphSettings& graph) {
-  Model m;
-  if (is_graph(c[SweepDim::structure])) {
-    if (!c[SweepDim::n].empty()) throw InputError("width", "a graph's width is its file's", "leave n out of a graph's sweep");
-    m.graph = c[SweepDim::structure];
+  // The configuration's values as the model parser's texts (engine/simulate/model.h parse_model, the
+  // command line's and Python's parser): every column is given, so nothing is refused for doing
+  // nothing (what ran is Entry::ran's to say).
+  ModelTexts t;
+  t.refuse_unused = false;
+  const bool is_file = is_graph(c.structure);
+  if (is_file) {
+    if (c.n) throw InputError("width", "a graph's width is its file's", "leave n out of a graph's sweep");
+    t.set("graph", c.structure);
+    const SweepPort port = parse_sweep_port(c.protocol);
+    if (port.port) t.set("port", to_string(*port.port));
+    t.set("overlap", port.overlap ? "true" : "false");
+  } else {
+    t.set("structure", c.structure);
+    if (!c.n) throw InputError("width", "missing", "give n");
+    if (!c.levels) throw InputError("levels", "missing", "give levels");
+    t.set("width", std::to_string(*c.n)).set("levels", std::to_string(*c.levels)).set("law", c.law).set("fast_law", c.fast_law);
+    t.set("protocol", c.protocol);
+    if (c.exchange) t.set("exchange", to_string(*c.exchange));
+  }
+  t.set("fast_count", std::to_string(c.m)).set("scale", c.a.text).set("comm_cost", c.comm.text);
+  if (c.policy) t.set("policy", to_string(*c.policy));
+  if (!c.slowdown.empty()) t.set("slowdown", c.slowdown);
+  if (!c.machine_slowdown.empty()) t.set("machine_slowdown", c.machine_slowdown);
+  t.set("memory_check", "false");  // checked once for the grid (check_grid_memory)
+  Model m = parse_model(t);
+  if (is_file) {  // the sweep's settings of every graph, already typed
     m.task_graph = graph.task_graph;
     m.processor_scales = graph.wilson_machine ? "" : graph.processor_scales;
     m.processor_cores = graph.processor_cores;
     m.wilson_machine = graph.wilson_machine;
-    m.fast_count = std::stoi(c[SweepDim::m]);
-    m.scale = c[SweepDim::a];
-    m.comm = c[SweepDim::comm];
-    const SweepPort port = parse_sweep_port(c[SweepDim::protocol]);
-    m.port = port.port;
-    m.overlap = port.overlap;
-    if (!c[SweepDim::policy].empty()) m.policy = parse_policy(c[SweepDim::policy]);
-    m.memory_check = false;
-    return m;
   }
-  m.structure = structures::parse_structure_kind(c[SweepDim::structure]);
-  m.law = c[SweepDim::law];
-  m.fast_law = c[SweepDim::fast_law];
-  m.width = std::stoi(c[SweepDim::n]);
-  m.fast_count = std::stoi(c[SweepDim::m]);
-  m.scale = c[SweepDim::a];
-  m.levels = std::stoi(c[SweepDim::levels]);
-  m.comm = c[SweepDim::comm];
-  if (!c[SweepDim::protocol].empty()) m.protocol = &find_protocol(*m.structure, c[SweepDim::protocol]);
-  if (!c[SweepDim::policy].empty()) m.policy = parse_policy(c[SweepDim::policy]);
-  m.exchange = parse_exchange(c[SweepDim::exchange]);
-  m.memory_check = false;  // checked once for the grid
   return m;
 }
 
-std::string describe(const SweepConfig& c) {
+std::string describe(const SweepColumns& c) {
   std::string s;
   for (std::size_t d = 0; d < SweepDim::count; ++d) {
     if (c[d].empty()) continue;
@@ -367,6 +470,8 @@ std::string describe(const SweepConfig& c) {
   }
   return s;
 }
+
+std::string describe(const SweepConfig& c) { return describe(c.columns()); }
 
 // One configuration at a time is in memory: the widest decides (engine/driver/resources.h).
 void check_grid_memory(const SweepGrid& grid) {
@@ -387,15 +492,7 @@ bool is_numeric(std::size_t d) { return std::find(numeric_dims.begin(), numeric_
 bool is_integer_dim(std::size_t d) { return d == SweepDim::n || d == SweepDim::m || d == SweepDim::levels; }
 
 // A column's value in a configuration, as a number.
-double column_value(const SweepConfig& c, int column) {
-  const std::string& text = c[static_cast<std::size_t>(column)];
-  double v = 0.0;
-  const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size())
-    throw InputError("", "column " + sweep_dimensions[static_cast<std::size_t>(column)] + " = '" + text +
-                             "' is not a number");
-  return v;
-}
+double column_value(const SweepConfig& c, int column) { return c.number(static_cast<std::size_t>(column)); }
 
 // The canonical text of a value of numeric dimension `d` (what the grid's CSV holds); `what`
 // names the value in the error.
@@ -582,7 +679,7 @@ Comparison::Comparison(const std::string& text) {
 }
 
 bool Comparison::applies_to(const SweepConfig& c) const {
-  if (!is_graph(c[SweepDim::structure])) return true;
+  if (!is_graph(c.structure)) return true;
   for (const auto& a : assignments_)  // a graph against one of Wilson's structures
     if (a.dim == SweepDim::structure && !is_graph(a.value)) return false;
   for (std::size_t d = 0; d < SweepDim::count; ++d)
@@ -602,15 +699,15 @@ SweepConfig Comparison::target(const SweepConfig& c) const {
     if (!a.expression) {
       // A graph and one of Wilson's structures share no model but m, a and C: the target would
       // have no width, laws or levels (or a graph would get them).
-      if (a.dim == SweepDim::structure && is_graph(a.value) != is_graph(c[SweepDim::structure]))
+      if (a.dim == SweepDim::structure && is_graph(a.value) != is_graph(c.structure))
         throw InputError("structure",
                          std::string("compares ") + (is_graph(a.value) ? "a structure with a graph" : "a graph with a structure") +
                              ", which share no width, laws or levels",
                          "compare graphs with graphs and structures with structures");
-      t[a.dim] = a.value;
+      t.set(a.dim, a.value);
       continue;
     }
-    t[a.dim] = canonical_number(a.dim, a.expression->evaluate(c), a.expression->text());
+    t.set(a.dim, canonical_number(a.dim, a.expression->evaluate(c), a.expression->text()));
   }
   return t;
 }

@@ -9,7 +9,8 @@
 //
 // The grid is the product of the dimensions in the order of `sweep_dimensions` (structure, law,
 // fast_law, n, m, a, levels, comm, protocol, policy, exchange): the first varies slowest, the last
-// fastest. A configuration holds the canonical text of each dimension (what the CSV prints).
+// fastest. A configuration (SweepConfig) holds each dimension's value, typed; its columns print the
+// canonical text of each (what the CSV prints).
 //
 // A comparison (Comparison) sets one or more options at once (`n=n-m,m=0`); a numeric option's
 // value may be an expression over the configuration's own numeric columns (NumericExpression).
@@ -41,8 +42,46 @@ struct SweepDim {
 inline const std::array<const char*, SweepDim::count> sweep_parameters = {
     "structure", "law", "fast_law", "width", "fast_count", "scale", "levels", "comm_cost", "protocol", "policy", "exchange"};
 
-// One configuration: the canonical text of each dimension, in the order of sweep_dimensions.
-using SweepConfig = std::array<std::string, SweepDim::count>;
+// A configuration's columns as the CSV prints them, in the order of sweep_dimensions.
+using SweepColumns = std::array<std::string, SweepDim::count>;
+
+// A number of the grid (a, comm): its value and its text as the CSV prints it (the shortest exact
+// decimal: a=1/2 prints 0.5, as the grid always has).
+struct SweepNumber {
+  double value = 0.0;
+  std::string text;
+  bool operator==(const SweepNumber&) const = default;
+};
+
+// One configuration, typed: the grid's texts are read once (dimension_values) into these fields; a
+// field that does not apply (a graph's n, a column cleared in Entry::ran) is empty. column() prints
+// a field as the CSV does. The structure is a name or a graph file; the protocol column is a
+// structure's protocol (its family depends on the structure, so to_model resolves it) or a graph's
+// port model; laws are texts in the law syntax.
+struct SweepConfig {
+  std::string structure;
+  std::string law, fast_law;  // empty fast_law: a * law
+  std::optional<int> n;       // none: a graph (its width is its file's)
+  int m = 0;
+  SweepNumber a;
+  std::optional<int> levels;
+  SweepNumber comm;
+  std::string protocol;  // empty: the structure's default (a graph: free)
+  std::optional<DealingPolicy> policy;
+  std::optional<structures::NeighborExchange> exchange;
+  // Correlated slowdowns (Model::slowdown, machine_slowdown), laws in the law syntax: settings of
+  // every configuration of a sweep, not dimensions; empty: none. A comparison's target keeps them.
+  std::string slowdown, machine_slowdown;
+
+  // Column `dim` (SweepDim) as the CSV prints it.
+  std::string column(std::size_t dim) const;
+  SweepColumns columns() const;
+  // Sets column `dim` from a canonical value (dimension_values' texts; empty: none).
+  void set(std::size_t dim, const std::string& canonical);
+  // The value of numeric column `dim` (n, m, a, levels, comm); InputError when it has none.
+  double number(std::size_t dim) const;
+  bool operator==(const SweepConfig&) const = default;
+};
 
 // Splits a list at the commas outside parentheses and emp() paths, as the law parser reads them
 // (distributions/law_syntax.h): "uniform,u(0,2),emp(\"a,b).txt\")" -> {"uniform", "u(0,2)", "emp(\"a,b).txt\")"}.
@@ -63,6 +102,7 @@ std::vector<std::string> dimension_values(std::size_t dim, const std::vector<std
 
 struct SweepGrid {
   std::array<std::vector<std::string>, SweepDim::count> values;  // canonical values per dimension
+  std::string slowdown, machine_slowdown;                         // every configuration's (SweepConfig)
 
   // The number of configurations, without overflow (compare it with a limit before size()).
   long double product() const;
@@ -83,13 +123,20 @@ SweepGrid make_grid(const std::array<std::vector<std::string>, SweepDim::count>&
 // structure names, or no graphs), not both. InputError: a structure option given to graphs alone
 // (it would do nothing), ports without graphs, and more than `limit` configurations in all (or
 // values in a dimension).
+// `slowdowns`: the correlated slowdowns of every configuration (laws of factors >= 0; InputError on
+// slowdown or machine_slowdown otherwise).
+struct SweepSlowdowns {
+  std::string processor, machine;  // Model::slowdown, machine_slowdown; empty: none
+};
 std::vector<SweepGrid> make_grids(const std::array<std::vector<std::string>, SweepDim::count>& texts,
                                   const std::vector<std::string>& graphs, const std::vector<std::string>& ports,
-                                  std::uint64_t limit);
+                                  std::uint64_t limit, const SweepSlowdowns& slowdowns = {});
 
 // A configuration as one key (for maps), and as text for messages ("structure=sync n=8 ...").
 std::string config_key(const SweepConfig& c);
+std::string config_key(const SweepColumns& c);
 std::string describe(const SweepConfig& c);
+std::string describe(const SweepColumns& c);
 // Whether a structure value is a graph file (.dot, .gv, .stg or .json: structures/task_graphs.h). A graph's
 // configuration leaves n empty (its width is its file's); its protocol value is its port model:
 // free, one-port, one-port-overlap, one-port-greedy or one-port-greedy-overlap.
@@ -119,6 +166,11 @@ struct GraphSettings {
   // replaces the file's speeds and processor_scales, at m = 0 too (Model::wilson_machine).
   bool wilson_machine = false;
 };
+// The settings of every graph from their texts, keyed by parameter (task_law, task_cv, mapping,
+// bandwidth, schedule, sd_weight, processor_scale, processor_cores), parsed by parse_model as a
+// graph's model's (engine/simulate/model.h): InputError naming the parameter. Whether the sweep has
+// graphs for them to act on is the caller's check.
+GraphSettings graph_settings(ModelTexts texts);
 // The model a configuration names (memory_check off: the grid is checked once, check_grid_memory);
 // a graph's with `graph`'s settings.
 Model to_model(const SweepConfig& c, const GraphSettings& graph = {});

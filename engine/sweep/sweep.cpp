@@ -13,6 +13,7 @@
 #include "distributions/format.h"
 #include "distributions/law.h"
 #include "engine/driver/resources.h"
+#include "engine/simulate/simulation.h"
 #include "structures/structure.h"
 
 namespace hetstruct::engine {
@@ -27,8 +28,8 @@ namespace {
 // A configuration built and compiled with one level: what ran (the rows' columns) and what the
 // model is, column by column, for telling whether a comparison changes it.
 struct Validated {
-  SweepConfig ran;    // the protocol by its name where one runs, the exchange where it applies (nn at C = 0)
-  SweepConfig model;  // ran with the policy only where tasks are dealt (ms: its default named), C only
+  SweepConfig ran;     // the protocol by its name where one runs, the exchange where it applies (nn at C = 0)
+  SweepColumns model;  // ran with the policy only where tasks are dealt (ms: its default named), C only
                       // where messages may travel (not async), a only where it scales fast processors
                       // (m > 0, no fast_law), fast_law only at m > 0, and for a graph its machine (the
                       // processors' scales, in the a column; none: equal) instead of m and a, and its
@@ -43,16 +44,17 @@ Validated validate_model(const SweepConfig& c, const GraphSettings& graph) {
   Validated v;
   SweepConfig& ran = v.ran;
   ran = c;
-  ran[SweepDim::protocol] = plan.kind == PlanKind::protocol ? plan.protocol->name : "";
+  ran.protocol = plan.kind == PlanKind::protocol ? plan.protocol->name : "";
   if (!m.graph.empty()) {  // a graph's port model, named even at C = 0, and none of the regular columns
-    ran[SweepDim::protocol] = c[SweepDim::protocol].empty() ? "free" : c[SweepDim::protocol];
-    ran[SweepDim::law] = ran[SweepDim::levels] = "";
+    ran.protocol = c.protocol.empty() ? "free" : c.protocol;
+    ran.law.clear();
+    ran.levels.reset();
   }
   const bool exchange = plan.kind == PlanKind::neighbor_sequential || plan.kind == PlanKind::neighbor_plain;
-  if (!exchange) ran[SweepDim::exchange] = "";
-  SweepConfig& model = v.model;
-  model = ran;
-  model[SweepDim::policy] = !plan.pool() ? "" : c[SweepDim::policy].empty() ? "dynamic" : c[SweepDim::policy];
+  if (!exchange) ran.exchange.reset();
+  SweepColumns& model = v.model;
+  model = ran.columns();
+  model[SweepDim::policy] = !plan.pool() ? "" : to_string(c.policy.value_or(DealingPolicy::dynamic));
   if (!m.graph.empty()) {
     std::string scales;
     if (std::any_of(s.processor_scale.begin(), s.processor_scale.end(), [](double a) { return a != 1.0; }))
@@ -77,14 +79,14 @@ SweepConfig validate(const SweepConfig& c, const GraphSettings& graph) { return 
 // Why a comparison whose target differs from `c` leaves its model as it is (`base`, `target`:
 // their Validated::model), or nothing when it changes it.
 std::optional<std::string> no_effect(const Comparison& cmp, const SweepConfig& c, const SweepConfig& t,
-                                     const SweepConfig& base, const SweepConfig& target) {
-  const bool graph = is_graph(c[SweepDim::structure]);
+                                     const SweepColumns& base, const SweepColumns& target) {
+  const bool graph = is_graph(c.structure);
   // On a graph, a at m = 0 would compare with equal processors under another name: a = 1 says so.
-  if (graph && cmp.sets(SweepDim::a) && t[SweepDim::m] == "0" && t[SweepDim::a] != "1")
+  if (graph && cmp.sets(SweepDim::a) && t.m == 0 && t.a.value != 1.0)
     return std::string("names no machine: it sets a, the scale of the m fast processors, and m is 0 (give m=M,a=A for M "
                        "processors at A, or m=0 or a=1 for equal processors)");
   if (t == c || base != target) return std::nullopt;
-  const auto sets = [&](std::size_t d) { return cmp.sets(d) && t[d] != c[d]; };
+  const auto sets = [&](std::size_t d) { return cmp.sets(d) && t.column(d) != c.column(d); };
   const std::string same = "would not change the model: it ";
   if (graph && (sets(SweepDim::protocol) || sets(SweepDim::comm)))
     return same + "sets the port model or C, and no message travels on this graph (no edge crosses processors "
@@ -93,7 +95,7 @@ std::optional<std::string> no_effect(const Comparison& cmp, const SweepConfig& c
   if (sets(SweepDim::protocol)) return same + "sets the protocol, and at C = 0 every synchronous protocol is the level barrier";
   if (sets(SweepDim::comm)) return same + "sets C, and the asynchronous structure has no communication";
   if (sets(SweepDim::fast_law) || sets(SweepDim::a))
-    return same + (t[SweepDim::m] == "0" ? "sets the fast processors' law or scale, and m is 0"
+    return same + (t.m == 0 ? "sets the fast processors' law or scale, and m is 0"
                                          : "sets a, and fast_law replaces a * law on the fast processors");
   return same + "leaves every option the model uses as it is";
 }
@@ -106,7 +108,7 @@ Entry make_entry(const SweepConfig& c, const Validated& v, const std::vector<Com
   Entry entry;
   entry.c = c;
   entry.ran = v.ran;
-  if (is_graph(c[SweepDim::structure])) entry.graph = graph;
+  if (is_graph(c.structure)) entry.graph = graph;
   for (std::size_t i = 0; i < comparisons.size(); ++i) {
     const Comparison& cmp = comparisons[i];
     entry.target_graphs.push_back(entry.graph);
@@ -142,10 +144,10 @@ Entry make_entry(const SweepConfig& c, const Validated& v, const std::vector<Com
 // A replication's estimated time (engine/driver/resources.h): event-driven protocols cost ~30 times a loop
 // plan per task, so the ranks' shares are weighed by time, not by tasks.
 double tasks(const SweepConfig& c) {
-  if (is_graph(c[SweepDim::structure])) return run_seconds(PlanKind::dag, 1000.0, 1.0, 1);  // a rough weight
-  const double count = static_cast<double>(std::stoll(c[SweepDim::n])) * std::stoll(c[SweepDim::levels]);
-  const auto kind = structures::parse_structure_kind(c[SweepDim::structure]);
-  const bool comm = !c[SweepDim::comm].empty() && distributions::parse_number(c[SweepDim::comm], "comm_cost") > 0.0;
+  if (is_graph(c.structure)) return run_seconds(PlanKind::dag, 1000.0, 1.0, 1);  // a rough weight
+  const double count = static_cast<double>(c.n.value_or(0)) * c.levels.value_or(0);
+  const auto kind = structures::parse_structure_kind(c.structure);
+  const bool comm = c.comm.value > 0.0;
   PlanKind plan = PlanKind::synchronous;
   if (comm && kind != structures::StructureKind::asynchronous) plan = PlanKind::protocol;
   else if (kind == structures::StructureKind::master_slave) plan = PlanKind::task_pool;
@@ -199,7 +201,11 @@ SweepEntries build_entries(const std::vector<SweepGrid>& grids, const std::vecto
   return out;
 }
 
-std::optional<MeanEstimator> mean_estimator(Estimator requested, const StopRule& stop, bool distribution) {
+std::optional<MeanEstimator> mean_estimator(Estimator requested, const StopRule& stop, bool distribution, bool slowdowns) {
+  if (slowdowns && requested != Estimator::mc && requested != Estimator::automatic)
+    throw InputError("estimator", std::string(to_string(requested)) + ": " + slowdown_reason,
+                     "with slowdowns only plain Monte Carlo (mc) applies");
+  if (slowdowns) requested = Estimator::mc;  // auto: nothing but mc applies
   if (requested == Estimator::exact)
     throw InputError("estimator", "a sweep simulates every configuration's mean; the exact expectation is its closed_form row",
                      "choose auto, cv, antithetic, antithetic-cv or mc");
@@ -221,10 +227,14 @@ std::vector<RunSpec> plan_runs(std::vector<Entry>& entries, const std::optional<
   std::map<std::string, std::size_t> nn_zero_of_shape;
   for (std::size_t k = 0; k < entries.size(); ++k) {
     Entry& e = entries[k];
-    if (!is_graph(e.c[SweepDim::structure]) &&
-        structures::parse_structure_kind(e.c[SweepDim::structure]) == structures::StructureKind::nearest_neighbor) {
+    // The C = 0 run feeds Eq. 12's bounds, which assume independent task times: none under slowdowns.
+    const bool slowed = !e.c.slowdown.empty() || !e.c.machine_slowdown.empty();
+    if (!slowed && !is_graph(e.c.structure) &&
+        structures::parse_structure_kind(e.c.structure) == structures::StructureKind::nearest_neighbor) {
       SweepConfig shape = e.c;
-      shape[SweepDim::comm] = shape[SweepDim::protocol] = shape[SweepDim::policy] = "";
+      shape.comm = {};
+      shape.protocol.clear();
+      shape.policy.reset();
       const auto [it, added] = nn_zero_of_shape.emplace(config_key(shape), runs.size());
       if (added) runs.push_back({RunKind::nn_zero, k, 0, tasks(e.c), std::nullopt});
       e.nn_zero_run = it->second;
@@ -322,7 +332,7 @@ BlockPiece compute_piece(const SweepPiece& piece, const RunSpec& spec, const Ent
         EstimatorSetup& setup = job.setup();
         if (surrogates) {  // one estimate of the surrogate's mean per configuration with C left out
           SweepConfig shape = entry.c;
-          shape[SweepDim::comm] = "";
+          shape.comm = {};
           share_surrogate_mean(setup, spec.whole->estimator, (*surrogates)[config_key(shape)], options, spec.whole->stop);
         }
         out.estimated = estimate_mean(job.plan, setup, spec.whole->estimator, options, spec.whole->stop);
@@ -461,7 +471,14 @@ const Plan& Job::nn_zero() {
 }
 
 EstimatorSetup& Job::setup() {
-  if (!estimators) estimators.emplace(estimator_setup(s, plan, std::nullopt, ""));
+  if (!estimators) {
+    if (plan.slowed()) {  // no control or twin: they assume independent task times (as simulate's prepare)
+      estimators.emplace();
+      estimators->no_twin = slowdown_reason;
+    } else {
+      estimators.emplace(estimator_setup(s, plan, std::nullopt, ""));
+    }
+  }
   return *estimators;
 }
 
@@ -470,15 +487,24 @@ namespace {
 // One row: the configuration's columns, then the estimator's; `e` gives the statistics of a
 // simulated value (none for closed forms and bounds).
 // `variance_factor`: the mean row's; NaN on the others (left empty).
+// With slowdowns, every row names their laws (canonical, as simulate's records), after variance_factor.
 Record sweep_record(const SweepConfig& c, const std::string& estimator, const std::string& method,
                     const std::string& compare_to, double value, const Estimate* e, std::uint64_t seed,
-                    double variance_factor = std::nan("")) {
+                    double variance_factor = std::nan(""), const Slowdown& slowdown = {}) {
   Record r;
-  for (std::size_t d = 0; d < SweepDim::count; ++d) r.add(sweep_dimensions[d], c[d]);
+  for (std::size_t d = 0; d < SweepDim::count; ++d) r.add(sweep_dimensions[d], c.column(d));
   r.add("estimator", estimator).add("method", method).add("compare_to", compare_to).add("value", value);
   if (!e) r.add_none("stderr").add_none("ci_low").add_none("ci_high").add_none("reps").add_none("seed");
   else r.add("stderr", e->stderr_).add("ci_low", e->ci_low).add("ci_high", e->ci_high).add("reps", e->reps).add("seed", seed);
-  return std::isnan(variance_factor) ? r.add_none("variance_factor") : r.add("variance_factor", variance_factor);
+  if (std::isnan(variance_factor)) r.add_none("variance_factor");
+  else r.add("variance_factor", variance_factor);
+  if (slowdown.any()) {
+    for (const auto& [name, law] : {std::pair{"slowdown", &slowdown.processor}, std::pair{"machine_slowdown", &slowdown.machine}}) {
+      if (*law) r.add(name, (*law)->to_string());
+      else r.add_none(name);
+    }
+  }
+  return r;
 }
 
 // The statistics of a row that is not a mean: its value, standard error and interval.
@@ -494,14 +520,19 @@ Estimate with_error(std::uint64_t reps, double value, double stderr_, double ci_
 
 }  // namespace
 
-const std::vector<std::string>& sweep_columns(bool target) {
-  static const std::vector<std::string> names = sweep_record({}, "", "", "", 0.0, nullptr, 0).names();
-  static const std::vector<std::string> with_target = [] {
-    auto n = names;
-    n.push_back("target_met");
+const std::vector<std::string>& sweep_columns(bool target, bool slowdowns) {
+  static const std::array<std::vector<std::string>, 4> names = [] {
+    const Slowdown some{distributions::Law::constant(1.0), distributions::Law::constant(1.0)};
+    std::array<std::vector<std::string>, 4> n;
+    n[0] = sweep_record({}, "", "", "", 0.0, nullptr, 0).names();
+    n[2] = sweep_record({}, "", "", "", 0.0, nullptr, 0, std::nan(""), some).names();
+    for (const std::size_t k : {1, 3}) {
+      n[k] = n[k - 1];
+      n[k].push_back("target_met");
+    }
     return n;
   }();
-  return target ? with_target : names;
+  return names[(slowdowns ? 2 : 0) + (target ? 1 : 0)];
 }
 
 bool has_target(const std::optional<MeanEstimator>& mean) { return mean && mean->stop.active(); }
@@ -510,9 +541,10 @@ std::vector<Record> config_records(const Entry& entry, const Job& job, const std
                                    const std::vector<Estimate>& estimates, std::uint64_t seed,
                                    const std::vector<RunExtras>& extras, bool target) {
   std::vector<Record> rows;
+  const Slowdown& slowdown = job.plan.slowdown;
   auto row = [&](const std::string& estimator, const std::string& method, const std::string& compare, double value,
                  const Estimate* e) {
-    rows.push_back(sweep_record(entry.ran, estimator, method, compare, value, e, seed));
+    rows.push_back(sweep_record(entry.ran, estimator, method, compare, value, e, seed, std::nan(""), slowdown));
     if (target) rows.back().add_none("target_met");
   };
   const structures::Structure& s = job.s;
@@ -520,13 +552,20 @@ std::vector<Record> config_records(const Entry& entry, const Job& job, const std
   const bool paper_uniform = job.model.is_paper_uniform();
   const double a = job.model.scale_value(), comm = job.model.comm_value();
 
+  // Under slowdowns the closed forms and bounds (which assume independent task times) do not apply:
+  // their rows say so, with no value, rather than print a number beside a correlated simulation.
+  const bool slowed = job.plan.slowed();
+  const auto independent = [&](const char* estimator, const std::string& method, double value) {
+    if (slowed) row(estimator, "none_with_slowdowns", "", std::nan(""), nullptr);
+    else row(estimator, method, "", value, nullptr);
+  };
   if (zero_comm) {
-    if (const auto closed = bounds::closed_form(s, paper_uniform, a)) row("closed_form", closed->method, "", closed->value, nullptr);
+    if (const auto closed = bounds::closed_form(s, paper_uniform, a)) independent("closed_form", closed->method, closed->value);
   }
   const double nn_zero = entry.nn_zero_run == no_run ? 0.0 : estimates[entry.nn_zero_run].mean;
   if (const auto b = bounds::comm_bounds(s, paper_uniform, a, comm, nn_zero)) {
-    if (!std::isnan(b->bounds.lower)) row("lower_bound", b->method, "", b->bounds.lower, nullptr);
-    if (!std::isnan(b->bounds.upper)) row("upper_bound", b->method, "", b->bounds.upper, nullptr);
+    if (!std::isnan(b->bounds.lower)) independent("lower_bound", b->method, b->bounds.lower);
+    if (!std::isnan(b->bounds.upper)) independent("upper_bound", b->method, b->bounds.upper);
   }
   for (std::size_t i = 0; i < comparisons.size(); ++i) {
     if (entry.difference_runs[i] == no_run) continue;  // its target cannot be built (skip_invalid)
@@ -561,7 +600,7 @@ std::vector<Record> config_records(const Entry& entry, const Job& job, const std
   const EstimatorResult* by = entry.mc_run < extras.size() && extras[entry.mc_run].estimator ? &*extras[entry.mc_run].estimator : nullptr;
   const std::string method = zero_comm ? to_string(job.plan.kind) : job.plan.protocol ? job.plan.protocol->name : "";
   rows.push_back(sweep_record(entry.ran, by ? to_string(by->estimator) : "mc", method, "", e.mean, &e, seed,
-                              by ? by->variance_factor : 1.0));
+                              by ? by->variance_factor : 1.0, slowdown));
   if (target) {
     if (by && by->target_met) rows.back().add_flag("target_met", *by->target_met);
     else rows.back().add_none("target_met");
@@ -606,8 +645,16 @@ std::vector<std::string> resumed_rows(const std::vector<Entry>& entries, const s
   // A file written with a target has the column target_met, one without has not: either is a
   // sweep's CSV, but only a file of the same kind as this run holds rows it can keep.
   const bool target = has_target(mean);
-  const bool file_target = text.rfind(csv_header(sweep_columns(!target)), 0) == 0 ? !target : target;
-  const auto& columns = sweep_columns(file_target);
+  // With slowdowns the rows have their columns (a file without them is another sweep's), and only
+  // rows of the same laws are kept.
+  std::array<std::string, 2> slowdown_texts;
+  if (!entries.empty()) {
+    const auto canonical = [](const std::string& law) { return law.empty() ? "" : distributions::parse_law(law).to_string(); };
+    slowdown_texts = {canonical(entries.front().c.slowdown), canonical(entries.front().c.machine_slowdown)};
+  }
+  const bool slowdowns = !slowdown_texts[0].empty() || !slowdown_texts[1].empty();
+  const bool file_target = text.rfind(csv_header(sweep_columns(!target, slowdowns)), 0) == 0 ? !target : target;
+  const auto& columns = sweep_columns(file_target, slowdowns);
   const auto column = [&](const char* name) {
     return static_cast<std::size_t>(std::find(columns.begin(), columns.end(), name) - columns.begin());
   };
@@ -632,7 +679,7 @@ std::vector<std::string> resumed_rows(const std::vector<Entry>& entries, const s
     if (!parse_csv_line(line, fields) || fields.size() != columns.size())
       throw InputError(path + ":" + std::to_string(lineno), "not a row of a sweep CSV (" + std::to_string(fields.size()) +
                                                                 " fields, expected " + std::to_string(columns.size()) + ")");
-    SweepConfig c;
+    SweepColumns c;
     std::copy_n(fields.begin(), SweepDim::count, c.begin());
     const std::string key = config_key(c);
     if (key != pending_key) pending_rows.clear();
@@ -641,7 +688,9 @@ std::vector<std::string> resumed_rows(const std::vector<Entry>& entries, const s
     if (!sampling_estimator(fields[estimator])) continue;  // not the mean row
     const auto it = in_file.find(key);
     std::uint64_t written_reps = 0;
-    const bool same_run = file_target == target && fields[seed_at] == std::to_string(seed) &&
+    const bool same_laws = !slowdowns || (fields[column("slowdown")] == slowdown_texts[0] &&
+                                          fields[column("machine_slowdown")] == slowdown_texts[1]);
+    const bool same_run = file_target == target && same_laws && fields[seed_at] == std::to_string(seed) &&
                           parse_uint(fields[reps_at], written_reps) && resumable(fields[estimator], written_reps, reps, mean);
     if (it == in_file.end()) outside.insert(describe(c));
     else it->second.push_back(same_run ? pending_rows : "");  // empty: simulate it again
@@ -693,8 +742,10 @@ ModelSweep model_sweep(const Model& model) {
     if (model.protocol) set(SweepDim::protocol, model.protocol->name);
     set(SweepDim::exchange, to_string(model.exchange));
   }
-  const SweepGrid grid = make_grid(texts, 1);
-  for (std::size_t d = 0; d < SweepDim::count; ++d) out.config[d] = grid.values[d].front();
+  SweepGrid grid = make_grid(texts, 1);
+  grid.slowdown = model.slowdown;
+  grid.machine_slowdown = model.machine_slowdown;
+  out.config = grid.at(0);
   return out;
 }
 
@@ -703,7 +754,9 @@ std::vector<Record> model_sweep_records(const Model& model, const std::vector<Co
                                         const DistributionOptions& distribution) {
   const ModelSweep ms = model_sweep(model);
   SweepGrid grid;
-  for (std::size_t d = 0; d < SweepDim::count; ++d) grid.values[d] = {ms.config[d]};
+  for (std::size_t d = 0; d < SweepDim::count; ++d) grid.values[d] = {ms.config.column(d)};
+  grid.slowdown = ms.config.slowdown;
+  grid.machine_slowdown = ms.config.machine_slowdown;
   SweepEntries valid = build_entries(std::vector<SweepGrid>{grid}, comparisons, false, ms.graph);
   const std::vector<RunSpec> runs = plan_runs(valid.entries, mean);
   if (distribution.any()) check_stored_makespans(options.reps, 2.0, model.memory_check);

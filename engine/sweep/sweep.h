@@ -107,7 +107,10 @@ struct MeanEstimator {
 // serve (mc without a stop rule). `distribution`: the distribution's rows are asked for; they read
 // plain replications, so auto then means mc, and any other estimator or a stop rule is an
 // InputError, as exact always is.
-std::optional<MeanEstimator> mean_estimator(Estimator requested, const StopRule& stop, bool distribution);
+// `slowdowns`: the sweep has correlated slowdowns, under which only mc applies (auto means mc; any
+// other estimator is an InputError, as in simulate).
+std::optional<MeanEstimator> mean_estimator(Estimator requested, const StopRule& stop, bool distribution,
+                                            bool slowdowns = false);
 
 struct RunSpec {
   RunKind kind;
@@ -239,7 +242,11 @@ std::vector<Record> config_records(const Entry& entry, const Job& job, const std
 // the same run: 1 for mc; empty on the other rows); with `target` (a sweep whose means stop on a
 // target), target_met last: true or false on the mean row (false: the cap, reps, came first),
 // empty on the others.
-const std::vector<std::string>& sweep_columns(bool target = false);
+// With `slowdowns` (a sweep with correlated slowdowns), the columns slowdown and machine_slowdown
+// (their laws, canonical; empty where none) after variance_factor; the closed_form, lower_bound
+// and upper_bound rows then have no value and the method none_with_slowdowns (they assume
+// independent task times).
+const std::vector<std::string>& sweep_columns(bool target = false, bool slowdowns = false);
 // Whether a sweep's mean rows stop on a target (its records have the column target_met).
 bool has_target(const std::optional<MeanEstimator>& mean);
 
