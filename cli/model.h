@@ -30,7 +30,7 @@ struct ModelOptions {
     bool protocol = true;
     bool policy = true;
     // The structure, where the command fixes it (policies: ms) instead of offering it.
-    std::optional<structures::StructureKind> fixed_structure;
+    std::optional<structures::StructureKind> fixed_structure{};
     bool schedule = true;  // --schedule and --sd-weight (the schedule command names its own)
     bool slowdown = false;  // --slowdown and --machine-slowdown (simulate)
   };
