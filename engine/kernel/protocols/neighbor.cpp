@@ -343,29 +343,24 @@ class EventCommit final : public Protocol {
         start_(n_),
         sweep_finish_(n_),
         left_ready_(n_),
-        order_(n_) {}
+        order_(n_),
+        next_start_(n_),
+        start_clock_of_(n_),
+        finish_clock_(n_),
+        left_clock_(n_),
+        next_start_clock_(n_),
+        start_early_(n_),
+        finish_early_(n_),
+        left_early_(n_),
+        next_start_early_(n_) {}
 
   double run(TaskTimes& times) override {
     return draws_.dispatch(times, n_, [this](auto next) {
-      if constexpr (std::is_same_v<decltype(next), LawDraws::Monomorphic<distributions::UniformDraw>>) {
-        if (exchange_cost_ > 0.0) {
-          // The level sweep (below) where it is exact; else the replication again, from the
-          // same streams, event by event.
-          const std::size_t logged = next.log ? next.log->value.size() : 0;
-          saved_.assign(next.streams, next.streams + n_);
-          double makespan;
-          if (sweep(ahead(next), makespan)) return makespan;
-          std::copy(saved_.begin(), saved_.end(), next.streams);
-          if (next.log) {
-            next.log->processor.resize(logged);
-            next.log->value.resize(logged);
-          }
-        }
-      }
       const auto draw = ahead(next);
-      if (n_ <= FlatQueue<8>::capacity) return simulate(small_, draw);
-      if (n_ <= FlatQueue<16>::capacity) return simulate(medium_, draw);
-      return simulate(tournament_, draw);
+      if constexpr (!std::is_same_v<decltype(next), LawDraws::General>) {
+        if (exchange_cost_ > 0.0) return level_by_level(draw);  // (below)
+      }
+      return event_run(draw, -1);
     });
   }
 
@@ -394,16 +389,47 @@ class EventCommit final : public Protocol {
   // The whole loop is one function: pop(), set() and the processing below are always_inline, as
   // GCC otherwise keeps process, exchange, start_ahead or pop out of line (which it picks moves with
   // any edit) and each call spills the loop's state; 5-15% per task at 16_8.
+  // from < 0: the whole replication. from = k >= 0: level k alone, from the level sweep's state (the
+  // level's finish times sweep_finish_, each start event's clock and order, level_start); each
+  // processor stops where it would start task k + 1 (stop), which records that start for the
+  // sweep to go on from.
+  template <class Next>
+  double event_run(Next next, int from) {
+    if (n_ <= FlatQueue<8>::capacity) return simulate(small_, next, from);
+    if (n_ <= FlatQueue<16>::capacity) return simulate(medium_, next, from);
+    return simulate(tournament_, next, from);
+  }
+
   template <class Storage, class Next>
-  double simulate(Storage& storage, Next next) {
+  double simulate(Storage& storage, Next next, int from) {
     decltype(auto) queue = storage.queue();  // a FlatQueue by value, the tournament by reference
     queue.reset();
     clock_ = -infinity;
     std::fill(follows_.begin(), follows_.end(), 0);
-    for (int i = 0; i < n_; ++i) {
-      task_[i] = -1;
-      start_clock_[i] = -infinity;
-      start_task(queue, i, 0.0, next);
+    stop_ = from < 0 ? levels_ : from + 1;
+    if (from < 0) {
+      for (int i = 0; i < n_; ++i) {
+        task_[i] = -1;
+        start_clock_[i] = -infinity;
+        start_task(queue, i, 0.0, next);
+      }
+    } else {
+      // Task `from` started at each processor's start event, as start_ahead starts it: its finish
+      // event is early when it precedes that event's clock.
+      for (int i = 0; i < n_; ++i) {
+        const bool ordinary_start = plain_ || !start_early_[i];
+        const double at = plain_ ? (from == 0 ? -infinity : start_[i]) : start_clock_of_[i];
+        task_[i] = from;
+        start_clock_[i] = at;
+        start_rank_[i] = ordinary_start ? i : n_ + i;
+        const double finish = sweep_finish_[i];
+        finish_[i] = finish;
+        status_[i] = computing;
+        const bool early = finish < at;
+        queue.set(i, early ? at : finish, early);
+        time_[i] = finish;
+      }
+      plain_ = true;  // until a start is early (stop)
     }
     makespan_ = -infinity;
     done_ = 0;
@@ -468,7 +494,10 @@ class EventCommit final : public Protocol {
 
   template <class Queue, class Next>
   [[gnu::always_inline]] void start_task(Queue& queue, int i, double t, Next& next) {
-    ++task_[i];
+    if (++task_[i] == stop_) [[unlikely]] {  // (a run of one level: width 1 never takes one)
+      stop(i, t, t < clock_ ? clock_ : t, t < clock_);
+      return;
+    }
     finish_[i] = t + next(i);
     status_[i] = computing;  // needing no neighbour
     schedule(queue, finish_[i], i);
@@ -557,7 +586,10 @@ class EventCommit final : public Protocol {
   // A pop or a processing saved per processor and level.
   template <class Queue, class Next>
   [[gnu::always_inline]] void start_ahead(Queue& queue, int i, double end, double at, bool early, Next& next) {
-    ++task_[i];
+    if (++task_[i] == stop_) [[unlikely]] {
+      stop(i, end, at, early);
+      return;
+    }
     const double finish = end + next(i);
     finish_[i] = finish;
     status_[i] = computing;  // needing no neighbour
@@ -568,32 +600,53 @@ class EventCommit final : public Protocol {
     time_[i] = finish;
   }
 
+  // Processor i reaches the end of a run of one level: its start of the next task, at time t and
+  // clock at (early or not), is the level sweep's; it takes no further part.
+  void stop(int i, double t, double at, bool early) {
+    start_[i] = t;
+    start_clock_of_[i] = at;
+    start_early_[i] = early;
+    plain_ &= !early;
+    status_[i] = finished;
+    ++done_;
+  }
+
   static constexpr unsigned ordinary_at_clock = 1, early_at_clock = 2;
 
   // ---- The level sweep -----------------------------------------------------------------------
-  // The same rules, a level at a time, where every event's clock is its time: task times > 0 and
-  // C > 0, so no event is early. Then the events that decide anything compare by time alone, and a
-  // level's outcome follows from its finish times f_i:
-  //  - Processor i's only choice is the order of its two exchanges after task k, made at its
-  //    finish event F_i (the ends of the line have one exchange). It depends only on events before
-  //    F_i: a neighbour with an earlier finish has chosen already, one with a later one is
-  //    computing (or has not started task k). So right_first(i) decides i, deciding first, and
-  //    once, the neighbours it depends on (memoised in order_; no cycle: each step goes to an
-  //    earlier finish). Its inputs are the rules' own: whether a neighbour waits for i (it was
-  //    ready for their exchange before F_i), else the keys of commit_key.
+  // The same rules, a level at a time. Every event has an order key, (clock, early): events are
+  // processed by clock, and at equal clocks ordinary ones before early ones (then by processor,
+  // which the sweep never needs: keys it would have to tell apart that way count as ties). The
+  // key of an event scheduled while processing event E: (time, ordinary) if its time is past E's
+  // clock, else (E's clock, early). So a finish f_i, from a start event of clock s_i, has key
+  // (f_i, 0) if f_i > s_i, else (s_i, 1); an exchange's end t, begun at the later (by key) of its
+  // partners' ready events, of clock c, has key (t, 0) if t > c, else (c, 1). Two events of
+  // different keys are processed in the keys' order: an event processed after another is
+  // scheduled at a clock at least that one's, and could only go before it with an ordinary key at
+  // the clock of an early one, that is a time equal to a clock (a tie, below). Then a level's
+  // outcome follows from its finish events F_i (times for the arithmetic, keys for the order):
+  //  - Processor i's only choice is the order of its two exchanges after task k, made at F_i (the
+  //    ends of the line have one exchange). It depends only on events before F_i: a neighbour
+  //    with an earlier finish has chosen already, one with a later one is computing (or has not
+  //    started task k). So right_first(i) decides i, deciding first, and once, the neighbours it
+  //    depends on (memoised in order_; no cycle: each step goes to an earlier finish). Its inputs
+  //    are the rules' own: whether a neighbour waits for i (it was ready for their exchange
+  //    before F_i), else the keys of commit_key (times).
   //  - Given the orders, exchange (i, i+1) starts when both are ready, each at its finish if it
   //    is its first exchange, else at the end of its other one: a pass from the left gives each
   //    one's left partner ready time, a pass from the right its right partner's, and
   //    end = max(left, right) + 2C, as the event rule computes it, bit for bit.
-  // Any comparison that meets equal times (where the event order breaks the tie by rank), or a
-  // task time <= 0 (an early event), sets tie_: the replication is then run event by event
-  // instead, from the same draws (run). Uniform laws with C > 0 almost never do.
+  // Any comparison that meets equal keys (where the event order breaks the tie by rank), or a
+  // time equal to the clock it is scheduled at, sets tie_: that level is then run event by event
+  // (event_run, from the level's start events), and the sweep goes on from the starts it records.
+  // When every start of a level is ordinary and every time of the level positive, no key is early
+  // (plain_: sweep_level<false>, which keeps times only); otherwise sweep_level<true> keeps the
+  // keys beside the times (normal laws: about one level in two at n = 16).
   template <class Next>
-  bool sweep(Next next, double& makespan) {
+  double level_by_level(Next next) {
     const int n = n_;
-    const double cost = exchange_cost_;
     std::fill(start_.begin(), start_.end(), 0.0);
-    tie_ = false;
+    plain_ = true;  // level 0's start events are all at clock -infinity
     for (int k = 0;; ++k) {
       bool positive = true;
       for (int i = 0; i < n; ++i) {
@@ -601,121 +654,229 @@ class EventCommit final : public Protocol {
         positive &= f > start_[i];
         sweep_finish_[i] = f;
       }
-      if (!positive) return false;
-      if (k + 1 == levels_) {
-        makespan = *std::max_element(sweep_finish_.begin(), sweep_finish_.end());
-        return true;
-      }
+      if (k + 1 == levels_) return *std::max_element(sweep_finish_.begin(), sweep_finish_.end());
       if (n == 1) {
         start_[0] = sweep_finish_[0];
         continue;
       }
-      std::fill(order_.begin(), order_.end(), 0);
-      order_[0] = right_first_order;
-      order_[n - 1] = left_first_order;
-      // Left to right: when i is decided, so is everyone to its left, so left_ready_[i - 1] is
-      // final (right_first_in_order); the right neighbour's side may need deciding first.
-      const double* f = sweep_finish_.data();
-      left_ready_[0] = f[0];
-      for (int i = 1; i + 1 < n; ++i) {
-        if (order_[i] == 0) right_first_in_order(i);
-        left_ready_[i] = order_[i] == right_first_order ? f[i] : std::max(left_ready_[i - 1], f[i]) + cost;
+      if (plain_ && positive ? sweep_level<false>() : sweep_level<true>(k)) continue;
+      event_run(next, k);
+    }
+  }
+
+  struct EventKey {
+    double clock;
+    bool early;
+  };
+  struct Ready {  // when a processor is ready for an exchange: the time, and its event's key
+    double time;
+    EventKey key;
+  };
+  static constexpr Ready unknown{infinity, {infinity, false}};
+
+  template <bool Keyed>
+  EventKey finish_key(int i) const {
+    if constexpr (Keyed) return {finish_clock_[i], finish_early_[i] != 0};
+    else return {sweep_finish_[i], false};
+  }
+  template <bool Keyed>
+  EventKey start_key(int i) const {
+    if constexpr (Keyed) return {start_clock_of_[i], start_early_[i] != 0};
+    else return {start_[i], false};
+  }
+  template <bool Keyed>
+  EventKey left_ready_key(int i) const {
+    if constexpr (Keyed) return {left_clock_[i], left_early_[i] != 0};
+    else return {left_ready_[i], false};
+  }
+  static bool less(EventKey a, EventKey b) { return a.clock < b.clock || (a.clock == b.clock && a.early < b.early); }
+  static EventKey later(EventKey a, EventKey b) { return less(a, b) ? b : a; }
+  // Whether event a comes before F_i (key fi); equal keys set tie_.
+  bool before(EventKey a, EventKey fi) {
+    tie_ |= a.clock == fi.clock && a.early == fi.early;
+    return less(a, fi);
+  }
+  // The key of an exchange's end at time `end`, begun at the event of key `begun`.
+  template <bool Keyed>
+  EventKey end_key(double end, EventKey begun) {
+    if constexpr (!Keyed) {
+      return {end, false};  // no early event: begun's clock is its time, below end
+    } else {
+      tie_ |= end == begun.clock;
+      return end < begun.clock ? EventKey{begun.clock, true} : EventKey{end, false};
+    }
+  }
+
+  // Level k from sweep_finish_ and the start events; the next level's starts, or false on a tie
+  // (nothing changed: start_ and its keys stay level k's for event_run).
+  template <bool Keyed>
+  bool sweep_level(int k = 0) {
+    const int n = n_;
+    const double cost = exchange_cost_;
+    const double* f = sweep_finish_.data();
+    tie_ = false;
+    if constexpr (Keyed) {
+      if (plain_)
+        for (int i = 0; i < n; ++i) {
+          start_clock_of_[i] = k == 0 ? -infinity : start_[i];
+          start_early_[i] = 0;
+        }
+      for (int i = 0; i < n; ++i) {
+        const double s = start_clock_of_[i];
+        tie_ |= f[i] == s;
+        finish_early_[i] = f[i] < s;
+        finish_clock_[i] = f[i] < s ? s : f[i];
       }
+    }
+    std::fill(order_.begin(), order_.end(), 0);
+    order_[0] = right_first_order;
+    order_[n - 1] = left_first_order;
+    // Left to right: when i is decided, so is everyone to its left, so left_ready_[i - 1] is
+    // final (right_first_in_order); the right neighbour's side may need deciding first.
+    left_ready_[0] = f[0];
+    set_left_key<Keyed>(0, finish_key<Keyed>(0));
+    for (int i = 1; i + 1 < n; ++i) {
+      if (order_[i] == 0) right_first_in_order<Keyed>(i);
+      if (order_[i] == right_first_order) {
+        left_ready_[i] = f[i];
+        set_left_key<Keyed>(i, finish_key<Keyed>(i));
+      } else {
+        const double end = std::max(left_ready_[i - 1], f[i]) + cost;
+        left_ready_[i] = end;
+        if constexpr (Keyed) set_left_key<Keyed>(i, end_key<Keyed>(end, later(left_ready_key<Keyed>(i - 1), finish_key<Keyed>(i))));
+      }
+    }
+    if (tie_) return false;
+    // Right to left: right_ready, when i + 1 is ready for exchange (i, i+1); that exchange's end;
+    // and i + 1's start of task k + 1, the end of its later exchange.
+    double right_ready = f[n - 1];
+    EventKey right_ready_key = finish_key<Keyed>(n - 1);
+    double right_end = std::max(left_ready_[n - 2], right_ready) + cost;
+    EventKey right_end_key = end_key<Keyed>(right_end, later(left_ready_key<Keyed>(n - 2), right_ready_key));
+    set_next_start<Keyed>(n - 1, right_end, right_end_key);
+    for (int i = n - 3; i >= 0; --i) {
+      const bool left_first = order_[i + 1] == left_first_order;
+      right_ready = left_first ? f[i + 1] : std::max(right_ready, f[i + 1]) + cost;
+      if constexpr (Keyed) right_ready_key = left_first ? finish_key<Keyed>(i + 1) : right_end_key;
+      const double end = std::max(left_ready_[i], right_ready) + cost;
+      const EventKey key = end_key<Keyed>(end, later(left_ready_key<Keyed>(i), right_ready_key));
+      if (left_first)
+        set_next_start<Keyed>(i + 1, right_end, right_end_key);
+      else
+        set_next_start<Keyed>(i + 1, end, key);
+      right_end = end;
+      right_end_key = key;
+    }
+    set_next_start<Keyed>(0, right_end, right_end_key);
+    if constexpr (Keyed) {
       if (tie_) return false;
-      // Right to left: right_ready_[i], when i + 1 is ready for exchange (i, i+1); that exchange's
-      // end; and i + 1's start of task k + 1, the end of its later exchange.
-      double right_ready = f[n - 1];
-      double right_end = std::max(left_ready_[n - 2], right_ready) + cost;
-      start_[n - 1] = right_end;
-      for (int i = n - 3; i >= 0; --i) {
-        right_ready = order_[i + 1] == left_first_order ? f[i + 1] : std::max(right_ready, f[i + 1]) + cost;
-        const double end = std::max(left_ready_[i], right_ready) + cost;
-        start_[i + 1] = order_[i + 1] == right_first_order ? end : right_end;
-        right_end = end;
-      }
-      start_[0] = right_end;
+      start_clock_of_.swap(next_start_clock_);
+      start_early_.swap(next_start_early_);
+      plain_ = std::none_of(start_early_.begin(), start_early_.end(), [](unsigned char e) { return e != 0; });
+    }
+    start_.swap(next_start_);
+    return true;
+  }
+  template <bool Keyed>
+  void set_left_key(int i, EventKey key) {
+    if constexpr (Keyed) {
+      left_clock_[i] = key.clock;
+      left_early_[i] = key.early;
+    }
+  }
+  template <bool Keyed>
+  void set_next_start(int i, double t, EventKey key) {
+    next_start_[i] = t;
+    if constexpr (Keyed) {
+      next_start_clock_[i] = key.clock;
+      next_start_early_[i] = key.early;
     }
   }
 
   // right_first(i) for the next i from the left: its left neighbour's ready time is final.
+  template <bool Keyed>
   void right_first_in_order(int i) {
-    const double fi = sweep_finish_[i], left_ready = left_ready_[i - 1];
+    const EventKey fi = finish_key<Keyed>(i);
     bool right;
-    if (before(left_ready, fi)) {
+    if (before(left_ready_key<Keyed>(i - 1), fi)) {
       right = false;
     } else {
-      const double right_ready = ready_for_left(i + 1, fi);
-      if (before(right_ready, fi)) {
+      const Ready right_ready = ready_for_left<Keyed>(i + 1, fi);
+      if (before(right_ready.key, fi)) {
         right = true;
       } else {
         // The left neighbour's key: as sweep_key, its other exchange's end if that started
-        // before F_i (then left_ready is that end).
+        // before F_i (then left_ready_[i - 1] is that end).
         const int j = i - 1;
         double left_key = infinity;
-        if (before(start_[j], fi)) {
-          const double fj = sweep_finish_[j];
-          if (key_ == Key::task_finish || fj > fi)
-            left_key = fj;
-          else if (j > 0 && before(left_ready_[j - 1], fi))  // processor 0 waits for 1 once done
-            left_key = left_ready;
+        if (before(start_key<Keyed>(j), fi)) {
+          if (key_ == Key::task_finish || less(fi, finish_key<Keyed>(j)))
+            left_key = sweep_finish_[j];
+          else if (j > 0 && before(left_ready_key<Keyed>(j - 1), fi))  // processor 0 waits for 1 once done
+            left_key = left_ready_[i - 1];
         }
-        right = sweep_key(i + 1, fi, right_ready) < left_key;
+        right = sweep_key<Keyed>(i + 1, fi, right_ready.time) < left_key;
       }
     }
     order_[i] = right ? right_first_order : left_first_order;
   }
 
-  // Whether the event at time t comes before F_i (at fi); equal times set tie_.
-  bool before(double t, double fi) {
-    tie_ |= t == fi;
-    return t < fi;
-  }
-
   // As seen at F_i: when x is ready for exchange (x, x+1) if that is known by then (its finish, if
   // that is its first exchange and came before; the end of its other exchange, if that started
-  // before), else infinity. x < n - 1.
-  double ready_for_right(int x, double fi) {
-    const double fx = sweep_finish_[x];
-    if (!before(fx, fi)) return infinity;
-    if (x == 0 || right_first(x)) return fx;
-    const double begin = std::max(ready_for_right(x - 1, fi), fx);
-    return before(begin, fi) ? begin + exchange_cost_ : infinity;
+  // before), else unknown. x < n - 1.
+  template <bool Keyed>
+  Ready ready_for_right(int x, EventKey fi) {
+    const EventKey fx = finish_key<Keyed>(x);
+    if (!before(fx, fi)) return unknown;
+    const double t = sweep_finish_[x];
+    if (x == 0 || right_first<Keyed>(x)) return {t, fx};
+    const Ready other = ready_for_right<Keyed>(x - 1, fi);
+    const EventKey begun = later(other.key, fx);
+    if (!before(begun, fi)) return unknown;
+    const double end = std::max(other.time, t) + exchange_cost_;
+    return {end, end_key<Keyed>(end, begun)};
   }
   // The same for exchange (y-1, y). y > 0.
-  double ready_for_left(int y, double fi) {
-    const double fy = sweep_finish_[y];
-    if (!before(fy, fi)) return infinity;
-    if (y == n_ - 1 || !right_first(y)) return fy;
-    const double begin = std::max(fy, ready_for_left(y + 1, fi));
-    return before(begin, fi) ? begin + exchange_cost_ : infinity;
+  template <bool Keyed>
+  Ready ready_for_left(int y, EventKey fi) {
+    const EventKey fy = finish_key<Keyed>(y);
+    if (!before(fy, fi)) return unknown;
+    const double t = sweep_finish_[y];
+    if (y == n_ - 1 || !right_first<Keyed>(y)) return {t, fy};
+    const Ready other = ready_for_left<Keyed>(y + 1, fi);
+    const EventKey begun = later(fy, other.key);
+    if (!before(begun, fi)) return unknown;
+    const double end = std::max(t, other.time) + exchange_cost_;
+    return {end, end_key<Keyed>(end, begun)};
   }
 
   // Interior processor i's choice at F_i: the left neighbour if it waits for i, else the right
   // one if it waits, else the one with the lower commitment key (ties: left).
+  template <bool Keyed>
   bool right_first(int i) {
     if (order_[i] != 0) return order_[i] == right_first_order;
-    const double fi = sweep_finish_[i];
+    const EventKey fi = finish_key<Keyed>(i);
     bool right;
-    const double left_ready = ready_for_right(i - 1, fi);
-    if (before(left_ready, fi)) {
+    const Ready left_ready = ready_for_right<Keyed>(i - 1, fi);
+    if (before(left_ready.key, fi)) {
       right = false;
     } else {
-      const double right_ready = ready_for_left(i + 1, fi);
-      if (before(right_ready, fi))
+      const Ready right_ready = ready_for_left<Keyed>(i + 1, fi);
+      if (before(right_ready.key, fi))
         right = true;
       else
-        right = sweep_key(i + 1, fi, right_ready) < sweep_key(i - 1, fi, left_ready);
+        right = sweep_key<Keyed>(i + 1, fi, right_ready.time) < sweep_key<Keyed>(i - 1, fi, left_ready.time);
     }
     order_[i] = right ? right_first_order : left_first_order;
     return right;
   }
 
-  // Neighbour j's commitment key at F_i, j not waiting for i; `ready` as above: the end of its
-  // other exchange if that started before F_i, else infinity.
-  double sweep_key(int j, double fi, double ready) {
-    if (!before(start_[j], fi)) return infinity;  // not started on task k
-    const double fj = sweep_finish_[j];
-    if (key_ == Key::task_finish || fj > fi) return fj;
+  // Neighbour j's commitment key at F_i (a time), j not waiting for i; `ready` as above: the end
+  // of its other exchange if that started before F_i, else infinity.
+  template <bool Keyed>
+  double sweep_key(int j, EventKey fi, double ready) {
+    if (!before(start_key<Keyed>(j), fi)) return infinity;  // not started on task k
+    if (key_ == Key::task_finish || less(fi, finish_key<Keyed>(j))) return sweep_finish_[j];
     return ready;  // exchanging until then, or waiting for its other neighbour (infinity)
   }
 
@@ -749,7 +910,13 @@ class EventCommit final : public Protocol {
   std::vector<double> sweep_finish_;  // task k's finish, f_i
   std::vector<double> left_ready_;    // when i is ready for exchange (i, i+1)
   std::vector<unsigned char> order_;  // 0 undecided, or which exchange i makes first
-  std::vector<ProcessorStream> saved_;  // the streams at the start, for the run event by event
+  std::vector<double> next_start_;    // task k + 1's start, while level k is swept
+  // The keys (sweep_level<true>): each start event's clock and whether it is early (also what a run
+  // of one level records, stop), F_i's, the left ready events', and the next level's starts'.
+  bool plain_ = true;  // every start event of the level ordinary, its clock its time
+  int stop_ = 0;       // the task at which event_run stops (levels_ for the whole replication)
+  std::vector<double> start_clock_of_, finish_clock_, left_clock_, next_start_clock_;
+  std::vector<unsigned char> start_early_, finish_early_, left_early_, next_start_early_;
 };
 
 // sequential: the rule that reproduces the C = 0 tables (1, 2), with each exchange costing 2C.
