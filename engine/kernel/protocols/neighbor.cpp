@@ -320,6 +320,31 @@ class DrawAhead {
   State* state_;
 };
 
+// The level sweep's order key of an event (EventCommit, "The level sweep"), and when a processor
+// is ready for an exchange: the time, and its event's key; without keys (all ordinary at their
+// times) the time alone, which then travels in a register.
+struct EventKey {
+  double clock;
+  bool early;
+};
+template <bool Keyed>
+struct Ready {
+  double time;
+  EventKey key;
+};
+template <>
+struct Ready<false> {
+  double time;
+  EventKey key_of() const { return {time, false}; }
+};
+inline EventKey key_of(const Ready<true>& r) { return r.key; }
+inline EventKey key_of(const Ready<false>& r) { return r.key_of(); }
+template <bool Keyed>
+Ready<Keyed> ready(double time, EventKey key) {
+  if constexpr (Keyed) return {time, key};
+  else return {time};
+}
+
 class EventCommit final : public Protocol {
  public:
   enum class Key { task_finish, availability };
@@ -664,15 +689,6 @@ class EventCommit final : public Protocol {
     }
   }
 
-  struct EventKey {
-    double clock;
-    bool early;
-  };
-  struct Ready {  // when a processor is ready for an exchange: the time, and its event's key
-    double time;
-    EventKey key;
-  };
-  static constexpr Ready unknown{infinity, {infinity, false}};
 
   template <bool Keyed>
   EventKey finish_key(int i) const {
@@ -689,6 +705,7 @@ class EventCommit final : public Protocol {
     if constexpr (Keyed) return {left_clock_[i], left_early_[i] != 0};
     else return {left_ready_[i], false};
   }
+  static constexpr EventKey unknown{infinity, false};
   static bool less(EventKey a, EventKey b) { return a.clock < b.clock || (a.clock == b.clock && a.early < b.early); }
   static EventKey later(EventKey a, EventKey b) { return less(a, b) ? b : a; }
   // Whether event a comes before F_i (key fi); equal keys set tie_.
@@ -710,7 +727,7 @@ class EventCommit final : public Protocol {
   // Level k from sweep_finish_ and the start events; the next level's starts, or false on a tie
   // (nothing changed: start_ and its keys stay level k's for event_run).
   template <bool Keyed>
-  bool sweep_level(int k = 0) {
+  [[gnu::always_inline]] bool sweep_level(int k = 0) {
     const int n = n_;
     const double cost = exchange_cost_;
     const double* f = sweep_finish_.data();
@@ -737,13 +754,14 @@ class EventCommit final : public Protocol {
     set_left_key<Keyed>(0, finish_key<Keyed>(0));
     for (int i = 1; i + 1 < n; ++i) {
       if (order_[i] == 0) right_first_in_order<Keyed>(i);
-      if (order_[i] == right_first_order) {
-        left_ready_[i] = f[i];
-        set_left_key<Keyed>(i, finish_key<Keyed>(i));
-      } else {
-        const double end = std::max(left_ready_[i - 1], f[i]) + cost;
-        left_ready_[i] = end;
-        if constexpr (Keyed) set_left_key<Keyed>(i, end_key<Keyed>(end, later(left_ready_key<Keyed>(i - 1), finish_key<Keyed>(i))));
+      // Selects, not branches: the order is as likely one way as the other.
+      const bool right_first = order_[i] == right_first_order;
+      const double end = std::max(left_ready_[i - 1], f[i]) + cost;
+      left_ready_[i] = right_first ? f[i] : end;
+      if constexpr (Keyed) {
+        const EventKey finish = finish_key<Keyed>(i);
+        const EventKey exchange = end_key<Keyed>(end, later(left_ready_key<Keyed>(i - 1), finish));
+        set_left_key<Keyed>(i, right_first ? finish : exchange);
       }
     }
     if (tie_) return false;
@@ -760,10 +778,7 @@ class EventCommit final : public Protocol {
       if constexpr (Keyed) right_ready_key = left_first ? finish_key<Keyed>(i + 1) : right_end_key;
       const double end = std::max(left_ready_[i], right_ready) + cost;
       const EventKey key = end_key<Keyed>(end, later(left_ready_key<Keyed>(i), right_ready_key));
-      if (left_first)
-        set_next_start<Keyed>(i + 1, right_end, right_end_key);
-      else
-        set_next_start<Keyed>(i + 1, end, key);
+      set_next_start<Keyed>(i + 1, left_first ? right_end : end, left_first ? right_end_key : key);
       right_end = end;
       right_end_key = key;
     }
@@ -801,8 +816,8 @@ class EventCommit final : public Protocol {
     if (before(left_ready_key<Keyed>(i - 1), fi)) {
       right = false;
     } else {
-      const Ready right_ready = ready_for_left<Keyed>(i + 1, fi);
-      if (before(right_ready.key, fi)) {
+      const Ready<Keyed> right_ready = ready_for_left<Keyed>(i + 1, fi);
+      if (before(key_of(right_ready), fi)) {
         right = true;
       } else {
         // The left neighbour's key: as sweep_key, its other exchange's end if that started
@@ -825,29 +840,29 @@ class EventCommit final : public Protocol {
   // that is its first exchange and came before; the end of its other exchange, if that started
   // before), else unknown. x < n - 1.
   template <bool Keyed>
-  Ready ready_for_right(int x, EventKey fi) {
+  Ready<Keyed> ready_for_right(int x, EventKey fi) {
     const EventKey fx = finish_key<Keyed>(x);
-    if (!before(fx, fi)) return unknown;
+    if (!before(fx, fi)) return ready<Keyed>(infinity, unknown);
     const double t = sweep_finish_[x];
-    if (x == 0 || right_first<Keyed>(x)) return {t, fx};
-    const Ready other = ready_for_right<Keyed>(x - 1, fi);
-    const EventKey begun = later(other.key, fx);
-    if (!before(begun, fi)) return unknown;
+    if (x == 0 || right_first<Keyed>(x)) return ready<Keyed>(t, fx);
+    const Ready<Keyed> other = ready_for_right<Keyed>(x - 1, fi);
+    const EventKey begun = later(key_of(other), fx);
+    if (!before(begun, fi)) return ready<Keyed>(infinity, unknown);
     const double end = std::max(other.time, t) + exchange_cost_;
-    return {end, end_key<Keyed>(end, begun)};
+    return ready<Keyed>(end, end_key<Keyed>(end, begun));
   }
   // The same for exchange (y-1, y). y > 0.
   template <bool Keyed>
-  Ready ready_for_left(int y, EventKey fi) {
+  Ready<Keyed> ready_for_left(int y, EventKey fi) {
     const EventKey fy = finish_key<Keyed>(y);
-    if (!before(fy, fi)) return unknown;
+    if (!before(fy, fi)) return ready<Keyed>(infinity, unknown);
     const double t = sweep_finish_[y];
-    if (y == n_ - 1 || !right_first<Keyed>(y)) return {t, fy};
-    const Ready other = ready_for_left<Keyed>(y + 1, fi);
-    const EventKey begun = later(fy, other.key);
-    if (!before(begun, fi)) return unknown;
+    if (y == n_ - 1 || !right_first<Keyed>(y)) return ready<Keyed>(t, fy);
+    const Ready<Keyed> other = ready_for_left<Keyed>(y + 1, fi);
+    const EventKey begun = later(fy, key_of(other));
+    if (!before(begun, fi)) return ready<Keyed>(infinity, unknown);
     const double end = std::max(t, other.time) + exchange_cost_;
-    return {end, end_key<Keyed>(end, begun)};
+    return ready<Keyed>(end, end_key<Keyed>(end, begun));
   }
 
   // Interior processor i's choice at F_i: the left neighbour if it waits for i, else the right
@@ -857,12 +872,12 @@ class EventCommit final : public Protocol {
     if (order_[i] != 0) return order_[i] == right_first_order;
     const EventKey fi = finish_key<Keyed>(i);
     bool right;
-    const Ready left_ready = ready_for_right<Keyed>(i - 1, fi);
-    if (before(left_ready.key, fi)) {
+    const Ready<Keyed> left_ready = ready_for_right<Keyed>(i - 1, fi);
+    if (before(key_of(left_ready), fi)) {
       right = false;
     } else {
-      const Ready right_ready = ready_for_left<Keyed>(i + 1, fi);
-      if (before(right_ready.key, fi))
+      const Ready<Keyed> right_ready = ready_for_left<Keyed>(i + 1, fi);
+      if (before(key_of(right_ready), fi))
         right = true;
       else
         right = sweep_key<Keyed>(i + 1, fi, right_ready.time) < sweep_key<Keyed>(i - 1, fi, left_ready.time);
