@@ -96,9 +96,9 @@ TEST_CASE("event-available and event-commit equal their frozen implementations b
   for (const auto& protocol : reference_protocol_names("nn")) check_against_reference("nn", protocol, 400, 4);
 }
 
-// The level sweep (neighbor.cpp) runs uniform laws at C > 0 and hands a replication to the event
-// loop when a tie or an early event needs the event order: laws that keep it on the sweep, that
-// leave it at once (negative times), and that tie everywhere (two values, 1 and the next double);
+// The level sweep (neighbor.cpp) runs uniform and normal laws at C > 0 and hands a level to the
+// event loop when a tie needs the event order: laws that keep it on the sweep, that make early
+// events (negative times), and that tie everywhere (two values, 1 and the next double);
 // odd and even widths on both sides of the queues' sizes, no fast and all fast processors, one and
 // two levels (no exchange, one round), and the tables' (8,3) and (16,8) at 1000 levels.
 TEST_CASE("event-available and event-commit equal their frozen implementations on the level sweep's configurations",

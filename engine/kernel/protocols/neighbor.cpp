@@ -62,12 +62,14 @@ constexpr double infinity = std::numeric_limits<double>::infinity();
 // first; the neighbour, processed next, finds it waiting and they exchange at t all the same.
 // Setup needs levels >= 1 (the structure builders check it).
 //
-// Uniform laws at C > 0 first take a level sweep instead (EventCommit::sweep): when no task time is
-// <= 0, every event's clock is its time, each processor's one choice (which exchange first) follows
-// from the finish times of its level and the choices before it, and a level's exchanges from the
-// choices by two passes. A tie the event order would break, or an early event, hands the
-// replication to the event loop from its first draw. Normal laws (whose negative times make early
-// events, several a replication) stay on the event loop.
+// Uniform and normal laws at C > 0 take a level sweep instead (EventCommit::level_by_level): each
+// processor's one choice per level (which exchange first) follows from the order of its level's
+// events and the choices before it, and a level's exchanges from the choices by two passes. The
+// order is the event order's own, kept as a key (clock, early) beside each time, so negative times
+// (early events) stay on the sweep; a level whose keys tie (the event order would break the tie by
+// processor) runs event by event from its start events, and the sweep goes on from the starts
+// that run records. Mixtures, busy times and C = 0 (every exchange's end ties with the event that
+// began it) take the event loop for the whole replication.
 //
 // Negative task times (normal laws are not truncated): a task started at t may finish at t + X < t,
 // earlier than events already processed. Time then runs on a monotone clock: such an event is
