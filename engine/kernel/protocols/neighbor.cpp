@@ -416,18 +416,6 @@ class EventCommit final : public Protocol {
   }
   static LawDraws::General ahead(const LawDraws::General& draw) { return draw; }
 
-  // One replication. The events come in the rules' order (above): from the queue, except the end
-  // of an exchange for its right partner. That event has the left partner's time and clock and the
-  // next rank, so nothing already queued falls between the two: it is processed right after the
-  // left partner's unless processing that one scheduled an event at the same clock that goes first
-  // (same_clock_ tells), and only then does it join the queue. One pop an exchange saved.
-  // The whole loop is one function: pop(), set() and the processing below are always_inline, as
-  // GCC otherwise keeps process, exchange, start_ahead or pop out of line (which it picks moves with
-  // any edit) and each call spills the loop's state; 5-15% per task at 16_8.
-  // from < 0: the whole replication. from = k >= 0: level k alone, from the level sweep's state (the
-  // level's finish times sweep_finish_, each start event's clock and order, level_start); each
-  // processor stops where it would start task k + 1 (stop), which records that start for the
-  // sweep to go on from.
   template <class Next>
   double event_run(Next next, int from) {
     if (n_ <= FlatQueue<8>::capacity) return simulate(small_, next, from);
@@ -435,6 +423,18 @@ class EventCommit final : public Protocol {
     return simulate(tournament_, next, from);
   }
 
+  // One replication (or one level of it, below). The events come in the rules' order (above): from the queue, except the end
+  // of an exchange for its right partner. That event has the left partner's time and clock and the
+  // next rank, so nothing already queued falls between the two: it is processed right after the
+  // left partner's unless processing that one scheduled an event at the same clock that goes first
+  // (same_clock_ tells), and only then does it join the queue. One pop an exchange saved.
+  // The whole loop is one function: pop(), set() and the processing below are always_inline, as
+  // GCC otherwise keeps process, exchange, start_ahead or pop out of line (which it picks moves with
+  // any edit) and each call spills the loop's state; 5-15% per task at 16_8.
+  // from < 0: the whole replication. from = k >= 0: level k alone, from the level sweep's state
+  // (the level's finish times sweep_finish_; each start event's time, clock and whether it is
+  // early: start_, start_clock_of_, start_early_, or start_ alone when plain_); each processor
+  // stops where it would start task k + 1 (stop), which records that start for the sweep.
   template <class Storage, class Next>
   double simulate(Storage& storage, Next next, int from) {
     decltype(auto) queue = storage.queue();  // a FlatQueue by value, the tournament by reference
@@ -674,6 +674,10 @@ class EventCommit final : public Protocol {
   // Any comparison that meets equal keys (where the event order breaks the tie by rank), or a
   // time equal to the clock it is scheduled at, sets tie_: that level is then run event by event
   // (event_run, from the level's start events), and the sweep goes on from the starts it records.
+  // Levels split exactly: level k's events never consult a processor that has started task k + 1
+  // (it has exchanged with them), and level k + 1's see one still at level k only as not started,
+  // which the start event's clock and rank decide (not_started, as for start_ahead); the tests run
+  // such levels from early start events too.
   // Three modes (Ready, above): when every start of a level is ordinary and every time of the level
   // positive, no key is early and the times are the keys (times_only); when the starts are
   // ordinary but some finish is early (k > 0), its key is an order value just above its clock,
