@@ -96,9 +96,9 @@ TEST_CASE("event-available and event-commit equal their frozen implementations b
   for (const auto& protocol : reference_protocol_names("nn")) check_against_reference("nn", protocol, 400, 4);
 }
 
-// The level sweep (neighbor.cpp) runs uniform laws at C > 0 and hands a replication to the event
-// loop when a tie or an early event needs the event order: laws that keep it on the sweep, that
-// leave it at once (negative times), and that tie everywhere (two values, 1 and the next double);
+// The level sweep (neighbor.cpp) runs uniform and normal laws at C > 0 and hands a level to the
+// event loop when a tie needs the event order: laws that keep it on the sweep, that make early
+// events (negative times), and that tie everywhere (two values, 1 and the next double);
 // odd and even widths on both sides of the queues' sizes, no fast and all fast processors, one and
 // two levels (no exchange, one round), and the tables' (8,3) and (16,8) at 1000 levels.
 TEST_CASE("event-available and event-commit equal their frozen implementations on the level sweep's configurations",
@@ -127,6 +127,39 @@ TEST_CASE("event-available and event-commit equal their frozen implementations o
       INFO(protocol << ", " << describe(c));
       for (std::uint64_t rep = 0; rep < (c.levels == 1000 ? 3u : 6u); ++rep)
         REQUIRE(evaluate(plan, 7, rep, current) == evaluate(plan, 7, rep, frozen));
+    }
+}
+
+// Negative task times on the level sweep (neighbor.cpp, "The level sweep"): finishes before
+// their start events, exchanges ending before the event that began them, and the event runs of
+// single levels where keys tie, for normal and uniform laws with a large negative mass (a tenth
+// to a half of the draws), the paper's normal law at the tables' (8,3) and (16,8), widths on both
+// sides of the queues' sizes, costs from small to large against the spread of the times.
+TEST_CASE("event-available and event-commit equal their frozen implementations with negative task times",
+          "[nn-protocol]") {
+  const std::vector<Law> negative_laws = {Law::paper_normal(),        Law::normal(0.5, 1.0 / 3.0), Law::normal(0.0, 1.0),
+                                          Law::normal(0.2, 0.04),     Law::uniform(-1.0, 2.0),     Law::uniform(-0.5, 0.6)};
+  std::vector<Config> negative_configs;
+  std::mt19937_64 rng(20261128);
+  for (const int width : {2, 3, 4, 5, 8, 9, 16, 17, 33})
+    for (const Law& law : negative_laws)
+      for (const double comm : {0.01, 0.1, 0.5}) {
+        const int fast = std::uniform_int_distribution<int>(0, width)(rng);
+        negative_configs.push_back({width, fast, 40, std::uniform_int_distribution<int>(0, 1)(rng) ? 0.5 : 1.0, comm, law});
+      }
+  for (const auto& [n, m] : {std::pair{8, 3}, std::pair{16, 8}}) negative_configs.push_back({n, m, 1000, 0.5, 0.1, Law::paper_normal()});
+  for (const auto& protocol : reference_protocol_names("nn"))
+    for (const Config& c : negative_configs) {
+      const Structure s = nearest_neighbor(heterogeneous(c.width, c.fast, c.scale, c.law), c.levels);
+      CompileOptions options;
+      options.comm_cost = c.comm;
+      options.protocol = &find_protocol(StructureKind::nearest_neighbor, protocol);
+      const Plan plan = compile(s, options);
+      Workspace current(plan), frozen(plan);
+      frozen.protocol = make_reference_protocol("nn", protocol, plan.comm);
+      INFO(protocol << ", " << describe(c));
+      for (std::uint64_t rep = 0; rep < (c.levels == 1000 ? 4u : 12u); ++rep)
+        REQUIRE(evaluate(plan, 11, rep, current) == evaluate(plan, 11, rep, frozen));
     }
 }
 

@@ -8,6 +8,7 @@
 // finish of a last task.
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <iterator>
 #include <limits>
@@ -62,12 +63,14 @@ constexpr double infinity = std::numeric_limits<double>::infinity();
 // first; the neighbour, processed next, finds it waiting and they exchange at t all the same.
 // Setup needs levels >= 1 (the structure builders check it).
 //
-// Uniform laws at C > 0 first take a level sweep instead (EventCommit::sweep): when no task time is
-// <= 0, every event's clock is its time, each processor's one choice (which exchange first) follows
-// from the finish times of its level and the choices before it, and a level's exchanges from the
-// choices by two passes. A tie the event order would break, or an early event, hands the
-// replication to the event loop from its first draw. Normal laws (whose negative times make early
-// events, several a replication) stay on the event loop.
+// Uniform and normal laws at C > 0 take a level sweep instead (EventCommit::level_by_level): each
+// processor's one choice per level (which exchange first) follows from the order of its level's
+// events and the choices before it, and a level's exchanges from the choices by two passes. The
+// order is the event order's own, kept as a key (clock, early) beside each time, so negative times
+// (early events) stay on the sweep; a level whose keys tie (the event order would break the tie by
+// processor) runs event by event from its start events, and the sweep goes on from the starts
+// that run records. Mixtures, busy times and C = 0 (every exchange's end ties with the event that
+// began it) take the event loop for the whole replication.
 //
 // Negative task times (normal laws are not truncated): a task started at t may finish at t + X < t,
 // earlier than events already processed. Time then runs on a monotone clock: such an event is
@@ -320,6 +323,38 @@ class DrawAhead {
   State* state_;
 };
 
+// The level sweep's order key of an event (EventCommit, "The level sweep"), and when a processor
+// is ready for an exchange: the time, and its event's key. Three modes of the sweep: times only
+// (times_only: every key is the time), order values (early_finishes: the key as one double, an
+// early finish just above its clock), and both halves of the key (keyed).
+struct EventKey {
+  double clock;
+  bool early;
+};
+constexpr int times_only = 0, early_finishes = 1, keyed = 2;
+template <int Mode>
+struct Ready {
+  double time;
+  EventKey key;
+};
+template <>
+struct Ready<times_only> {
+  double time;
+};
+template <>
+struct Ready<early_finishes> {
+  double time, order;
+};
+inline EventKey key_of(const Ready<keyed>& r) { return r.key; }
+inline EventKey key_of(const Ready<early_finishes>& r) { return {r.order, false}; }
+inline EventKey key_of(const Ready<times_only>& r) { return {r.time, false}; }
+template <int Mode>
+Ready<Mode> ready(double time, EventKey key) {
+  if constexpr (Mode == keyed) return {time, key};
+  else if constexpr (Mode == early_finishes) return {time, key.clock};
+  else return {time};
+}
+
 class EventCommit final : public Protocol {
  public:
   enum class Key { task_finish, availability };
@@ -343,29 +378,24 @@ class EventCommit final : public Protocol {
         start_(n_),
         sweep_finish_(n_),
         left_ready_(n_),
-        order_(n_) {}
+        order_(n_),
+        next_start_(n_),
+        start_clock_of_(n_),
+        finish_clock_(n_),
+        left_clock_(n_),
+        next_start_clock_(n_),
+        start_early_(n_),
+        finish_early_(n_),
+        left_early_(n_),
+        next_start_early_(n_) {}
 
   double run(TaskTimes& times) override {
     return draws_.dispatch(times, n_, [this](auto next) {
-      if constexpr (std::is_same_v<decltype(next), LawDraws::Monomorphic<distributions::UniformDraw>>) {
-        if (exchange_cost_ > 0.0) {
-          // The level sweep (below) where it is exact; else the replication again, from the
-          // same streams, event by event.
-          const std::size_t logged = next.log ? next.log->value.size() : 0;
-          saved_.assign(next.streams, next.streams + n_);
-          double makespan;
-          if (sweep(ahead(next), makespan)) return makespan;
-          std::copy(saved_.begin(), saved_.end(), next.streams);
-          if (next.log) {
-            next.log->processor.resize(logged);
-            next.log->value.resize(logged);
-          }
-        }
-      }
       const auto draw = ahead(next);
-      if (n_ <= FlatQueue<8>::capacity) return simulate(small_, draw);
-      if (n_ <= FlatQueue<16>::capacity) return simulate(medium_, draw);
-      return simulate(tournament_, draw);
+      if constexpr (!std::is_same_v<decltype(next), LawDraws::General>) {
+        if (exchange_cost_ > 0.0) return level_by_level(draw);  // (below)
+      }
+      return event_run(draw, -1);
     });
   }
 
@@ -386,7 +416,14 @@ class EventCommit final : public Protocol {
   }
   static LawDraws::General ahead(const LawDraws::General& draw) { return draw; }
 
-  // One replication. The events come in the rules' order (above): from the queue, except the end
+  template <class Next>
+  double event_run(Next next, int from) {
+    if (n_ <= FlatQueue<8>::capacity) return simulate(small_, next, from);
+    if (n_ <= FlatQueue<16>::capacity) return simulate(medium_, next, from);
+    return simulate(tournament_, next, from);
+  }
+
+  // One replication (or one level of it, below). The events come in the rules' order (above): from the queue, except the end
   // of an exchange for its right partner. That event has the left partner's time and clock and the
   // next rank, so nothing already queued falls between the two: it is processed right after the
   // left partner's unless processing that one scheduled an event at the same clock that goes first
@@ -394,16 +431,40 @@ class EventCommit final : public Protocol {
   // The whole loop is one function: pop(), set() and the processing below are always_inline, as
   // GCC otherwise keeps process, exchange, start_ahead or pop out of line (which it picks moves with
   // any edit) and each call spills the loop's state; 5-15% per task at 16_8.
+  // from < 0: the whole replication. from = k >= 0: level k alone, from the level sweep's state
+  // (the level's finish times sweep_finish_; each start event's time, clock and whether it is
+  // early: start_, start_clock_of_, start_early_, or start_ alone when plain_); each processor
+  // stops where it would start task k + 1 (stop), which records that start for the sweep.
   template <class Storage, class Next>
-  double simulate(Storage& storage, Next next) {
+  double simulate(Storage& storage, Next next, int from) {
     decltype(auto) queue = storage.queue();  // a FlatQueue by value, the tournament by reference
     queue.reset();
     clock_ = -infinity;
     std::fill(follows_.begin(), follows_.end(), 0);
-    for (int i = 0; i < n_; ++i) {
-      task_[i] = -1;
-      start_clock_[i] = -infinity;
-      start_task(queue, i, 0.0, next);
+    stop_ = from < 0 ? levels_ : from + 1;
+    if (from < 0) {
+      for (int i = 0; i < n_; ++i) {
+        task_[i] = -1;
+        start_clock_[i] = -infinity;
+        start_task(queue, i, 0.0, next);
+      }
+    } else {
+      // Task `from` started at each processor's start event, as start_ahead starts it: its finish
+      // event is early when it precedes that event's clock.
+      for (int i = 0; i < n_; ++i) {
+        const bool ordinary_start = plain_ || !start_early_[i];
+        const double at = plain_ ? (from == 0 ? -infinity : start_[i]) : start_clock_of_[i];
+        task_[i] = from;
+        start_clock_[i] = at;
+        start_rank_[i] = ordinary_start ? i : n_ + i;
+        const double finish = sweep_finish_[i];
+        finish_[i] = finish;
+        status_[i] = computing;
+        const bool early = finish < at;
+        queue.set(i, early ? at : finish, early);
+        time_[i] = finish;
+      }
+      plain_ = true;  // until a start is early (stop)
     }
     makespan_ = -infinity;
     done_ = 0;
@@ -468,7 +529,10 @@ class EventCommit final : public Protocol {
 
   template <class Queue, class Next>
   [[gnu::always_inline]] void start_task(Queue& queue, int i, double t, Next& next) {
-    ++task_[i];
+    if (++task_[i] == stop_) [[unlikely]] {  // (a run of one level: width 1 never takes one)
+      stop(i, t, t < clock_ ? clock_ : t, t < clock_);
+      return;
+    }
     finish_[i] = t + next(i);
     status_[i] = computing;  // needing no neighbour
     schedule(queue, finish_[i], i);
@@ -557,7 +621,10 @@ class EventCommit final : public Protocol {
   // A pop or a processing saved per processor and level.
   template <class Queue, class Next>
   [[gnu::always_inline]] void start_ahead(Queue& queue, int i, double end, double at, bool early, Next& next) {
-    ++task_[i];
+    if (++task_[i] == stop_) [[unlikely]] {
+      stop(i, end, at, early);
+      return;
+    }
     const double finish = end + next(i);
     finish_[i] = finish;
     status_[i] = computing;  // needing no neighbour
@@ -568,32 +635,61 @@ class EventCommit final : public Protocol {
     time_[i] = finish;
   }
 
+  // Processor i reaches the end of a run of one level: its start of the next task, at time t and
+  // clock at (early or not), is the level sweep's; it takes no further part.
+  void stop(int i, double t, double at, bool early) {
+    start_[i] = t;
+    start_clock_of_[i] = at;
+    start_early_[i] = early;
+    plain_ &= !early;
+    status_[i] = finished;
+    ++done_;
+  }
+
   static constexpr unsigned ordinary_at_clock = 1, early_at_clock = 2;
 
   // ---- The level sweep -----------------------------------------------------------------------
-  // The same rules, a level at a time, where every event's clock is its time: task times > 0 and
-  // C > 0, so no event is early. Then the events that decide anything compare by time alone, and a
-  // level's outcome follows from its finish times f_i:
-  //  - Processor i's only choice is the order of its two exchanges after task k, made at its
-  //    finish event F_i (the ends of the line have one exchange). It depends only on events before
-  //    F_i: a neighbour with an earlier finish has chosen already, one with a later one is
-  //    computing (or has not started task k). So right_first(i) decides i, deciding first, and
-  //    once, the neighbours it depends on (memoised in order_; no cycle: each step goes to an
-  //    earlier finish). Its inputs are the rules' own: whether a neighbour waits for i (it was
-  //    ready for their exchange before F_i), else the keys of commit_key.
+  // The same rules, a level at a time. Every event has an order key, (clock, early): events are
+  // processed by clock, and at equal clocks ordinary ones before early ones (then by processor,
+  // which the sweep never needs: keys it would have to tell apart that way count as ties). The
+  // key of an event scheduled while processing event E: (time, ordinary) if its time is past E's
+  // clock, else (E's clock, early). So a finish f_i, from a start event of clock s_i, has key
+  // (f_i, 0) if f_i > s_i, else (s_i, 1); an exchange's end t, begun at the later (by key) of its
+  // partners' ready events, of clock c, has key (t, 0) if t > c, else (c, 1). Two events of
+  // different keys are processed in the keys' order: an event processed after another is
+  // scheduled at a clock at least that one's, and could only go before it with an ordinary key at
+  // the clock of an early one, that is a time equal to a clock (a tie, below). Then a level's
+  // outcome follows from its finish events F_i (times for the arithmetic, keys for the order):
+  //  - Processor i's only choice is the order of its two exchanges after task k, made at F_i (the
+  //    ends of the line have one exchange). It depends only on events before F_i: a neighbour
+  //    with an earlier finish has chosen already, one with a later one is computing (or has not
+  //    started task k). So right_first(i) decides i, deciding first, and once, the neighbours it
+  //    depends on (memoised in order_; no cycle: each step goes to an earlier finish). Its inputs
+  //    are the rules' own: whether a neighbour waits for i (it was ready for their exchange
+  //    before F_i), else the keys of commit_key (times).
   //  - Given the orders, exchange (i, i+1) starts when both are ready, each at its finish if it
   //    is its first exchange, else at the end of its other one: a pass from the left gives each
   //    one's left partner ready time, a pass from the right its right partner's, and
   //    end = max(left, right) + 2C, as the event rule computes it, bit for bit.
-  // Any comparison that meets equal times (where the event order breaks the tie by rank), or a
-  // task time <= 0 (an early event), sets tie_: the replication is then run event by event
-  // instead, from the same draws (run). Uniform laws with C > 0 almost never do.
+  // Any comparison that meets equal keys (where the event order breaks the tie by rank), or a
+  // time equal to the clock it is scheduled at, sets tie_: that level is then run event by event
+  // (event_run, from the level's start events), and the sweep goes on from the starts it records.
+  // Levels split exactly: level k's events never consult a processor that has started task k + 1
+  // (it has exchanged with them), and level k + 1's see one still at level k only as not started,
+  // which the start event's clock and rank decide (not_started, as for start_ahead); the tests run
+  // such levels from early start events too.
+  // Three modes (Ready, above): when every start of a level is ordinary and every time of the level
+  // positive, no key is early and the times are the keys (times_only); when the starts are
+  // ordinary but some finish is early (k > 0), its key is an order value just above its clock,
+  // and an exchange ending at or before the event that began it hands the level to the third
+  // (early_finishes); otherwise both halves of each key are kept beside the times (keyed). Normal
+  // laws at (8,3): 71% of the levels times_only, 28% early_finishes, 0.8% keyed, 0.2% event_run;
+  // at (16,8): 50%, 48%, 1.5% and 0.4%.
   template <class Next>
-  bool sweep(Next next, double& makespan) {
+  double level_by_level(Next next) {
     const int n = n_;
-    const double cost = exchange_cost_;
     std::fill(start_.begin(), start_.end(), 0.0);
-    tie_ = false;
+    plain_ = true;  // level 0's start events are all at clock -infinity
     for (int k = 0;; ++k) {
       bool positive = true;
       for (int i = 0; i < n; ++i) {
@@ -601,121 +697,237 @@ class EventCommit final : public Protocol {
         positive &= f > start_[i];
         sweep_finish_[i] = f;
       }
-      if (!positive) return false;
-      if (k + 1 == levels_) {
-        makespan = *std::max_element(sweep_finish_.begin(), sweep_finish_.end());
-        return true;
-      }
+      if (k + 1 == levels_) return *std::max_element(sweep_finish_.begin(), sweep_finish_.end());
       if (n == 1) {
         start_[0] = sweep_finish_[0];
         continue;
       }
-      std::fill(order_.begin(), order_.end(), 0);
-      order_[0] = right_first_order;
-      order_[n - 1] = left_first_order;
-      // Left to right: when i is decided, so is everyone to its left, so left_ready_[i - 1] is
-      // final (right_first_in_order); the right neighbour's side may need deciding first.
-      const double* f = sweep_finish_.data();
-      left_ready_[0] = f[0];
-      for (int i = 1; i + 1 < n; ++i) {
-        if (order_[i] == 0) right_first_in_order(i);
-        left_ready_[i] = order_[i] == right_first_order ? f[i] : std::max(left_ready_[i - 1], f[i]) + cost;
+      if (plain_ && positive) {
+        if (sweep_level<times_only>()) continue;
+      } else if (plain_ && k > 0 && sweep_level<early_finishes>()) {
+        continue;
       }
+      if (!sweep_level<keyed>(k)) event_run(next, k);
+    }
+  }
+
+
+  template <int Mode>
+  EventKey finish_key(int i) const {
+    if constexpr (Mode == keyed) return {finish_clock_[i], finish_early_[i] != 0};
+    else if constexpr (Mode == early_finishes) return {finish_clock_[i], false};  // the order value
+    else return {sweep_finish_[i], false};
+  }
+  template <int Mode>
+  EventKey start_key(int i) const {
+    if constexpr (Mode == keyed) return {start_clock_of_[i], start_early_[i] != 0};
+    else return {start_[i], false};
+  }
+  template <int Mode>
+  EventKey left_ready_key(int i) const {
+    if constexpr (Mode == keyed) return {left_clock_[i], left_early_[i] != 0};
+    else if constexpr (Mode == early_finishes) return {left_clock_[i], false};
+    else return {left_ready_[i], false};
+  }
+  static constexpr EventKey unknown{infinity, false};
+  static bool less(EventKey a, EventKey b) { return a.clock < b.clock || (a.clock == b.clock && a.early < b.early); }
+  static EventKey later(EventKey a, EventKey b) { return less(a, b) ? b : a; }
+  // Whether event a comes before F_i (key fi); equal keys set tie_.
+  bool before(EventKey a, EventKey fi) {
+    tie_ |= a.clock == fi.clock && a.early == fi.early;
+    return less(a, fi);
+  }
+  // The key of an exchange's end at time `end`, begun at the event of key `begun`.
+  template <int Mode>
+  EventKey end_key(double end, EventKey begun) {
+    if constexpr (Mode == times_only) {
+      return {end, false};  // no early event: begun's clock is its time, below end
+    } else if constexpr (Mode == early_finishes) {
+      tie_ |= end <= begun.clock;  // an early end (or one at the order value): the keyed mode's
+      return {end, false};
+    } else {
+      tie_ |= end == begun.clock;
+      return end < begun.clock ? EventKey{begun.clock, true} : EventKey{end, false};
+    }
+  }
+
+  // Level k from sweep_finish_ and the start events; the next level's starts, or false on a tie
+  // (nothing changed: start_ and its keys stay level k's for event_run).
+  template <int Mode>
+  [[gnu::always_inline]] bool sweep_level(int k = 0) {
+    const int n = n_;
+    const double cost = exchange_cost_;
+    const double* f = sweep_finish_.data();
+    tie_ = false;
+    if constexpr (Mode == early_finishes) {
+      // Every start ordinary at its time (k > 0): an early finish's key is (s_i, early), just
+      // above s_i and below any later time; a time at that order value counts as a tie.
+      for (int i = 0; i < n; ++i) {
+        const double s = start_[i];
+        tie_ |= f[i] == s;
+        finish_clock_[i] = f[i] < s ? std::nextafter(s, infinity) : f[i];
+      }
+    }
+    if constexpr (Mode == keyed) {
+      if (plain_)
+        for (int i = 0; i < n; ++i) {
+          start_clock_of_[i] = k == 0 ? -infinity : start_[i];
+          start_early_[i] = 0;
+        }
+      for (int i = 0; i < n; ++i) {
+        const double s = start_clock_of_[i];
+        tie_ |= f[i] == s;
+        finish_early_[i] = f[i] < s;
+        finish_clock_[i] = f[i] < s ? s : f[i];
+      }
+    }
+    std::fill(order_.begin(), order_.end(), 0);
+    order_[0] = right_first_order;
+    order_[n - 1] = left_first_order;
+    // Left to right: when i is decided, so is everyone to its left, so left_ready_[i - 1] is
+    // final (right_first_in_order); the right neighbour's side may need deciding first.
+    left_ready_[0] = f[0];
+    set_left_key<Mode>(0, finish_key<Mode>(0));
+    for (int i = 1; i + 1 < n; ++i) {
+      if (order_[i] == 0) right_first_in_order<Mode>(i);
+      // Selects, not branches: the order is as likely one way as the other.
+      const bool right_first = order_[i] == right_first_order;
+      const double end = std::max(left_ready_[i - 1], f[i]) + cost;
+      left_ready_[i] = right_first ? f[i] : end;
+      if constexpr (Mode != times_only) {
+        const EventKey finish = finish_key<Mode>(i);
+        const EventKey exchange = end_key<Mode>(end, later(left_ready_key<Mode>(i - 1), finish));
+        set_left_key<Mode>(i, right_first ? finish : exchange);
+      }
+    }
+    if (tie_) return false;
+    // Right to left: right_ready, when i + 1 is ready for exchange (i, i+1); that exchange's end;
+    // and i + 1's start of task k + 1, the end of its later exchange.
+    double right_ready = f[n - 1];
+    EventKey right_ready_key = finish_key<Mode>(n - 1);
+    double right_end = std::max(left_ready_[n - 2], right_ready) + cost;
+    EventKey right_end_key = end_key<Mode>(right_end, later(left_ready_key<Mode>(n - 2), right_ready_key));
+    set_next_start<Mode>(n - 1, right_end, right_end_key);
+    for (int i = n - 3; i >= 0; --i) {
+      const bool left_first = order_[i + 1] == left_first_order;
+      right_ready = left_first ? f[i + 1] : std::max(right_ready, f[i + 1]) + cost;
+      if constexpr (Mode != times_only) right_ready_key = left_first ? finish_key<Mode>(i + 1) : right_end_key;
+      const double end = std::max(left_ready_[i], right_ready) + cost;
+      const EventKey key = end_key<Mode>(end, later(left_ready_key<Mode>(i), right_ready_key));
+      set_next_start<Mode>(i + 1, left_first ? right_end : end, left_first ? right_end_key : key);
+      right_end = end;
+      right_end_key = key;
+    }
+    set_next_start<Mode>(0, right_end, right_end_key);
+    if constexpr (Mode != times_only) {
       if (tie_) return false;
-      // Right to left: right_ready_[i], when i + 1 is ready for exchange (i, i+1); that exchange's
-      // end; and i + 1's start of task k + 1, the end of its later exchange.
-      double right_ready = f[n - 1];
-      double right_end = std::max(left_ready_[n - 2], right_ready) + cost;
-      start_[n - 1] = right_end;
-      for (int i = n - 3; i >= 0; --i) {
-        right_ready = order_[i + 1] == left_first_order ? f[i + 1] : std::max(right_ready, f[i + 1]) + cost;
-        const double end = std::max(left_ready_[i], right_ready) + cost;
-        start_[i + 1] = order_[i + 1] == right_first_order ? end : right_end;
-        right_end = end;
-      }
-      start_[0] = right_end;
+    }
+    if constexpr (Mode == keyed) {
+      start_clock_of_.swap(next_start_clock_);
+      start_early_.swap(next_start_early_);
+      plain_ = std::none_of(start_early_.begin(), start_early_.end(), [](unsigned char e) { return e != 0; });
+    }
+    start_.swap(next_start_);
+    return true;
+  }
+  template <int Mode>
+  void set_left_key(int i, EventKey key) {
+    if constexpr (Mode != times_only) left_clock_[i] = key.clock;
+    if constexpr (Mode == keyed) left_early_[i] = key.early;
+  }
+  template <int Mode>
+  void set_next_start(int i, double t, EventKey key) {
+    next_start_[i] = t;
+    if constexpr (Mode == keyed) {
+      next_start_clock_[i] = key.clock;
+      next_start_early_[i] = key.early;
     }
   }
 
   // right_first(i) for the next i from the left: its left neighbour's ready time is final.
+  template <int Mode>
   void right_first_in_order(int i) {
-    const double fi = sweep_finish_[i], left_ready = left_ready_[i - 1];
+    const EventKey fi = finish_key<Mode>(i);
     bool right;
-    if (before(left_ready, fi)) {
+    if (before(left_ready_key<Mode>(i - 1), fi)) {
       right = false;
     } else {
-      const double right_ready = ready_for_left(i + 1, fi);
-      if (before(right_ready, fi)) {
+      const Ready<Mode> right_ready = ready_for_left<Mode>(i + 1, fi);
+      if (before(key_of(right_ready), fi)) {
         right = true;
       } else {
         // The left neighbour's key: as sweep_key, its other exchange's end if that started
-        // before F_i (then left_ready is that end).
+        // before F_i (then left_ready_[i - 1] is that end).
         const int j = i - 1;
         double left_key = infinity;
-        if (before(start_[j], fi)) {
-          const double fj = sweep_finish_[j];
-          if (key_ == Key::task_finish || fj > fi)
-            left_key = fj;
-          else if (j > 0 && before(left_ready_[j - 1], fi))  // processor 0 waits for 1 once done
-            left_key = left_ready;
+        if (before(start_key<Mode>(j), fi)) {
+          if (key_ == Key::task_finish || less(fi, finish_key<Mode>(j)))
+            left_key = sweep_finish_[j];
+          else if (j > 0 && before(left_ready_key<Mode>(j - 1), fi))  // processor 0 waits for 1 once done
+            left_key = left_ready_[i - 1];
         }
-        right = sweep_key(i + 1, fi, right_ready) < left_key;
+        right = sweep_key<Mode>(i + 1, fi, right_ready.time) < left_key;
       }
     }
     order_[i] = right ? right_first_order : left_first_order;
   }
 
-  // Whether the event at time t comes before F_i (at fi); equal times set tie_.
-  bool before(double t, double fi) {
-    tie_ |= t == fi;
-    return t < fi;
-  }
-
   // As seen at F_i: when x is ready for exchange (x, x+1) if that is known by then (its finish, if
   // that is its first exchange and came before; the end of its other exchange, if that started
-  // before), else infinity. x < n - 1.
-  double ready_for_right(int x, double fi) {
-    const double fx = sweep_finish_[x];
-    if (!before(fx, fi)) return infinity;
-    if (x == 0 || right_first(x)) return fx;
-    const double begin = std::max(ready_for_right(x - 1, fi), fx);
-    return before(begin, fi) ? begin + exchange_cost_ : infinity;
+  // before), else unknown. x < n - 1.
+  template <int Mode>
+  Ready<Mode> ready_for_right(int x, EventKey fi) {
+    const EventKey fx = finish_key<Mode>(x);
+    if (!before(fx, fi)) return ready<Mode>(infinity, unknown);
+    const double t = sweep_finish_[x];
+    if (x == 0 || right_first<Mode>(x)) return ready<Mode>(t, fx);
+    const Ready<Mode> other = ready_for_right<Mode>(x - 1, fi);
+    const EventKey begun = later(key_of(other), fx);
+    if (!before(begun, fi)) return ready<Mode>(infinity, unknown);
+    const double end = std::max(other.time, t) + exchange_cost_;
+    return ready<Mode>(end, end_key<Mode>(end, begun));
   }
   // The same for exchange (y-1, y). y > 0.
-  double ready_for_left(int y, double fi) {
-    const double fy = sweep_finish_[y];
-    if (!before(fy, fi)) return infinity;
-    if (y == n_ - 1 || !right_first(y)) return fy;
-    const double begin = std::max(fy, ready_for_left(y + 1, fi));
-    return before(begin, fi) ? begin + exchange_cost_ : infinity;
+  template <int Mode>
+  Ready<Mode> ready_for_left(int y, EventKey fi) {
+    const EventKey fy = finish_key<Mode>(y);
+    if (!before(fy, fi)) return ready<Mode>(infinity, unknown);
+    const double t = sweep_finish_[y];
+    if (y == n_ - 1 || !right_first<Mode>(y)) return ready<Mode>(t, fy);
+    const Ready<Mode> other = ready_for_left<Mode>(y + 1, fi);
+    const EventKey begun = later(fy, key_of(other));
+    if (!before(begun, fi)) return ready<Mode>(infinity, unknown);
+    const double end = std::max(t, other.time) + exchange_cost_;
+    return ready<Mode>(end, end_key<Mode>(end, begun));
   }
 
   // Interior processor i's choice at F_i: the left neighbour if it waits for i, else the right
   // one if it waits, else the one with the lower commitment key (ties: left).
+  template <int Mode>
   bool right_first(int i) {
     if (order_[i] != 0) return order_[i] == right_first_order;
-    const double fi = sweep_finish_[i];
+    const EventKey fi = finish_key<Mode>(i);
     bool right;
-    const double left_ready = ready_for_right(i - 1, fi);
-    if (before(left_ready, fi)) {
+    const Ready<Mode> left_ready = ready_for_right<Mode>(i - 1, fi);
+    if (before(key_of(left_ready), fi)) {
       right = false;
     } else {
-      const double right_ready = ready_for_left(i + 1, fi);
-      if (before(right_ready, fi))
+      const Ready<Mode> right_ready = ready_for_left<Mode>(i + 1, fi);
+      if (before(key_of(right_ready), fi))
         right = true;
       else
-        right = sweep_key(i + 1, fi, right_ready) < sweep_key(i - 1, fi, left_ready);
+        right = sweep_key<Mode>(i + 1, fi, right_ready.time) < sweep_key<Mode>(i - 1, fi, left_ready.time);
     }
     order_[i] = right ? right_first_order : left_first_order;
     return right;
   }
 
-  // Neighbour j's commitment key at F_i, j not waiting for i; `ready` as above: the end of its
-  // other exchange if that started before F_i, else infinity.
-  double sweep_key(int j, double fi, double ready) {
-    if (!before(start_[j], fi)) return infinity;  // not started on task k
-    const double fj = sweep_finish_[j];
-    if (key_ == Key::task_finish || fj > fi) return fj;
+  // Neighbour j's commitment key at F_i (a time), j not waiting for i; `ready` as above: the end
+  // of its other exchange if that started before F_i, else infinity.
+  template <int Mode>
+  double sweep_key(int j, EventKey fi, double ready) {
+    if (!before(start_key<Mode>(j), fi)) return infinity;  // not started on task k
+    if (key_ == Key::task_finish || less(fi, finish_key<Mode>(j))) return sweep_finish_[j];
     return ready;  // exchanging until then, or waiting for its other neighbour (infinity)
   }
 
@@ -749,7 +961,13 @@ class EventCommit final : public Protocol {
   std::vector<double> sweep_finish_;  // task k's finish, f_i
   std::vector<double> left_ready_;    // when i is ready for exchange (i, i+1)
   std::vector<unsigned char> order_;  // 0 undecided, or which exchange i makes first
-  std::vector<ProcessorStream> saved_;  // the streams at the start, for the run event by event
+  std::vector<double> next_start_;    // task k + 1's start, while level k is swept
+  // The keys (sweep_level<keyed>; finish_clock_ and left_clock_ hold order values in early_finishes): each start event's clock and whether it is early (also what a run
+  // of one level records, stop), F_i's, the left ready events', and the next level's starts'.
+  bool plain_ = true;  // every start event of the level ordinary, its clock its time
+  int stop_ = 0;       // the task at which event_run stops (levels_ for the whole replication)
+  std::vector<double> start_clock_of_, finish_clock_, left_clock_, next_start_clock_;
+  std::vector<unsigned char> start_early_, finish_early_, left_early_, next_start_early_;
 };
 
 // sequential: the rule that reproduces the C = 0 tables (1, 2), with each exchange costing 2C.
