@@ -109,8 +109,9 @@ struct Simulate {
         ->group("Output");
     app.add_flag("--criticality", criticality,
                  "One record per task: its criticality (the fraction of replications in which it lies on a critical "
-                 "path) with its binomial standard error, and its mean slack (latest finish minus finish); plain "
-                 "Monte Carlo. A graph (free port, one core per processor) or async, sync, nn at --comm 0. "
+                 "path) with its binomial standard error, and its mean slack (latest finish minus finish; free port and "
+                 "one core per processor only); plain Monte Carlo. A graph (every port model, any cores) or async, "
+                 "sync, nn at --comm 0. "
                  "`hetstruct plot` draws the CSV")
         ->group("Output");
     estimator_option = app.get_option("--estimator");
@@ -234,9 +235,10 @@ struct Simulate {
     for (std::size_t i = 0; i < shown; ++i) {
       const auto& t = *order[i];
       out << "            " << std::left << std::setw(20) << t.task << std::right << std::setw(12) << fixed(t.criticality, 4)
-          << std::setw(10) << fixed(t.criticality_stderr, 4) << std::setw(12) << fixed(t.slack.mean, 4) << std::setw(10)
-          << (t.slack.has_error() ? fixed(t.slack.stderr_, 4) : std::string()) << "\n";
+          << std::setw(10) << fixed(t.criticality_stderr, 4) << std::setw(12) << (run.slack ? fixed(t.slack.mean, 4) : "-")
+          << std::setw(10) << (run.slack && t.slack.has_error() ? fixed(t.slack.stderr_, 4) : std::string()) << "\n";
     }
+    if (!run.slack) out << "slack       none: " << engine::no_slack_reason << "\n";
     return out.str();
   }
 
