@@ -227,7 +227,13 @@ TEST_CASE("costs give each task its time on each processor, and bad costs are re
   CHECK(error_of([&] { dot("digraph {\n graph [processor_scale=\"1,2\"];\n a [costs=\"1,2\", processor=0];\n}"); })
             .find("c.dot:2: processor_scale does not apply beside costs") == 0);
   CHECK(error_of([&] { structures::schedule_dag(structures::parse_dot_dag("digraph { a [costs=\"1\"]; b [costs=\"2\"]; a -> b -> a; }", "y.dot"), {}, "y.dot"); }) ==
-        "y.dot: the graph has a cycle (a precedence graph must be acyclic)");
+        "y.dot: the graph has a cycle: 'a' -> 'b' -> 'a' (a precedence graph must be acyclic)");
+  // A problem built by hand with a cycle is a programming error, not bad input.
+  structures::SchedulingProblem looped;
+  looped.processors = 1;
+  looped.cost = {{1.0}, {1.0}};
+  looped.edges = {{0, 1, 0.0}, {1, 0, 0.0}};
+  CHECK_THROWS_AS(structures::heft(looped), std::logic_error);
   CHECK(error_of([&] { dot("digraph {\n a [costs=\"1,2\"];\n}"); }) ==
         "c.dot: task 'a': has no processor (give processor=, a mapping file (mapping) or a schedule)");
   // Processor scales on top of costs are refused by the model, with or without a schedule.
