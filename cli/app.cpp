@@ -104,7 +104,7 @@ struct Simulate {
                    "OPTION=VALUE[,OPTION=VALUE...]: the paired difference and ratio of the means (common random "
                    "numbers) against the model with these options set, as sweep --compare-to (same grammar: "
                    "n=n-m,m=0); repeatable. Prints the one-configuration sweep's rows (mean by mc unless "
-                   "--estimator); not with --metrics, --estimates or --histogram. schedule=heft|cpop|heft-sd compares a graph's "
+                   "--estimator); not with --metrics, --estimates or --histogram. schedule=heft|cpop|heft-sd|none compares a graph's "
                    "--schedule with another: each mean, the paired difference and ratio")
         ->group("Output");
     app.add_flag("--criticality", criticality,
@@ -255,18 +255,18 @@ struct Simulate {
       throw InputError("--estimator", "schedule comparisons are plain Monte Carlo", "leave it out, or give mc");
     sampling.validate();
     output.value();
-    std::vector<structures::ScheduleAlgorithm> against;
+    std::vector<engine::ScheduleChoice> against;
     for (const auto& text : compare_to) {
       const std::string name = text.substr(std::string("schedule=").size());
       try {
-        against.push_back(structures::parse_schedule_algorithm(name));
+        against.push_back(engine::parse_schedule_choice(name));
       } catch (const InputError& e) {
         throw InputError("--compare-to", e.problem(), e.hint());
       }
     }
     const engine::Model model = options.resolved();
     if (!model.task_graph.schedule)
-      throw InputError("--compare-to", "schedule=" + std::string(structures::to_string(against.front())) + " needs the schedule to compare it with",
+      throw InputError("--compare-to", "schedule=" + compare_to.front().substr(std::string("schedule=").size()) + " needs the schedule to compare it with",
                        "give --schedule heft, cpop or heft-sd");
     output.emit(engine::compare_schedules(model, against, sampling.run_options()));
     return 0;

@@ -13,6 +13,7 @@
 #include "engine/simulate/model.h"
 #include "engine/simulate/record.h"
 #include "engine/simulate/schedule_comparison.h"
+#include "engine/simulate/simulation.h"
 #include "engine/driver/monte_carlo.h"
 #include "engine/kernel/plan.h"
 #include "structures/custom.h"
@@ -331,4 +332,40 @@ TEST_CASE("Schedules compared on common random numbers: exact at constant times,
   const auto one = engine::compare_schedules(model, {ScheduleAlgorithm::cpop}, run);
   for (std::size_t i = 0; i < noisy.size(); ++i) CHECK(engine::csv_line(one[i]) == engine::csv_line(noisy[i]));
   CHECK(error_of([&] { engine::compare_schedules(model, {ScheduleAlgorithm::heft}, run); }).find("compare_to: compares the schedule heft with itself") == 0);
+}
+
+TEST_CASE("A schedule compared with none, the file's own placement: an STG file's longest path", "[schedule]") {
+  engine::Model model;
+  model.graph = std::string(HETSTRUCT_TEST_DATA) + "/sample.stg";
+  model.processor_scales = "1,1/2";
+  model.task_graph.schedule = structures::ScheduleOptions{};
+  engine::RunOptions run;
+  run.reps = 50;
+  run.threads = 2;
+  // Constant times: HEFT on processors of scales 1 and 1/2 takes 6.5; each task on a processor of
+  // its own at scale 1 is the critical path 1 -> 2 -> 4, 3 + 4 + 6 = 13.
+  const auto rows = engine::compare_schedules(model, {std::nullopt}, run);
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[1].text("schedule") == "none");
+  CHECK(rows[1].text("planned_makespan").empty());
+  CHECK(rows[1].text("value") == "13");
+  CHECK(rows[2].text("against") == "none");
+  CHECK(rows[2].text("value") == "-6.5");
+  CHECK(rows[2].text("stderr") == "0");
+  // Normal times at 30%: none's mean is the plain simulation's of the graph without a schedule and
+  // scales, bit for bit, and the paired difference the difference of the two means.
+  model.task_graph.law = {structures::TaskLawShape::normal, 0.3};
+  run.reps = 2000;
+  const auto noisy = engine::compare_schedules(model, {ScheduleAlgorithm::cpop, std::nullopt}, run);
+  REQUIRE(noisy.size() == 7);
+  engine::Model plain = model;
+  plain.task_graph.schedule.reset();
+  plain.processor_scales.clear();
+  const engine::Estimate e = engine::run(engine::prepare(plain).plan, run);
+  CHECK(noisy[2].text("value") == engine::Record().add("v", e.mean).text("v"));
+  const double a = std::stod(noisy[0].text("value")), c = std::stod(noisy[2].text("value"));
+  CHECK(std::stod(noisy[5].text("value")) == Approx(a - c).epsilon(1e-12));
+  CHECK(engine::parse_schedule_choice("none") == std::nullopt);
+  CHECK(engine::parse_schedule_choice("cpop") == ScheduleAlgorithm::cpop);
+  CHECK(error_of([&] { (void)engine::parse_schedule_choice("one"); }).find("schedule: unknown algorithm 'one'") == 0);
 }
