@@ -104,7 +104,7 @@ struct Simulate {
                    "OPTION=VALUE[,OPTION=VALUE...]: the paired difference and ratio of the means (common random "
                    "numbers) against the model with these options set, as sweep --compare-to (same grammar: "
                    "n=n-m,m=0); repeatable. Prints the one-configuration sweep's rows (mean by mc unless "
-                   "--estimator); not with --metrics, --estimates or --histogram. schedule=heft|cpop|heft-sd|none compares a graph's "
+                   "--estimator); not with --metrics, --estimates or --histogram. schedule=heft|cpop|heft-sd|none|one-per-task compares a graph's "
                    "--schedule with another: each mean, the paired difference and ratio")
         ->group("Output");
     app.add_flag("--criticality", criticality,

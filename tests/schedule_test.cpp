@@ -344,7 +344,7 @@ TEST_CASE("A schedule compared with none, the file's own placement: an STG file'
   run.threads = 2;
   // Constant times: HEFT on processors of scales 1 and 1/2 takes 6.5; each task on a processor of
   // its own at scale 1 is the critical path 1 -> 2 -> 4, 3 + 4 + 6 = 13.
-  const auto rows = engine::compare_schedules(model, {std::nullopt}, run);
+  const auto rows = engine::compare_schedules(model, {engine::ScheduleChoice(engine::ScheduleChoice::Placement::none)}, run);
   REQUIRE(rows.size() == 4);
   CHECK(rows[1].text("schedule") == "none");
   CHECK(rows[1].text("planned_makespan").empty());
@@ -356,7 +356,7 @@ TEST_CASE("A schedule compared with none, the file's own placement: an STG file'
   // scales, bit for bit, and the paired difference the difference of the two means.
   model.task_graph.law = {structures::TaskLawShape::normal, 0.3};
   run.reps = 2000;
-  const auto noisy = engine::compare_schedules(model, {ScheduleAlgorithm::cpop, std::nullopt}, run);
+  const auto noisy = engine::compare_schedules(model, {ScheduleAlgorithm::cpop, engine::ScheduleChoice(engine::ScheduleChoice::Placement::none)}, run);
   REQUIRE(noisy.size() == 7);
   engine::Model plain = model;
   plain.task_graph.schedule.reset();
@@ -365,7 +365,37 @@ TEST_CASE("A schedule compared with none, the file's own placement: an STG file'
   CHECK(noisy[2].text("value") == engine::Record().add("v", e.mean).text("v"));
   const double a = std::stod(noisy[0].text("value")), c = std::stod(noisy[2].text("value"));
   CHECK(std::stod(noisy[5].text("value")) == Approx(a - c).epsilon(1e-12));
-  CHECK(engine::parse_schedule_choice("none") == std::nullopt);
-  CHECK(engine::parse_schedule_choice("cpop") == ScheduleAlgorithm::cpop);
+  CHECK(engine::parse_schedule_choice("none").name() == "none");
+  CHECK(engine::parse_schedule_choice("one-per-task").name() == "one-per-task");
+  CHECK(engine::parse_schedule_choice("cpop") == engine::ScheduleChoice(ScheduleAlgorithm::cpop));
   CHECK(error_of([&] { (void)engine::parse_schedule_choice("one"); }).find("schedule: unknown algorithm 'one'") == 0);
+}
+
+TEST_CASE("A schedule compared with one processor per task: every edge's message, whatever the file names", "[schedule]") {
+  // a (2) -> b (3) and a -> c (1) with a message of 1, all on processor 0 in the file. HEFT on that
+  // one processor runs them in turn: 6. One processor per task: b after a, c after a's message:
+  // max(2 + 3, 2 + 1 + 1) = 5. The file's own placement (none) is HEFT's here: 6.
+  testing::TempDir dir;
+  const std::string path = (dir.path / "three.dot").string();
+  std::ofstream(path) << "digraph { a [processor=0, law=\"c(2)\"]; b [processor=0, law=\"c(3)\"]; c [processor=0, law=\"c(1)\"];"
+                         " a -> b; a -> c [comm=1]; }";
+  engine::Model model;
+  model.graph = path;
+  model.task_graph.schedule = structures::ScheduleOptions{};
+  engine::RunOptions run;
+  run.reps = 20;
+  const auto rows = engine::compare_schedules(
+      model, {engine::parse_schedule_choice("one-per-task"), engine::parse_schedule_choice("none")}, run);
+  REQUIRE(rows.size() == 7);
+  CHECK(rows[0].text("value") == "6");
+  CHECK(rows[1].text("schedule") == "one-per-task");
+  CHECK(rows[1].text("value") == "5");
+  CHECK(rows[2].text("value") == "6");
+  CHECK(rows[3].text("against") == "one-per-task");
+  CHECK(rows[3].text("value") == "1");
+  CHECK(rows[5].text("value") == "0");
+  // A graph of costs has only its costs' processors.
+  model.graph = paper_graph;
+  CHECK(error_of([&] { engine::compare_schedules(model, {engine::parse_schedule_choice("one-per-task")}, run); })
+            .find("is not one of the 3 processors its costs give") != std::string::npos);
 }

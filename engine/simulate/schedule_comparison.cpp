@@ -6,12 +6,23 @@
 
 namespace hetstruct::engine {
 
+std::string ScheduleChoice::name() const {
+  switch (placement) {
+    case Placement::schedule: return structures::to_string(algorithm);
+    case Placement::none: return "none";
+    case Placement::one_per_task: return "one-per-task";
+  }
+  return "";
+}
+
 ScheduleChoice parse_schedule_choice(const std::string& name) {
-  if (name == "none") return std::nullopt;
+  if (name == "none") return ScheduleChoice(ScheduleChoice::Placement::none);
+  if (name == "one-per-task") return ScheduleChoice(ScheduleChoice::Placement::one_per_task);
   try {
     return structures::parse_schedule_algorithm(name);
   } catch (const InputError& e) {
-    throw InputError("schedule", e.problem(), "choose heft, cpop, heft-sd or none (the file's own placement)");
+    throw InputError("schedule", e.problem(),
+                     "choose heft, cpop, heft-sd, none (the file's own placement) or one-per-task");
   }
 }
 
@@ -20,20 +31,22 @@ std::vector<Record> compare_schedules(const Model& base, const std::vector<Sched
   if (!base.task_graph.schedule)
     throw InputError("schedule", "comparing schedules needs the schedule to compare them with", "give a schedule (heft, cpop or heft-sd)");
   const auto algorithm_of = [](const Model& m) {
-    return m.task_graph.schedule ? std::string(structures::to_string(m.task_graph.schedule->algorithm)) : std::string("none");
+    if (m.task_graph.schedule) return std::string(structures::to_string(m.task_graph.schedule->algorithm));
+    return std::string(m.task_graph.one_per_task ? "one-per-task" : "none");
   };
   // Every model built before anything runs: bad input fails first.
   std::vector<Simulation> sims{prepare(base)};
   for (const auto& other : against) {
-    if (other == base.task_graph.schedule->algorithm)
+    if (other == ScheduleChoice(base.task_graph.schedule->algorithm))
       throw InputError("compare_to", "compares the schedule " + algorithm_of(base) + " with itself", "compare it with another algorithm");
     Model m = base;
-    if (other)
-      m.task_graph.schedule->algorithm = *other;
-    else {
-      // The file's own placement and speeds: the scales gave the schedule's machine.
+    if (other.placement == ScheduleChoice::Placement::schedule) {
+      m.task_graph.schedule->algorithm = other.algorithm;
+    } else {
+      // A placement at the file's own speeds: the scales gave the schedule's machine.
       m.task_graph.schedule.reset();
       m.processor_scales.clear();
+      m.task_graph.one_per_task = other.placement == ScheduleChoice::Placement::one_per_task;
     }
     sims.push_back(prepare(m));
   }

@@ -17,13 +17,23 @@
 
 namespace hetstruct::engine {
 
-// A schedule to compare with: an algorithm, or none (nullopt): the model without a schedule, its
-// tasks where the file puts them at the file's own speeds (DOT's processor=, WfFormat's machines;
-// each STG task, and each WfFormat task that names no machine, on a processor of its own of scale
-// 1, so an STG file's longest path). The processors' scales, which gave the schedule's machine,
-// are dropped with it.
-using ScheduleChoice = std::optional<structures::ScheduleAlgorithm>;
-// heft, cpop, heft-sd or none (InputError naming `schedule` otherwise).
+// A schedule to compare with: an algorithm, or a placement without a schedule, at the file's own
+// speeds (the processors' scales, which gave the schedule's machine, are dropped with it):
+//  - none: the tasks where the file puts them (DOT's processor=, WfFormat's recorded machines;
+//    each STG task, and each WfFormat task that names no machine, on a processor of its own);
+//  - one-per-task: each task on a processor of its own, of scale 1 and one core, whatever the
+//    file names (structures::TaskGraphOptions::one_per_task): the longest path with every edge's
+//    message. A graph of costs has only its costs' processors: refused beyond them.
+struct ScheduleChoice {
+  enum class Placement { schedule, none, one_per_task };
+  Placement placement = Placement::schedule;
+  structures::ScheduleAlgorithm algorithm = structures::ScheduleAlgorithm::heft;  // with Placement::schedule
+  ScheduleChoice(structures::ScheduleAlgorithm a) : algorithm(a) {}  // NOLINT: an algorithm is a choice
+  explicit ScheduleChoice(Placement p) : placement(p) {}
+  std::string name() const;
+  bool operator==(const ScheduleChoice&) const = default;
+};
+// heft, cpop, heft-sd, none or one-per-task (InputError naming `schedule` otherwise).
 ScheduleChoice parse_schedule_choice(const std::string& name);
 
 // `base` is a graph's model with a schedule (task_graph.schedule); each of `against` replaces its
