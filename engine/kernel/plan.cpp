@@ -495,14 +495,16 @@ void reset_trace(const Plan& plan, DagTrace& trace) {
 }
 
 // Processors of several cores (the rule is in plan.h), with the free port model's messages when
-// `message` is given. Traced (trace given), it also runs plans of one core a processor: the free
-// port model's longest path, the same operations as propagate and propagate_free.
+// `message` is given. Traced (`traced`, with the trace), it also runs plans of one core a processor:
+// the free port model's longest path, the same operations as propagate and propagate_free. The
+// untraced instances, evaluate()'s, have no trace branch at all.
+template <bool traced = false>
 double propagate_cores(const Plan& plan, double* finish, const double* duration, const double* message, Workspace& ws,
                        DagTrace* trace = nullptr) {
   using Bound = DagTrace::Bound;
   const std::size_t tasks = plan.task_sampler.size();
   const bool multicore = plan.multicore();
-  double* start_of = trace ? trace->start.data() : ws.starts.data();
+  double* start_of = traced ? trace->start.data() : ws.starts.data();
   std::fill(ws.core_free.begin(), ws.core_free.end(), minus_infinity);
   for (std::size_t t = 0; t < tasks; ++t) {
     double start = plan.pred_begin[t] == plan.pred_begin[t + 1] ? 0.0 : minus_infinity;
@@ -539,7 +541,7 @@ double propagate_cores(const Plan& plan, double* finish, const double* duration,
     if (k == 1) {  // its order is a chain of precedences
       start_of[t] = start;
       finish[t] = start + duration[t];
-      if (trace) {
+      if constexpr (traced) {
         const Binding bind(*trace, start);
         bind_inputs(bind);
         trace->task_binders[t] = bind.range();
@@ -562,7 +564,7 @@ double propagate_cores(const Plan& plan, double* finish, const double* duration,
     }
     start_of[t] = start;
     finish[t] = end;
-    if (trace) {
+    if constexpr (traced) {
       const Binding bind(*trace, start);
       bind_inputs(bind);
       if (plan.start_after[t] != Plan::no_task) bind(start_of[plan.start_after[t]], Bound::start, plan.start_after[t]);
@@ -604,6 +606,7 @@ void bind_task_inputs(const Plan& plan, const double* finish, const DagTrace& tr
   }
 }
 
+template <bool traced = false>
 double simulate_one_port(const Plan& plan, double* finish, const double* duration, const double* message, Workspace& ws,
                          DagTrace* trace = nullptr) {
   using Event = Workspace::Event;
@@ -638,7 +641,7 @@ double simulate_one_port(const Plan& plan, double* finish, const double* duratio
       double start = e.time;
       if (!plan.overlap) start = std::max({start, ws.send_free[p], ws.receive_free[p]});
       finish[t] = start + duration[t];
-      if (trace) {
+      if constexpr (traced) {
         trace->start[t] = start;
         const Binding bind(*trace, start);
         bind_task_inputs(plan, finish, *trace, t, bind);
@@ -665,7 +668,7 @@ double simulate_one_port(const Plan& plan, double* finish, const double* duratio
       double start = std::max({e.time, ws.send_free[from], ws.receive_free[to]});
       if (!plan.overlap) start = std::max({start, ws.compute_free[from], ws.compute_free[to]});
       const double end = start + message[e.key];
-      if (trace) {
+      if constexpr (traced) {
         trace->message_start[e.key] = start;
         trace->arrival[e.key] = end;
         const Binding bind(*trace, start);
@@ -694,6 +697,7 @@ double simulate_one_port(const Plan& plan, double* finish, const double* duratio
 // resource is busy from the start of its item until that item's end is processed; after each
 // instant's ends, the waiting messages (by ready time, then message order) and then the waiting
 // tasks (plan order) start where their resources are idle. Per instant it scans what waits.
+template <bool traced = false>
 double simulate_one_port_greedy(const Plan& plan, double* finish, const double* duration, const double* message,
                                 Workspace& ws, DagTrace* trace = nullptr) {
   using Event = Workspace::Event;
@@ -743,7 +747,7 @@ double simulate_one_port_greedy(const Plan& plan, double* finish, const double* 
       double start = std::max({finish[m.from], ws.send_free[from], ws.receive_free[to]});
       if (!overlap) start = std::max({start, ws.compute_free[from], ws.compute_free[to]});
       const double end = start + message[k];
-      if (trace) {
+      if constexpr (traced) {
         trace->message_start[k] = start;
         trace->arrival[k] = end;
         const Binding bind(*trace, start);
@@ -773,7 +777,7 @@ double simulate_one_port_greedy(const Plan& plan, double* finish, const double* 
       double start = std::max(ws.input_time[t], ws.compute_free[p]);
       if (!overlap) start = std::max({start, ws.send_free[p], ws.receive_free[p]});
       finish[t] = start + duration[t];
-      if (trace) {
+      if constexpr (traced) {
         trace->start[t] = start;
         const Binding bind(*trace, start);
         bind_task_inputs(plan, finish, *trace, t, bind);
@@ -879,7 +883,7 @@ double propagate_drawn(const Plan& plan, std::uint64_t seed, std::uint64_t rep, 
   double* message = ws.message_times.data();
   if (plan.multicore()) return propagate_cores(plan, ws.first.data(), duration, message, ws);
   if (plan.port == Port::free) return propagate_free(plan, ws.first.data(), duration, message);
-  return (plan.port == Port::one_port ? simulate_one_port : simulate_one_port_greedy)(plan, ws.first.data(), duration, message, ws, nullptr);
+  return (plan.port == Port::one_port ? simulate_one_port<false> : simulate_one_port_greedy<false>)(plan, ws.first.data(), duration, message, ws, nullptr);
 }
 
 // A generic plan of Wilson's structure drawn with its slowdown factors (the draws in plan order,
@@ -1050,9 +1054,9 @@ double trace_dag(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Worksp
   const double* message = plan.messages.empty() ? nullptr : ws.message_times.data();
   double* finish = trace.finish.data();
   if (plan.port == Port::free || !message)
-    trace.makespan = propagate_cores(plan, finish, duration, message, ws, &trace);
+    trace.makespan = propagate_cores<true>(plan, finish, duration, message, ws, &trace);
   else
-    trace.makespan = (plan.port == Port::one_port ? simulate_one_port : simulate_one_port_greedy)(plan, finish, duration, message, ws, &trace);
+    trace.makespan = (plan.port == Port::one_port ? simulate_one_port<true> : simulate_one_port_greedy<true>)(plan, finish, duration, message, ws, &trace);
   return trace.makespan;
 }
 
