@@ -23,7 +23,7 @@
 #include "structures/custom.h"
 #include "structures/structure.h"
 
-namespace {
+namespace criticality_models_test {
 
 using hetstruct::distributions::Law;
 using hetstruct::distributions::parse_law;
@@ -387,4 +387,4 @@ TEST_CASE("criticality under one-port and on several cores: the same bits on 1 a
   CHECK(one.makespan.mean == hetstruct::engine::run(compile(s), run).mean);
 }
 
-}  // namespace
+}  // namespace criticality_models_test
