@@ -104,13 +104,14 @@ struct Simulate {
                    "OPTION=VALUE[,OPTION=VALUE...]: the paired difference and ratio of the means (common random "
                    "numbers) against the model with these options set, as sweep --compare-to (same grammar: "
                    "n=n-m,m=0); repeatable. Prints the one-configuration sweep's rows (mean by mc unless "
-                   "--estimator); not with --metrics, --estimates or --histogram. schedule=heft|cpop|heft-sd compares a graph's "
+                   "--estimator); not with --metrics, --estimates or --histogram. schedule=heft|cpop|heft-sd|none|one-per-task compares a graph's "
                    "--schedule with another: each mean, the paired difference and ratio")
         ->group("Output");
     app.add_flag("--criticality", criticality,
                  "One record per task: its criticality (the fraction of replications in which it lies on a critical "
-                 "path) with its binomial standard error, and its mean slack (latest finish minus finish); plain "
-                 "Monte Carlo. A graph (free port, one core per processor) or async, sync, nn at --comm 0. "
+                 "path) with its binomial standard error, and its mean slack (latest finish minus finish; free port and "
+                 "one core per processor only); plain Monte Carlo. A graph (every port model, any cores) or async, "
+                 "sync, nn at --comm 0. "
                  "`hetstruct plot` draws the CSV")
         ->group("Output");
     estimator_option = app.get_option("--estimator");
@@ -227,9 +228,10 @@ struct Simulate {
     for (std::size_t i = 0; i < shown; ++i) {
       const auto& t = *order[i];
       out << "            " << std::left << std::setw(20) << t.task << std::right << std::setw(12) << fixed(t.criticality, 4)
-          << std::setw(10) << fixed(t.criticality_stderr, 4) << std::setw(12) << fixed(t.slack.mean, 4) << std::setw(10)
-          << (t.slack.has_error() ? fixed(t.slack.stderr_, 4) : std::string()) << "\n";
+          << std::setw(10) << fixed(t.criticality_stderr, 4) << std::setw(12) << (run.slack ? fixed(t.slack.mean, 4) : "-")
+          << std::setw(10) << (run.slack && t.slack.has_error() ? fixed(t.slack.stderr_, 4) : std::string()) << "\n";
     }
+    if (!run.slack) out << "slack       none: " << engine::no_slack_reason << "\n";
     return out.str();
   }
 
@@ -246,18 +248,18 @@ struct Simulate {
       throw InputError("--estimator", "schedule comparisons are plain Monte Carlo", "leave it out, or give mc");
     sampling.validate();
     output.value();
-    std::vector<structures::ScheduleAlgorithm> against;
+    std::vector<engine::ScheduleChoice> against;
     for (const auto& text : compare_to) {
       const std::string name = text.substr(std::string("schedule=").size());
       try {
-        against.push_back(structures::parse_schedule_algorithm(name));
+        against.push_back(engine::parse_schedule_choice(name));
       } catch (const InputError& e) {
         throw InputError("--compare-to", e.problem(), e.hint());
       }
     }
     const engine::Model model = options.resolved();
     if (!model.task_graph.schedule)
-      throw InputError("--compare-to", "schedule=" + std::string(structures::to_string(against.front())) + " needs the schedule to compare it with",
+      throw InputError("--compare-to", "schedule=" + compare_to.front().substr(std::string("schedule=").size()) + " needs the schedule to compare it with",
                        "give --schedule heft, cpop or heft-sd");
     output.emit(engine::compare_schedules(model, against, sampling.run_options()));
     return 0;

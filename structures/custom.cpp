@@ -157,6 +157,14 @@ std::vector<std::size_t> file_topological_order(std::size_t n, const std::vector
   return kahn(n, arcs, indegree);
 }
 
+void check_acyclic(const CustomDag& dag, const std::vector<Arc>& arcs, const std::string& source) {
+  std::vector<std::size_t> indegree;
+  const std::size_t n = dag.tasks.size();
+  if (kahn(n, arcs, indegree).size() != n)
+    throw InputError(source, "the graph has a cycle: " + describe_cycle(dag, find_cycle(n, arcs, indegree)),
+                     "a precedence graph must be acyclic");
+}
+
 int CustomDag::law_index(const distributions::Law& law) {
   const auto [it, added] = law_by_text_.try_emplace(law.to_string(), static_cast<int>(laws.size()));
   if (added) laws.push_back(law);
@@ -244,10 +252,7 @@ Structure build_custom(const CustomDag& dag, const std::string& source) {
                        "give each precedence once");
     arcs.emplace_back(e.from, e.to);
   }
-  std::vector<std::size_t> indegree;
-  if (kahn(n, arcs, indegree).size() != n)
-    throw InputError(source, "the graph has a cycle: " + describe_cycle(dag, find_cycle(n, arcs, indegree)),
-                     "a precedence graph must be acyclic");
+  check_acyclic(dag, arcs, source);
 
   // Each processor's tasks in the user's order: explicit orders, else the file's.
   std::vector<std::vector<std::size_t>> on(static_cast<std::size_t>(width));
@@ -278,6 +283,7 @@ Structure build_custom(const CustomDag& dag, const std::string& source) {
   }
   // A chain that runs against the precedences closes a cycle: name it, and the processors whose
   // order closes it (the cycle's steps that are not the file's edges).
+  std::vector<std::size_t> indegree;
   const auto order = kahn(n, arcs, indegree);
   if (order.size() != n) {
     const auto cycle = find_cycle(n, arcs, indegree);

@@ -69,6 +69,9 @@ struct CustomDag {
 // Kahn's algorithm, the smallest task index (the one the file lists first) among the ready ones
 // first: the topological order closest to the file's. Shorter than n when the arcs close a cycle.
 std::vector<std::size_t> file_topological_order(std::size_t n, const std::vector<std::pair<std::size_t, std::size_t>>& arcs);
+// InputError at `source` naming the tasks of a cycle ('x' -> 'y' -> 'x') when the arcs (task
+// indices) close one.
+void check_acyclic(const CustomDag& dag, const std::vector<std::pair<std::size_t, std::size_t>>& arcs, const std::string& source);
 
 // Builds the custom structure: vertices in task order, the file's edges in their order, then one
 // chain edge between consecutive tasks of each processor (unless a file edge already links them).

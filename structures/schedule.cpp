@@ -69,7 +69,9 @@ std::vector<std::size_t> topological(const Adjacency& a) {
     for (const auto& [w, c] : a.succ[v])
       if (--indegree[w] == 0) ready.push(w);
   }
-  if (order.size() != n) throw std::logic_error("schedule: the graph has a cycle");
+  // Internal: scheduling_problem refuses a cycle, naming its tasks (an InputError), before any
+  // algorithm runs; only a problem built by hand with a cycle gets here.
+  if (order.size() != n) throw std::logic_error("schedule: the problem's edges close a cycle (scheduling_problem refuses that)");
   return order;
 }
 
@@ -368,8 +370,7 @@ SchedulingProblem scheduling_problem(const CustomDag& dag, const ScheduleOptions
     if (e.from >= dag.tasks.size() || e.to >= dag.tasks.size()) throw InputError(source, "an edge names a task that does not exist");
     arcs.emplace_back(e.from, e.to);
   }
-  if (file_topological_order(dag.tasks.size(), arcs).size() != dag.tasks.size())
-    throw InputError(source, "the graph has a cycle", "a precedence graph must be acyclic");
+  check_acyclic(dag, arcs, source);  // the readers' check comes after the schedule: name the cycle's tasks here too
   for (const auto& e : dag.edges) {
     const double c = e.comm_law < 0 ? options.comm_cost : time_of(dag.laws.at(static_cast<std::size_t>(e.comm_law)));
     if (!std::isfinite(c) || c < 0.0)

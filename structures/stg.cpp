@@ -167,7 +167,7 @@ Structure parse_stg(const std::string& text, const std::string& source, const Ta
   for (std::size_t id = 0; id < count; ++id)
     for (const auto p : records[id].predecessors)
       if (!dropped[id] && !dropped[p]) dag.edges.push_back({index[p], index[id], -1});
-  if (!options.mapping.empty() || options.schedule) {
+  if (!options.mapping.empty() || options.schedule || options.one_per_task) {
     return build_placed(std::move(dag), options, source, dropped_names, false);
   } else if (dag.tasks.size() > static_cast<std::size_t>(max_processor) + 1) {
     throw InputError(source, std::to_string(dag.tasks.size()) + " tasks, one per processor, are more than " +

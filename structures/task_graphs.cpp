@@ -101,6 +101,19 @@ std::vector<std::string> expand_graph_paths(const std::string& item) {
 
 Structure build_placed(CustomDag dag, const TaskGraphOptions& options, const std::string& source,
                        const std::vector<std::string>& dropped, bool names_processors) {
+  if (options.one_per_task) {
+    if (options.schedule || !options.mapping.empty())
+      throw InputError("mapping", "one processor per task goes with neither a mapping file nor a schedule");
+    // Processor v runs task v alone: one core, scale 1 (a costs list's entry v, which must exist).
+    for (std::size_t v = 0; v < dag.tasks.size(); ++v) {
+      dag.tasks[v].processor = static_cast<int>(v);
+      dag.tasks[v].order.reset();
+      dag.tasks[v].cores = 1;
+    }
+    dag.processor_cores.clear();
+    dag.processor_scale.clear();
+    return build_custom(dag, source);
+  }
   if (!options.schedule) {
     apply_mapping(read_mapping(options.mapping), dag, dropped);
     return build_custom(dag, source);
@@ -132,7 +145,7 @@ Structure read_graph(const std::string& path, const TaskGraphOptions& options) {
                      "applies to STG and WfFormat files, not to a DOT file", "a DOT vertex gives its own law");
   if (options.bandwidth != defaults.bandwidth)
     throw InputError("bandwidth", "applies to WfFormat files only", "a DOT edge gives its own comm");
-  if (options.mapping.empty() && !options.schedule) return read_dot(path);
+  if (options.mapping.empty() && !options.schedule && !options.one_per_task) return read_dot(path);
   // A mapping file or a schedule replaces the vertices' processors and orders.
   Structure s = build_placed(parse_dot_dag(read_text_file(path, "graph file"), path), options, path, {}, true);
   s.name = path;

@@ -47,6 +47,9 @@ struct TaskGraphOptions {
   // (structures/schedule.h), applied as a mapping. An STG or WfFormat file names no machine: the
   // schedule's scales give it.
   std::optional<ScheduleOptions> schedule;
+  // Instead of both: each task on a processor of its own, of scale 1 and one core, whatever the
+  // file names (the one-processor-per-task reference of --compare-to schedule=one-per-task).
+  bool one_per_task = false;
 };
 
 // The reader's last step when the options place the tasks: the mapping file's or the schedule's

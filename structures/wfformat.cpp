@@ -397,7 +397,7 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
 
   // Processors: the mapping file (its processors have one core, and each task takes one), else
   // the machines the tasks ran on, else one per task.
-  if (!options.mapping.empty() || options.schedule) {
+  if (!options.mapping.empty() || options.schedule || options.one_per_task) {
     for (auto& t : dag.tasks) t.cores = 1;
     return build_placed(std::move(dag), options, source, {}, false);
   }

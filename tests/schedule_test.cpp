@@ -13,6 +13,7 @@
 #include "engine/simulate/model.h"
 #include "engine/simulate/record.h"
 #include "engine/simulate/schedule_comparison.h"
+#include "engine/simulate/simulation.h"
 #include "engine/driver/monte_carlo.h"
 #include "engine/kernel/plan.h"
 #include "structures/custom.h"
@@ -227,7 +228,13 @@ TEST_CASE("costs give each task its time on each processor, and bad costs are re
   CHECK(error_of([&] { dot("digraph {\n graph [processor_scale=\"1,2\"];\n a [costs=\"1,2\", processor=0];\n}"); })
             .find("c.dot:2: processor_scale does not apply beside costs") == 0);
   CHECK(error_of([&] { structures::schedule_dag(structures::parse_dot_dag("digraph { a [costs=\"1\"]; b [costs=\"2\"]; a -> b -> a; }", "y.dot"), {}, "y.dot"); }) ==
-        "y.dot: the graph has a cycle (a precedence graph must be acyclic)");
+        "y.dot: the graph has a cycle: 'a' -> 'b' -> 'a' (a precedence graph must be acyclic)");
+  // A problem built by hand with a cycle is a programming error, not bad input.
+  structures::SchedulingProblem looped;
+  looped.processors = 1;
+  looped.cost = {{1.0}, {1.0}};
+  looped.edges = {{0, 1, 0.0}, {1, 0, 0.0}};
+  CHECK_THROWS_AS(structures::heft(looped), std::logic_error);
   CHECK(error_of([&] { dot("digraph {\n a [costs=\"1,2\"];\n}"); }) ==
         "c.dot: task 'a': has no processor (give processor=, a mapping file (mapping) or a schedule)");
   // Processor scales on top of costs are refused by the model, with or without a schedule.
@@ -325,4 +332,70 @@ TEST_CASE("Schedules compared on common random numbers: exact at constant times,
   const auto one = engine::compare_schedules(model, {ScheduleAlgorithm::cpop}, run);
   for (std::size_t i = 0; i < noisy.size(); ++i) CHECK(engine::csv_line(one[i]) == engine::csv_line(noisy[i]));
   CHECK(error_of([&] { engine::compare_schedules(model, {ScheduleAlgorithm::heft}, run); }).find("compare_to: compares the schedule heft with itself") == 0);
+}
+
+TEST_CASE("A schedule compared with none, the file's own placement: an STG file's longest path", "[schedule]") {
+  engine::Model model;
+  model.graph = std::string(HETSTRUCT_TEST_DATA) + "/sample.stg";
+  model.processor_scales = "1,1/2";
+  model.task_graph.schedule = structures::ScheduleOptions{};
+  engine::RunOptions run;
+  run.reps = 50;
+  run.threads = 2;
+  // Constant times: HEFT on processors of scales 1 and 1/2 takes 6.5; each task on a processor of
+  // its own at scale 1 is the critical path 1 -> 2 -> 4, 3 + 4 + 6 = 13.
+  const auto rows = engine::compare_schedules(model, {engine::ScheduleChoice(engine::ScheduleChoice::Placement::none)}, run);
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[1].text("schedule") == "none");
+  CHECK(rows[1].text("planned_makespan").empty());
+  CHECK(rows[1].text("value") == "13");
+  CHECK(rows[2].text("against") == "none");
+  CHECK(rows[2].text("value") == "-6.5");
+  CHECK(rows[2].text("stderr") == "0");
+  // Normal times at 30%: none's mean is the plain simulation's of the graph without a schedule and
+  // scales, bit for bit, and the paired difference the difference of the two means.
+  model.task_graph.law = {structures::TaskLawShape::normal, 0.3};
+  run.reps = 2000;
+  const auto noisy = engine::compare_schedules(model, {ScheduleAlgorithm::cpop, engine::ScheduleChoice(engine::ScheduleChoice::Placement::none)}, run);
+  REQUIRE(noisy.size() == 7);
+  engine::Model plain = model;
+  plain.task_graph.schedule.reset();
+  plain.processor_scales.clear();
+  const engine::Estimate e = engine::run(engine::prepare(plain).plan, run);
+  CHECK(noisy[2].text("value") == engine::Record().add("v", e.mean).text("v"));
+  const double a = std::stod(noisy[0].text("value")), c = std::stod(noisy[2].text("value"));
+  CHECK(std::stod(noisy[5].text("value")) == Approx(a - c).epsilon(1e-12));
+  CHECK(engine::parse_schedule_choice("none").name() == "none");
+  CHECK(engine::parse_schedule_choice("one-per-task").name() == "one-per-task");
+  CHECK(engine::parse_schedule_choice("cpop") == engine::ScheduleChoice(ScheduleAlgorithm::cpop));
+  CHECK(error_of([&] { (void)engine::parse_schedule_choice("one"); }).find("schedule: unknown algorithm 'one'") == 0);
+}
+
+TEST_CASE("A schedule compared with one processor per task: every edge's message, whatever the file names", "[schedule]") {
+  // a (2) -> b (3) and a -> c (1) with a message of 1, all on processor 0 in the file. HEFT on that
+  // one processor runs them in turn: 6. One processor per task: b after a, c after a's message:
+  // max(2 + 3, 2 + 1 + 1) = 5. The file's own placement (none) is HEFT's here: 6.
+  testing::TempDir dir;
+  const std::string path = (dir.path / "three.dot").string();
+  std::ofstream(path) << "digraph { a [processor=0, law=\"c(2)\"]; b [processor=0, law=\"c(3)\"]; c [processor=0, law=\"c(1)\"];"
+                         " a -> b; a -> c [comm=1]; }";
+  engine::Model model;
+  model.graph = path;
+  model.task_graph.schedule = structures::ScheduleOptions{};
+  engine::RunOptions run;
+  run.reps = 20;
+  const auto rows = engine::compare_schedules(
+      model, {engine::parse_schedule_choice("one-per-task"), engine::parse_schedule_choice("none")}, run);
+  REQUIRE(rows.size() == 7);
+  CHECK(rows[0].text("value") == "6");
+  CHECK(rows[1].text("schedule") == "one-per-task");
+  CHECK(rows[1].text("value") == "5");
+  CHECK(rows[2].text("value") == "6");
+  CHECK(rows[3].text("against") == "one-per-task");
+  CHECK(rows[3].text("value") == "1");
+  CHECK(rows[5].text("value") == "0");
+  // A graph of costs has only its costs' processors.
+  model.graph = paper_graph;
+  CHECK(error_of([&] { engine::compare_schedules(model, {engine::parse_schedule_choice("one-per-task")}, run); })
+            .find("is not one of the 3 processors its costs give") != std::string::npos);
 }

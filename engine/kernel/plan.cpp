@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <numeric>
 #include <functional>
 #include <queue>
 #include <stdexcept>
@@ -459,11 +460,51 @@ double propagate_free(const Plan& plan, double* finish, const double* duration, 
   return makespan;
 }
 
+// Traced evaluations (DagTrace): an item's binders are the candidates whose time equals its start.
+class Binding {
+ public:
+  Binding(DagTrace& trace, double start) : trace_(trace), begin_(static_cast<std::uint32_t>(trace.binders.size())), start_(start) {}
+  void operator()(double time, DagTrace::Binder b) const {
+    if (b.item != DagTrace::no_item && time == start_) trace_.binders.push_back(b);
+  }
+  void operator()(double time, DagTrace::Bound bound, std::uint32_t item) const { (*this)(time, DagTrace::Binder{bound, item}); }
+  DagTrace::Range range() const { return {begin_, static_cast<std::uint32_t>(trace_.binders.size())}; }
+
+ private:
+  DagTrace& trace_;
+  std::uint32_t begin_;
+  double start_;
+};
+
+void reset_trace(const Plan& plan, DagTrace& trace) {
+  const std::size_t tasks = plan.task_sampler.size(), messages = plan.messages.size();
+  const std::size_t width = static_cast<std::size_t>(plan.width);
+  trace.start.assign(tasks, 0.0);
+  trace.finish.assign(tasks, 0.0);
+  trace.task_binders.assign(tasks, {});
+  trace.message_start.assign(messages, 0.0);
+  trace.arrival.assign(messages, 0.0);
+  trace.message_binders.assign(messages, {});
+  trace.binders.clear();
+  trace.send_holder.assign(width, {});
+  trace.receive_holder.assign(width, {});
+  trace.compute_holder.assign(width, {});
+  const std::size_t cores = plan.core_begin.empty() ? 0 : plan.core_begin.back();
+  trace.core_holder.assign(cores, {});
+  trace.core_free.assign(cores, minus_infinity);
+}
+
 // Processors of several cores (the rule is in plan.h), with the free port model's messages when
-// `message` is given.
-double propagate_cores(const Plan& plan, double* finish, const double* duration, const double* message, Workspace& ws) {
+// `message` is given. Traced (`traced`, with the trace), it also runs plans of one core a processor:
+// the free port model's longest path, the same operations as propagate and propagate_free. The
+// untraced instances, evaluate()'s, have no trace branch at all.
+template <bool traced = false>
+double propagate_cores(const Plan& plan, double* finish, const double* duration, const double* message, Workspace& ws,
+                       DagTrace* trace = nullptr) {
+  using Bound = DagTrace::Bound;
   const std::size_t tasks = plan.task_sampler.size();
-  double* start_of = ws.starts.data();
+  const bool multicore = plan.multicore();
+  double* start_of = traced ? trace->start.data() : ws.starts.data();
   std::fill(ws.core_free.begin(), ws.core_free.end(), minus_infinity);
   for (std::size_t t = 0; t < tasks; ++t) {
     double start = plan.pred_begin[t] == plan.pred_begin[t + 1] ? 0.0 : minus_infinity;
@@ -472,10 +513,40 @@ double propagate_cores(const Plan& plan, double* finish, const double* duration,
       start = std::max(start, m < 0 ? finish[plan.preds[j]] : finish[plan.preds[j]] + message[m]);
     }
     const int p = plan.task_processor[t];
-    const auto k = static_cast<std::uint32_t>(plan.processor_cores[static_cast<std::size_t>(p)]);
+    const auto k = multicore ? static_cast<std::uint32_t>(plan.processor_cores[static_cast<std::size_t>(p)]) : 1u;
+    // The inputs' binders, and then each message's (its sender's finish: it leaves at once).
+    const auto bind_inputs = [&](const Binding& bind) {
+      for (auto j = plan.pred_begin[t]; j < plan.pred_begin[t + 1]; ++j) {
+        const auto u = plan.preds[j];
+        const int m = message ? plan.pred_message[j] : -1;
+        if (m < 0) {
+          bind(finish[u], Bound::finish, u);
+          continue;
+        }
+        const auto mi = static_cast<std::size_t>(m);
+        trace->message_start[mi] = finish[u];
+        trace->arrival[mi] = finish[u] + message[m];
+        bind(trace->arrival[mi], Bound::arrival, static_cast<std::uint32_t>(m));
+      }
+    };
+    const auto bind_messages = [&] {
+      for (auto j = plan.pred_begin[t]; j < plan.pred_begin[t + 1]; ++j) {
+        const int m = message ? plan.pred_message[j] : -1;
+        if (m < 0) continue;
+        const Binding data(*trace, finish[plan.preds[j]]);
+        data(finish[plan.preds[j]], Bound::finish, plan.preds[j]);
+        trace->message_binders[static_cast<std::size_t>(m)] = data.range();
+      }
+    };
     if (k == 1) {  // its order is a chain of precedences
       start_of[t] = start;
       finish[t] = start + duration[t];
+      if constexpr (traced) {
+        const Binding bind(*trace, start);
+        bind_inputs(bind);
+        trace->task_binders[t] = bind.range();
+        bind_messages();
+      }
       continue;
     }
     if (plan.start_after[t] != Plan::no_task) start = std::max(start, start_of[plan.start_after[t]]);
@@ -493,6 +564,28 @@ double propagate_cores(const Plan& plan, double* finish, const double* duration,
     }
     start_of[t] = start;
     finish[t] = end;
+    if constexpr (traced) {
+      const Binding bind(*trace, start);
+      bind_inputs(bind);
+      if (plan.start_after[t] != Plan::no_task) bind(start_of[plan.start_after[t]], Bound::start, plan.start_after[t]);
+      // The heap keeps no owners: the same free times kept with their holders, the c earliest
+      // taken (the same c-th earliest value, so the same start).
+      const std::uint32_t first = plan.core_begin[static_cast<std::size_t>(p)];
+      auto& pick = trace->core_pick;
+      pick.resize(k);
+      std::iota(pick.begin(), pick.end(), first);
+      std::partial_sort(pick.begin(), pick.begin() + c, pick.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const double x = trace->core_free[a], y = trace->core_free[b];
+        return x != y ? x < y : a < b;
+      });
+      for (std::uint32_t i = 0; i < c; ++i) {
+        bind(trace->core_free[pick[i]], trace->core_holder[pick[i]]);
+        trace->core_free[pick[i]] = end;
+        trace->core_holder[pick[i]] = {Bound::finish, static_cast<std::uint32_t>(t)};
+      }
+      trace->task_binders[t] = bind.range();
+      bind_messages();
+    }
   }
   double makespan = minus_infinity;
   for (const auto t : plan.sinks) makespan = std::max(makespan, finish[t]);
@@ -502,8 +595,22 @@ double propagate_cores(const Plan& plan, double* finish, const double* duration,
 // The one-port model, event by event (the rules are in plan.h).
 constexpr std::uint32_t task_bit = std::uint32_t{1} << 31;
 
-double simulate_one_port(const Plan& plan, double* finish, const double* duration, const double* message, Workspace& ws) {
+// A task's inputs as binders of its start (traced one-port models).
+void bind_task_inputs(const Plan& plan, const double* finish, const DagTrace& trace, std::size_t t, const Binding& bind) {
+  for (auto j = plan.pred_begin[t]; j < plan.pred_begin[t + 1]; ++j) {
+    const int m = plan.pred_message[j];
+    if (m < 0)
+      bind(finish[plan.preds[j]], DagTrace::Bound::finish, plan.preds[j]);
+    else
+      bind(trace.arrival[static_cast<std::size_t>(m)], DagTrace::Bound::arrival, static_cast<std::uint32_t>(m));
+  }
+}
+
+template <bool traced = false>
+double simulate_one_port(const Plan& plan, double* finish, const double* duration, const double* message, Workspace& ws,
+                         DagTrace* trace = nullptr) {
   using Event = Workspace::Event;
+  using Bound = DagTrace::Bound;
   const auto later = [](const Event& a, const Event& b) { return a.time != b.time ? a.time > b.time : a.key > b.key; };
   const std::size_t tasks = plan.task_sampler.size();
   auto& heap = ws.events;
@@ -534,6 +641,17 @@ double simulate_one_port(const Plan& plan, double* finish, const double* duratio
       double start = e.time;
       if (!plan.overlap) start = std::max({start, ws.send_free[p], ws.receive_free[p]});
       finish[t] = start + duration[t];
+      if constexpr (traced) {
+        trace->start[t] = start;
+        const Binding bind(*trace, start);
+        bind_task_inputs(plan, finish, *trace, t, bind);
+        if (!plan.overlap) {
+          bind(ws.send_free[p], trace->send_holder[p]);
+          bind(ws.receive_free[p], trace->receive_holder[p]);
+          if (finish[t] >= ws.compute_free[p]) trace->compute_holder[p] = {Bound::finish, t};
+        }
+        trace->task_binders[t] = bind.range();
+      }
       if (!plan.overlap) ws.compute_free[p] = std::max(ws.compute_free[p], finish[t]);
       for (auto j = plan.succ_begin[t]; j < plan.succ_begin[t + 1]; ++j) {
         const int m = plan.succ_message[j];
@@ -550,6 +668,21 @@ double simulate_one_port(const Plan& plan, double* finish, const double* duratio
       double start = std::max({e.time, ws.send_free[from], ws.receive_free[to]});
       if (!plan.overlap) start = std::max({start, ws.compute_free[from], ws.compute_free[to]});
       const double end = start + message[e.key];
+      if constexpr (traced) {
+        trace->message_start[e.key] = start;
+        trace->arrival[e.key] = end;
+        const Binding bind(*trace, start);
+        bind(e.time, Bound::finish, m.from);
+        bind(ws.send_free[from], trace->send_holder[from]);
+        bind(ws.receive_free[to], trace->receive_holder[to]);
+        if (!plan.overlap) {
+          bind(ws.compute_free[from], trace->compute_holder[from]);
+          bind(ws.compute_free[to], trace->compute_holder[to]);
+        }
+        trace->message_binders[e.key] = bind.range();
+        if (end >= ws.send_free[from]) trace->send_holder[from] = {Bound::arrival, e.key};
+        if (end >= ws.receive_free[to]) trace->receive_holder[to] = {Bound::arrival, e.key};
+      }
       ws.send_free[from] = std::max(ws.send_free[from], end);
       ws.receive_free[to] = std::max(ws.receive_free[to], end);
       deliver(m.to, end);
@@ -564,9 +697,11 @@ double simulate_one_port(const Plan& plan, double* finish, const double* duratio
 // resource is busy from the start of its item until that item's end is processed; after each
 // instant's ends, the waiting messages (by ready time, then message order) and then the waiting
 // tasks (plan order) start where their resources are idle. Per instant it scans what waits.
+template <bool traced = false>
 double simulate_one_port_greedy(const Plan& plan, double* finish, const double* duration, const double* message,
-                                Workspace& ws) {
+                                Workspace& ws, DagTrace* trace = nullptr) {
   using Event = Workspace::Event;
+  using Bound = DagTrace::Bound;
   const auto later = [](const Event& a, const Event& b) { return a.time != b.time ? a.time > b.time : a.key > b.key; };
   const std::size_t tasks = plan.task_sampler.size();
   const bool overlap = plan.overlap;
@@ -612,6 +747,20 @@ double simulate_one_port_greedy(const Plan& plan, double* finish, const double* 
       double start = std::max({finish[m.from], ws.send_free[from], ws.receive_free[to]});
       if (!overlap) start = std::max({start, ws.compute_free[from], ws.compute_free[to]});
       const double end = start + message[k];
+      if constexpr (traced) {
+        trace->message_start[k] = start;
+        trace->arrival[k] = end;
+        const Binding bind(*trace, start);
+        bind(finish[m.from], Bound::finish, m.from);
+        bind(ws.send_free[from], trace->send_holder[from]);
+        bind(ws.receive_free[to], trace->receive_holder[to]);
+        if (!overlap) {
+          bind(ws.compute_free[from], trace->compute_holder[from]);
+          bind(ws.compute_free[to], trace->compute_holder[to]);
+        }
+        trace->message_binders[k] = bind.range();
+        trace->send_holder[from] = trace->receive_holder[to] = {Bound::arrival, k};
+      }
       ws.sending[from] = ws.receiving[to] = 1;
       ws.send_free[from] = ws.receive_free[to] = end;  // each resource: the end of the last item it ran
       heap.push_back({end, k});
@@ -628,6 +777,18 @@ double simulate_one_port_greedy(const Plan& plan, double* finish, const double* 
       double start = std::max(ws.input_time[t], ws.compute_free[p]);
       if (!overlap) start = std::max({start, ws.send_free[p], ws.receive_free[p]});
       finish[t] = start + duration[t];
+      if constexpr (traced) {
+        trace->start[t] = start;
+        const Binding bind(*trace, start);
+        bind_task_inputs(plan, finish, *trace, t, bind);
+        bind(ws.compute_free[p], trace->compute_holder[p]);
+        if (!overlap) {
+          bind(ws.send_free[p], trace->send_holder[p]);
+          bind(ws.receive_free[p], trace->receive_holder[p]);
+        }
+        trace->task_binders[t] = bind.range();
+        trace->compute_holder[p] = {Bound::finish, t};
+      }
       ws.computing[p] = 1;
       ws.compute_free[p] = finish[t];
       heap.push_back({finish[t], task_bit | t});
@@ -722,7 +883,7 @@ double propagate_drawn(const Plan& plan, std::uint64_t seed, std::uint64_t rep, 
   double* message = ws.message_times.data();
   if (plan.multicore()) return propagate_cores(plan, ws.first.data(), duration, message, ws);
   if (plan.port == Port::free) return propagate_free(plan, ws.first.data(), duration, message);
-  return (plan.port == Port::one_port ? simulate_one_port : simulate_one_port_greedy)(plan, ws.first.data(), duration, message, ws);
+  return (plan.port == Port::one_port ? simulate_one_port<false> : simulate_one_port_greedy<false>)(plan, ws.first.data(), duration, message, ws, nullptr);
 }
 
 // A generic plan of Wilson's structure drawn with its slowdown factors (the draws in plan order,
@@ -884,6 +1045,19 @@ void draw_dag_times(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Wor
     draw_single_stream(plan, seed, rep, ws, factor);
   }
   if (!plan.messages.empty()) draw_messages(plan, seed, rep, ws);
+}
+
+double trace_dag(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws, DagTrace& trace) {
+  draw_dag_times(plan, seed, rep, ws);
+  reset_trace(plan, trace);
+  const double* duration = ws.durations.data();
+  const double* message = plan.messages.empty() ? nullptr : ws.message_times.data();
+  double* finish = trace.finish.data();
+  if (plan.port == Port::free || !message)
+    trace.makespan = propagate_cores<true>(plan, finish, duration, message, ws, &trace);
+  else
+    trace.makespan = (plan.port == Port::one_port ? simulate_one_port<true> : simulate_one_port_greedy<true>)(plan, finish, duration, message, ws, &trace);
+  return trace.makespan;
 }
 
 double evaluate(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {

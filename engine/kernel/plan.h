@@ -293,6 +293,43 @@ void draw_slowdowns(const Plan& plan, std::uint64_t seed, std::uint64_t replicat
 // For the evaluations that need every task's start and finish (engine/simulate/criticality.h).
 void draw_dag_times(const Plan& plan, std::uint64_t seed, std::uint64_t replication, Workspace& ws);
 
+// One replication of a DAG plan with what set each start: the evaluation evaluate() runs for the
+// plan's port model and cores (the same functions, the same bits), recording every task's and
+// message's start and end and, for each, its binders: the constraints whose time equals its start
+// (a start is the max of exactly these times, so the comparisons are exact and ties keep them all).
+// A constraint is a predecessor's finish (no message on the edge), a message's arrival, or:
+//  - processors of several cores: the start of the task the processor starts just before (the
+//    start order) and the finishes of the tasks that last held the cores the task takes (the c
+//    cores that free earliest, equal free times taken by core index);
+//  - one-port models: the task or message that last set the free time of a port or compute unit
+//    the item waits for (the item whose end is that free time; of equal ends, the later one);
+//  - a message's data: its sender's finish.
+// A source's start at 0 has no binder (unless a resource frees at 0 too). For criticality
+// (engine/simulate/criticality.h): the chains of binders back from the last finish.
+struct DagTrace {
+  enum class Bound : std::uint8_t { finish, arrival, start };  // a task's finish, a message's arrival, a task's start
+  static constexpr std::uint32_t no_item = UINT32_MAX;
+  struct Binder {
+    Bound bound = Bound::finish;
+    std::uint32_t item = no_item;  // a task's plan position or a message's index
+  };
+  struct Range {
+    std::uint32_t begin = 0, end = 0;  // into binders
+  };
+  std::vector<double> start, finish;             // per task (plan order)
+  std::vector<double> message_start, arrival;    // per message
+  std::vector<Range> task_binders, message_binders;
+  std::vector<Binder> binders;
+  double makespan = 0.0;
+  // The evaluators' bookkeeping: who set each resource's free time.
+  std::vector<Binder> send_holder, receive_holder, compute_holder, core_holder;
+  std::vector<double> core_free;
+  std::vector<std::uint32_t> core_pick;
+};
+
+// Replication `replication` of a DAG plan traced (above); returns its makespan, evaluate()'s bits.
+double trace_dag(const Plan& plan, std::uint64_t seed, std::uint64_t replication, Workspace& ws, DagTrace& trace);
+
 // The makespan of replication `replication` under `seed`.
 double evaluate(const Plan& plan, std::uint64_t seed, std::uint64_t replication, Workspace& ws);
 

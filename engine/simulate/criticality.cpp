@@ -26,7 +26,8 @@ void refuse(const std::string& problem, const std::string& hint) { throw InputEr
 Plan criticality_plan(const structures::Structure& s, const Plan& plan, const CompileOptions& options) {
   using structures::StructureKind;
   if (plan.kind == PlanKind::protocol)
-    refuse("the communication protocols (" + std::string(plan.protocol->name) + ") do not expose each task's start and finish",
+    refuse("the communication protocols (" + std::string(plan.protocol->name) +
+               ") run their messages inside the protocol and do not record what set each task's start",
            "give the communication cost (comm_cost) 0: Wilson's structures at zero communication, or a graph");
   if (s.kind == StructureKind::master_slave)
     refuse("the master-slave structure deals its tasks at run time: it has no fixed task graph",
@@ -36,14 +37,10 @@ Plan criticality_plan(const structures::Structure& s, const Plan& plan, const Co
     generic.generic = true;
     return compile(s, generic);
   }
-  if (plan.multicore())
-    refuse("on processors of several cores a task also waits for a free core, which these rules do not follow",
-           "one core per processor: leave the processors' cores (processor_cores) at 1");
-  if (plan.port != Port::free && !plan.messages.empty())
-    refuse("under the one-port models a start also waits for ports, which these rules do not follow",
-           "use the free port (port free)");
   return plan;
 }
+
+bool has_slack(const Plan& plan) { return !plan.multicore() && (plan.port == Port::free || plan.messages.empty()); }
 
 std::string task_name(const structures::Structure& s, const Plan& plan, std::uint32_t position) {
   const auto& task = s.graph()[plan.task_vertex[position]];
@@ -54,46 +51,52 @@ std::string task_name(const structures::Structure& s, const Plan& plan, std::uin
 
 void schedule_replication(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws,
                           ReplicationSchedule& out) {
-  draw_dag_times(plan, seed, rep, ws);
+  using Bound = DagTrace::Bound;
+  DagTrace& trace = out.trace;
+  out.makespan = trace_dag(plan, seed, rep, ws, trace);
   const std::size_t tasks = plan.task_sampler.size();
-  out.start.resize(tasks);
-  out.finish.resize(tasks);
-  out.latest_finish.resize(tasks);
-  out.critical.assign(tasks, 0);
   const double* d = ws.durations.data();
-  const double* message = ws.message_times.data();
-  double* start = out.start.data();
-  double* finish = out.finish.data();
-  // An edge's arrival at its successor: as propagate_free computes it (plan.cpp), the same bits.
-  const auto arrival = [&](std::uint32_t j) {
-    const int m = plan.pred_message[j];
-    return m < 0 ? finish[plan.preds[j]] : finish[plan.preds[j]] + message[m];
-  };
-  for (std::size_t t = 0; t < tasks; ++t) {
-    double s = plan.pred_begin[t] == plan.pred_begin[t + 1] ? 0.0 : minus_infinity;
-    for (auto j = plan.pred_begin[t]; j < plan.pred_begin[t + 1]; ++j) s = std::max(s, arrival(j));
-    start[t] = s;
-    finish[t] = s + d[t];
-  }
-  double makespan = minus_infinity;
-  for (const auto t : plan.sinks) makespan = std::max(makespan, finish[t]);
-  out.makespan = makespan;
-  // Critical: backwards from the sinks that end last, along every edge that set its successor's start.
-  std::uint8_t* critical = out.critical.data();
+  const double* finish = trace.finish.data();
+  // Critical: back from the sinks that end last along every binder. A task reached through its
+  // finish is critical; one reached through its start only (a processor's start order) is not,
+  // but what bound its start is followed.
+  out.critical.assign(tasks, 0);
+  out.expanded.assign(tasks, 0);
+  out.message_seen.assign(plan.messages.size(), 0);
+  auto& stack = out.stack;
+  stack.clear();
   for (const auto t : plan.sinks)
-    if (finish[t] == makespan) critical[t] = 1;
-  for (std::size_t t = tasks; t-- > 0;) {
-    if (!critical[t]) continue;
-    for (auto j = plan.pred_begin[t]; j < plan.pred_begin[t + 1]; ++j)
-      if (arrival(j) == start[t]) critical[plan.preds[j]] = 1;
+    if (finish[t] == out.makespan) stack.push_back({Bound::finish, t});
+  while (!stack.empty()) {
+    const DagTrace::Binder b = stack.back();
+    stack.pop_back();
+    DagTrace::Range range;
+    if (b.bound == Bound::arrival) {
+      if (out.message_seen[b.item]) continue;
+      out.message_seen[b.item] = 1;
+      range = trace.message_binders[b.item];
+    } else {
+      if (b.bound == Bound::finish) out.critical[b.item] = 1;
+      if (out.expanded[b.item]) continue;
+      out.expanded[b.item] = 1;
+      range = trace.task_binders[b.item];
+    }
+    stack.insert(stack.end(), trace.binders.begin() + range.begin, trace.binders.begin() + range.end);
   }
-  // Latest finishes: the backward pass through every precedence and message.
+  if (!has_slack(plan)) {
+    out.latest_finish.clear();
+    return;
+  }
+  // Latest finishes (free port, one core a processor): the backward pass through every precedence
+  // and message.
+  out.latest_finish.resize(tasks);
+  const double* message = ws.message_times.data();
   double* latest = out.latest_finish.data();
   std::size_t sink = plan.sinks.size();  // sinks ascend: walk them backwards with t
   for (std::size_t t = tasks; t-- > 0;) {
     double lf = plus_infinity;
     if (sink > 0 && plan.sinks[sink - 1] == t) {
-      lf = makespan;
+      lf = out.makespan;
       --sink;
     }
     for (auto j = plan.succ_begin[t]; j < plan.succ_begin[t + 1]; ++j) {
@@ -151,7 +154,8 @@ CriticalityRun run_criticality(const structures::Structure& s, const Plan& plan,
   std::uint64_t done_before = 0;
   if (options.progress)
     run.progress = [&](std::uint64_t done, std::uint64_t) { options.progress(done_before + done, options.reps); };
-  const auto add = [&plan, seed = options.seed, tasks](CriticalityBlock& block, std::uint64_t r, State& state) {
+  const bool slack = has_slack(plan);
+  const auto add = [&plan, seed = options.seed, tasks, slack](CriticalityBlock& block, std::uint64_t r, State& state) {
     schedule_replication(plan, seed, r, state.ws, state.schedule);
     if (block.critical.empty()) {
       block.critical.assign(tasks, 0);
@@ -160,7 +164,7 @@ CriticalityRun run_criticality(const structures::Structure& s, const Plan& plan,
     const auto& sch = state.schedule;
     for (std::size_t t = 0; t < tasks; ++t) {
       block.critical[t] += sch.critical[t];
-      block.slack[t].add(sch.slack(t));
+      if (slack) block.slack[t].add(sch.slack(t));
     }
     block.makespan.add(sch.makespan);
   };
@@ -174,6 +178,7 @@ CriticalityRun run_criticality(const structures::Structure& s, const Plan& plan,
 
   CriticalityRun result;
   result.makespan = summarize(total.makespan);
+  result.slack = slack;
   const double n = static_cast<double>(options.reps);
   for (const auto t : compute) {
     TaskCriticality c;
@@ -193,7 +198,11 @@ std::vector<Record> criticality_records(const CriticalityRun& run, std::uint64_t
   for (const auto& t : run.tasks) {
     Record r;
     r.add("task", t.task).add("criticality", t.criticality).add("criticality_stderr", t.criticality_stderr);
-    r.add("slack", t.slack.mean).add("slack_stderr", t.slack.stderr_).add("critical", t.critical);
+    if (run.slack)
+      r.add("slack", t.slack.mean).add("slack_stderr", t.slack.stderr_);
+    else
+      r.add_none("slack").add_none("slack_stderr");
+    r.add("critical", t.critical);
     r.add("reps", run.makespan.reps).add("seed", seed);
     rows.push_back(std::move(r));
   }

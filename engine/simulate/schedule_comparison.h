@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,13 +17,32 @@
 
 namespace hetstruct::engine {
 
+// A schedule to compare with: an algorithm, or a placement without a schedule, at the file's own
+// speeds (the processors' scales, which gave the schedule's machine, are dropped with it):
+//  - none: the tasks where the file puts them (DOT's processor=, WfFormat's recorded machines;
+//    each STG task, and each WfFormat task that names no machine, on a processor of its own);
+//  - one-per-task: each task on a processor of its own, of scale 1 and one core, whatever the
+//    file names (structures::TaskGraphOptions::one_per_task): the longest path with every edge's
+//    message. A graph of costs has only its costs' processors: refused beyond them.
+struct ScheduleChoice {
+  enum class Placement { schedule, none, one_per_task };
+  Placement placement = Placement::schedule;
+  structures::ScheduleAlgorithm algorithm = structures::ScheduleAlgorithm::heft;  // with Placement::schedule
+  ScheduleChoice(structures::ScheduleAlgorithm a) : algorithm(a) {}  // NOLINT: an algorithm is a choice
+  explicit ScheduleChoice(Placement p) : placement(p) {}
+  std::string name() const;
+  bool operator==(const ScheduleChoice&) const = default;
+};
+// heft, cpop, heft-sd, none or one-per-task (InputError naming `schedule` otherwise).
+ScheduleChoice parse_schedule_choice(const std::string& name);
+
 // `base` is a graph's model with a schedule (task_graph.schedule); each of `against` replaces its
-// algorithm (the sd weight, machine and C kept). Records: one `mean` row per schedule, then per
+// algorithm (the sd weight, machine and C kept), or drops the schedule (none). Records: one `mean` row per schedule, then per
 // other schedule a `difference` (base - other) and a `ratio` (base / other) row, each with graph,
 // schedule, against, planned_makespan (the schedule's own, at the mean times), reps, seed, value,
 // stderr, ci_low, ci_high. Plain Monte Carlo. InputError naming `schedule` for a model without a
 // schedule, `compare_to` for a schedule compared with itself.
-std::vector<Record> compare_schedules(const Model& base, const std::vector<structures::ScheduleAlgorithm>& against,
+std::vector<Record> compare_schedules(const Model& base, const std::vector<ScheduleChoice>& against,
                                       const RunOptions& run);
 
 }  // namespace hetstruct::engine

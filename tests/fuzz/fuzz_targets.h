@@ -174,9 +174,72 @@ inline void check_dot(const std::string& text) {
         require(structures::replay(schedule, problem).makespan == schedule.makespan, "schedule: replay differs");
       structures::apply_schedule(schedule, dag);
       check_custom(structures::build_custom(dag, "fuzz.dot"));
+      // The schedule written as a mapping file (`schedule --output-mapping`) and read back
+      // (`simulate --mapping`) places every task where the schedule did, in its order.
+      std::vector<std::string> names;
+      for (const auto& t : dag.tasks) names.push_back(t.name);
+      const std::string text_map = structures::mapping_text(schedule, names);
+      auto mapped = structures::parse_dot_dag(text, "fuzz.dot");
+      structures::apply_mapping(structures::parse_mapping(text_map, "fuzz.map"), mapped);
+      for (std::size_t v = 0; v < mapped.tasks.size(); ++v)
+        require(mapped.tasks[v].processor == dag.tasks[v].processor, "schedule: its mapping file places a task elsewhere");
+      check_custom(structures::build_custom(mapped, "fuzz.dot"));
     } catch (const InputError&) {
     }
   }
+}
+
+// The task graph readers with a schedule computed on the fly (`--schedule` on an STG or WfFormat
+// file, whose machine the scales give), each algorithm.
+template <class Parse>
+void check_scheduled(const Parse& parse) {
+  for (const auto algorithm : {structures::ScheduleAlgorithm::heft, structures::ScheduleAlgorithm::cpop,
+                               structures::ScheduleAlgorithm::heft_sd}) {
+    try {
+      structures::TaskGraphOptions options;
+      structures::ScheduleOptions schedule;
+      schedule.algorithm = algorithm;
+      schedule.scales = {1.0, 0.5, 2.0};
+      schedule.comm_cost = 0.25;
+      options.schedule = schedule;
+      const structures::Structure s = parse(options);
+      require(s.schedule.has_value(), "a scheduled graph keeps no schedule");
+      check_custom(s);
+    } catch (const InputError&) {
+    }
+  }
+}
+
+// A mapping file applied to a fixed graph (sample.stg's tasks 1 to 5, of tests/data): every task
+// mapped once onto a processor of the machine, or an InputError (a task missing, a name not in
+// the graph: a mapping for another graph).
+inline const char* const mapped_stg_text = R"(          5
+          0          0          0
+          1          3          1          0
+          2          4          1          1
+          3          2          1          1
+          4          6          2          2          3
+          5          1          1          3
+          6          0          2          4          5
+)";
+
+inline void check_mapping(const std::string& text) {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("hetstruct-fuzz-mapping-" + std::to_string(::getpid()) + ".map"))
+                               .string();
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+  }
+  try {
+    structures::TaskGraphOptions options;
+    options.mapping = path;
+    const structures::Structure s = structures::parse_stg(mapped_stg_text, "fuzz.stg", options);
+    require(boost::num_vertices(s.graph()) == 5, "a mapping changed the graph's tasks");
+    check_custom(s);
+  } catch (const InputError&) {
+  }
+  std::remove(path.c_str());
 }
 
 // An STG file, with constant and normal task laws; the same text as a mapping file.
@@ -192,6 +255,8 @@ inline void check_stg(const std::string& text) {
     (void)structures::parse_mapping(text, "fuzz.map");
   } catch (const InputError&) {
   }
+  check_mapping(text);
+  check_scheduled([&](const structures::TaskGraphOptions& options) { return structures::parse_stg(text, "fuzz.stg", options); });
 }
 
 // A WfFormat file, with and without a bandwidth (messages from file sizes).
@@ -204,6 +269,7 @@ inline void check_wfformat(const std::string& text) {
     check_custom(structures::parse_wfformat(text, "fuzz.json", messages));
   } catch (const InputError&) {
   }
+  check_scheduled([&](const structures::TaskGraphOptions& options) { return structures::parse_wfformat(text, "fuzz.json", options); });
 }
 
 // ---- HBSP inputs (bounds/hbsp/model.h, engine/hbsp/replay.h) ----------------------------------------
