@@ -139,7 +139,7 @@ void set_processor_cores(Structure& s, std::vector<int> cores, const std::string
   check.processor_cores = std::move(cores);
   const auto& g = s.graph();
   for (const auto v : boost::make_iterator_range(boost::vertices(g)))
-    if (g[v].kind == TaskKind::compute) check.tasks.push_back({g[v].name, g[v].processor, 0, std::nullopt, g[v].cores});
+    if (g[v].kind == TaskKind::compute) check.tasks.push_back({g[v].name, g[v].processor, 0, std::nullopt, g[v].cores, {}});
   check_cores(check, s.width, where);
   // A chain edge is a start order exactly where its processor has several cores.
   PrecedenceGraph& graph = s.custom_graph();
