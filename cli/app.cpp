@@ -300,12 +300,12 @@ struct Simulate {
       if (e.comparison().empty()) throw InputError(e.cause());
       throw InputError("--compare-to", "'" + e.comparison() + "': " + flag_message(e.cause()));
     }
-    std::string csv = engine::csv_header(engine::sweep_columns(engine::has_target(mean), slowdowns));
-    for (const auto& r : rows) csv += engine::csv_line(r);
+    // Rendered first: a number that overflowed is refused before any warning.
+    const std::string text = engine::render_rows(rows, format, engine::sweep_columns(engine::has_target(mean), slowdowns));
     if (!rows.empty() && rows.back().text("target_met") == "false")  // the mean row, last
       estimator.warn_missed(1, 1, "runs", sampling.reps,
                             rows.back().text("stderr").empty() ? std::nan("") : std::stod(rows.back().text("stderr")));
-    output.emit(format == engine::Format::csv ? csv : engine::render(engine::records_of_csv(csv), format));
+    output.emit(text);
     return 0;
   }
 

@@ -2,12 +2,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -78,34 +80,62 @@ struct Settings {
   std::optional<engine::MeanEstimator> mean;  // --estimator and the targets; none: plain blocks
 };
 
+// A configuration's rows: simulated here, its records (JSON and text are rendered from them) or,
+// for a CSV, their lines (the CSV is what checkpoints and resumes); resumed, the file's lines as
+// written.
+struct ConfigRows {
+  std::string csv;
+  std::vector<engine::Record> records;
+  bool empty() const { return csv.empty() && records.empty(); }
+};
+
 // The configurations (all of them, in grid order), those left to simulate and their runs, and the
-// CSV's text per configuration.
+// rows per configuration.
 struct Sweep {
   std::vector<engine::Comparison> comparisons;
   engine::SweepEntries valid;
   std::vector<engine::Entry> todo;
   std::vector<engine::RunSpec> runs;
-  std::vector<std::string> rows;
+  std::vector<ConfigRows> rows;
+  bool keep_records = false;  // the output is JSON or text: keep the simulated rows as records
   std::uint64_t resumed = 0;
   bool target = false;  // the means stop on a target: the column target_met
   bool slowdowns = false;  // correlated slowdowns: their columns
   std::uint64_t missed = 0;  // mean rows simulated here whose target the cap stopped first
 
+  const std::vector<std::string>& columns() const { return engine::sweep_columns(target, slowdowns); }
   std::string csv() const {
-    std::string text = engine::csv_header(engine::sweep_columns(target, slowdowns));
-    for (const auto& r : rows) text += r;
+    std::string text = engine::csv_header(columns());
+    for (const auto& r : rows) text += r.csv;
     return text;
+  }
+  // The whole output in `format`: the CSV's text, or JSON and text rendered from the records (rows
+  // resumed from a file, CSV lines, read once here); moves the records out.
+  std::string output(engine::Format format) {
+    if (format == engine::Format::csv) return csv();
+    std::vector<engine::Record> records;
+    for (auto& r : rows) {
+      if (r.records.empty() && !r.csv.empty()) r.records = engine::records_of_csv(engine::csv_header(columns()) + r.csv);
+      std::move(r.records.begin(), r.records.end(), std::back_inserter(records));
+      r.records.clear();
+    }
+    return engine::render_rows(records, format, columns());
   }
   std::map<std::string, std::uint64_t> mean_estimators;  // the simulated mean rows' estimators, counted
 
-  std::string rows_of(const engine::Entry& entry, const engine::Job& job, const std::vector<engine::Estimate>& estimates,
-                      std::uint64_t seed, const std::vector<engine::RunExtras>& extras) {
-    std::string text;
-    const auto records = engine::config_records(entry, job, comparisons, estimates, seed, extras, target);
-    for (const auto& r : records) text += engine::csv_line(r);
-    ++mean_estimators[records.back().text("estimator")];  // the mean row is the last
-    if (records.back().text("target_met") == "false") ++missed;
-    return text;
+  ConfigRows rows_of(const engine::Entry& entry, const engine::Job& job, const std::vector<engine::Estimate>& estimates,
+                     std::uint64_t seed, const std::vector<engine::RunExtras>& extras) {
+    ConfigRows out;
+    out.records = engine::config_records(entry, job, comparisons, estimates, seed, extras, target);
+    ++mean_estimators[out.records.back().text("estimator")];  // the mean row is the last
+    if (out.records.back().text("target_met") == "false") ++missed;
+    if (!keep_records) {
+      for (const auto& r : out.records) out.csv += engine::csv_line(r);
+      out.records.clear();
+    } else {
+      for (const auto& r : out.records) r.check_finite();  // refused now, as a CSV line would be
+    }
+    return out;
   }
 };
 
@@ -536,9 +566,12 @@ Sweep prepare(const SweepCommand& c, const Settings& s) {
   for (const auto& text : c.compare_to) sweep.comparisons.emplace_back(text);
   sweep.valid = entries_of(grids, sweep.comparisons, c.skip_invalid, s.graph);
   if (!c.out_path.empty()) check_writable_folder(c.out_path);  // fail now, not after the simulation
+  sweep.keep_records = engine::parse_format(c.format) != engine::Format::csv;
   sweep.rows.resize(sweep.valid.entries.size());
-  if (c.resume)
-    sweep.rows = engine::resumed_rows(sweep.valid.entries, read_resume_file(c.out_path), c.out_path, s.reps, s.seed, s.mean);
+  if (c.resume) {
+    auto resumed = engine::resumed_rows(sweep.valid.entries, read_resume_file(c.out_path), c.out_path, s.reps, s.seed, s.mean);
+    for (std::size_t i = 0; i < resumed.size(); ++i) sweep.rows[i].csv = std::move(resumed[i]);
+  }
   for (const auto& e : sweep.valid.entries) {
     if (sweep.rows[e.row].empty()) sweep.todo.push_back(e);
     else ++sweep.resumed;
@@ -681,9 +714,7 @@ int SweepCommand::execute() {
   }
 #endif
   resumed_configs = sweep.resumed;
-  // JSON and text read the CSV's rows back as records (numbers as numbers, empty fields as none).
-  const std::string text = format == "csv" ? sweep.csv()
-                                           : engine::render(engine::records_of_csv(sweep.csv()), engine::parse_format(format));
+  const std::string text = sweep.output(engine::parse_format(format));
   if (out_path.empty()) std::cout << text;
   else write_file_atomically(out_path, text);
   if (!quiet && rank == 0) print_summary(*this, s, sweep, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), reps_of_means);

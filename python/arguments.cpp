@@ -195,6 +195,15 @@ std::vector<double> numbers(const char* parameter, const std::vector<std::string
   return out;
 }
 
+// slowdown= or machine_slowdown=: a law's text ("" when not given); an empty one would do nothing,
+// as the command line's non-empty check refuses it.
+std::string slowdown_law(Keywords& k, const char* name) {
+  const auto law = k.text(name);
+  if (law && law->empty())
+    throw InputError(name, "an empty law does nothing", "give a law such as u(1,2); leave it out for independent times");
+  return law.value_or("");
+}
+
 // Which of the model's keywords a call offers (the command line's ModelOptions::Offer).
 struct Offer {
   bool structure = true;
@@ -202,6 +211,7 @@ struct Offer {
   bool protocol = true;
   bool policy = true;
   bool schedule = true;  // schedule= and sd_weight= (the schedule call names its own: algorithm=)
+  bool slowdown = false;  // slowdown= and machine_slowdown= (simulate's, as the command line's)
   std::optional<structures::StructureKind> fixed_structure;  // policies: ms
 };
 
@@ -263,6 +273,9 @@ engine::Model model(Keywords& k, Offer offer) {
   if (offer.protocol) put("protocol", "protocol");
   if (offer.policy) put("policy", "policy");
   put("exchange", "exchange");
+  if (offer.slowdown)
+    for (const char* name : {"slowdown", "machine_slowdown"})
+      if (k.given(name)) t.set(name, slowdown_law(k, name));
   put_flag("memory_check", "memory_check", true);
   return engine::parse_model(t);
 }
@@ -285,7 +298,7 @@ std::string keyword_text(std::string text) {
 SimulateCall simulate_call(const py::kwargs& kwargs) {
   Keywords k("simulate", kwargs);
   SimulateCall c;
-  c.model = model(k, {});
+  c.model = model(k, {.slowdown = true});
   c.run = sampling(k);
   c.metrics = k.flag("metrics", false);
   c.keep = k.flag("keep", false);
@@ -360,6 +373,8 @@ SweepCall sweep_call(const py::kwargs& kwargs) {
   if (k.given("scales")) settings.set("processor_scale", k.joined("scales"));
   if (k.given("cores")) settings.set("processor_cores", k.joined("cores"));
   c.graph = engine::graph_settings(settings);
+  // Correlated slowdowns of every configuration (the sweep's --slowdown, --machine-slowdown).
+  const engine::SweepSlowdowns slowdowns{slowdown_law(k, "slowdown"), slowdown_law(k, "machine_slowdown")};
   if (texts[D::structure].empty() && !graph)
     throw InputError("structure", "missing", "give structure='sync' or a list such as ['sync', 'nn', 'ms'], or graph=");
   if (texts[D::n].empty() && !texts[D::structure].empty())
@@ -386,9 +401,10 @@ SweepCall sweep_call(const py::kwargs& kwargs) {
   c.distribution.deadlines = numbers("deadline", k.list("deadline"));
   if (has("p_deadline") && c.distribution.deadlines.empty()) throw InputError("estimators", "p_deadline needs deadline=T");
   c.distribution.validate();
-  c.mean = engine::mean_estimator(estimator(k, "mc"), stop(k), c.distribution.any());
+  c.mean = engine::mean_estimator(estimator(k, "mc"), stop(k), c.distribution.any(),
+                                  !slowdowns.processor.empty() || !slowdowns.machine.empty());
   k.finish();
-  c.grids = engine::make_grids(texts, graphs, ports, max_configs);
+  c.grids = engine::make_grids(texts, graphs, ports, max_configs, slowdowns);
   if (memory_check)
     for (const auto& grid : c.grids) engine::check_grid_memory(grid);
   if (c.distribution.any()) engine::check_stored_makespans(c.run.reps, 2.0, memory_check);

@@ -143,6 +143,44 @@ bool parse_csv_line(const std::string& line, std::vector<std::string>& fields) {
   return !quoted;
 }
 
+Record::Value csv_value(const std::string& field) {
+  if (field.empty()) return std::monostate{};
+  double x = 0.0;
+  const auto parsed = std::from_chars(field.data(), field.data() + field.size(), x);
+  if (parsed.ec == std::errc() && parsed.ptr == field.data() + field.size() && std::isfinite(x)) return x;
+  if (field == "true" || field == "false") return field == "true";  // as the CSV writer prints a flag
+  return field;
+}
+
+Record read_back(const Record& r) {
+  Record out;
+  for (const auto& f : r.fields()) {
+    // A double prints as its shortest round-trip text and a count as its digits, which read back
+    // to the double itself and to the count correctly rounded: what static_cast gives.
+    Record::Value v = std::visit(
+        [&](const auto& x) -> Record::Value {
+          using T = std::decay_t<decltype(x)>;
+          if constexpr (std::is_same_v<T, double>) {
+            if (std::isnan(x)) return std::monostate{};
+            (void)number_text(x, f.name);  // InputError when infinite
+            return x;
+          } else if constexpr (std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t>) {
+            return static_cast<double>(x);
+          } else if constexpr (std::is_same_v<T, std::monostate> || std::is_same_v<T, bool>) {
+            return x;
+          } else {
+            return csv_value(plain(f));  // a text, or a list joined by ';'
+          }
+        },
+        f.value);
+    if (std::holds_alternative<std::monostate>(v)) out.add_none(f.name);
+    else if (const auto* x = std::get_if<double>(&v)) out.add(f.name, *x);
+    else if (const auto* b = std::get_if<bool>(&v)) out.add_flag(f.name, *b);
+    else out.add(f.name, std::get<std::string>(std::move(v)));
+  }
+  return out;
+}
+
 std::vector<Record> records_of_csv(const std::string& text) {
   std::vector<Record> records;
   std::vector<std::string> header, fields;
@@ -160,13 +198,11 @@ std::vector<Record> records_of_csv(const std::string& text) {
     }
     Record r;
     for (std::size_t i = 0; i < header.size(); ++i) {
-      const std::string& f = i < fields.size() ? fields[i] : std::string();
-      double x = 0.0;
-      const auto parsed = std::from_chars(f.data(), f.data() + f.size(), x);
-      if (f.empty()) r.add_none(header[i]);
-      else if (parsed.ec == std::errc() && parsed.ptr == f.data() + f.size() && std::isfinite(x)) r.add(header[i], x);
-      else if (f == "true" || f == "false") r.add_flag(header[i], f == "true");  // as the CSV writer prints a flag
-      else r.add(header[i], f);
+      Record::Value v = csv_value(i < fields.size() ? fields[i] : std::string());
+      if (std::holds_alternative<std::monostate>(v)) r.add_none(header[i]);
+      else if (const auto* x = std::get_if<double>(&v)) r.add(header[i], *x);
+      else if (const auto* b = std::get_if<bool>(&v)) r.add_flag(header[i], *b);
+      else r.add(header[i], std::get<std::string>(std::move(v)));
     }
     records.push_back(std::move(r));
   }

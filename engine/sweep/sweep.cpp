@@ -537,6 +537,14 @@ const std::vector<std::string>& sweep_columns(bool target, bool slowdowns) {
 
 bool has_target(const std::optional<MeanEstimator>& mean) { return mean && mean->stop.active(); }
 
+std::string render_rows(std::span<const Record> rows, Format format, const std::vector<std::string>& columns) {
+  if (format == Format::csv) return render(rows, format, columns);
+  std::vector<Record> read;
+  read.reserve(rows.size());
+  for (const auto& r : rows) read.push_back(read_back(r));
+  return render(read, format, columns);
+}
+
 std::vector<Record> config_records(const Entry& entry, const Job& job, const std::vector<Comparison>& comparisons,
                                    const std::vector<Estimate>& estimates, std::uint64_t seed,
                                    const std::vector<RunExtras>& extras, bool target) {

@@ -26,6 +26,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -249,6 +250,12 @@ std::vector<Record> config_records(const Entry& entry, const Job& job, const std
 const std::vector<std::string>& sweep_columns(bool target = false, bool slowdowns = false);
 // Whether a sweep's mean rows stop on a target (its records have the column target_met).
 bool has_target(const std::optional<MeanEstimator>& mean);
+
+// A sweep's rows (config_records') as a whole output: the CSV under `columns` (sweep_columns), and
+// JSON and text rendered from the rows themselves as read_back has them, the kinds a reader of
+// that CSV takes (the canonical columns that read as numbers, n=8 or a=0.5, as numbers; counts as
+// numbers; empty fields as none), so that the three formats say the same.
+std::string render_rows(std::span<const Record> rows, Format format, const std::vector<std::string>& columns);
 
 // The rows of a previous sweep's CSV `text` (read from `path`, which errors name) that `entries`
 // keep: per entry, its configuration's rows as written where they are complete (down to the mean
