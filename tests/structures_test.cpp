@@ -115,7 +115,7 @@ struct Shape {
 const std::vector<Shape> shapes = {{1, 0, 1}, {1, 1, 4}, {2, 0, 1}, {2, 2, 2}, {3, 1, 4},
                                    {4, 0, 3}, {5, 5, 1}, {8, 3, 6}, {16, 8, 5}};
 
-std::string error_of(const std::function<void()>& action) {
+std::string required_error(const std::function<void()>& action) {
   try {
     action();
   } catch (const InputError& e) {
@@ -365,9 +365,9 @@ TEST_CASE("processor counts and levels are checked", "[structures]") {
   REQUIRE_THROWS_AS(synchronous(bad, 2), InputError);
   REQUIRE_NOTHROW(Processors{4, 4, u, u}.validate());
 
-  REQUIRE(error_of([&] { heterogeneous(3, 4, 0.5, u); }) ==
+  REQUIRE(required_error([&] { heterogeneous(3, 4, 0.5, u); }) ==
           "fast_count: the fast count must be between 0 and the width 3, got 4");
-  REQUIRE(error_of([&] { heterogeneous(0, 0, 0.5, u); }) == "width: the width must be at least 1, got 0");
+  REQUIRE(required_error([&] { heterogeneous(0, 0, 0.5, u); }) == "width: the width must be at least 1, got 0");
 
   const auto procs = heterogeneous(3, 1, 0.5, u);
   REQUIRE_THROWS_AS(asynchronous(procs, 0), InputError);
@@ -375,7 +375,7 @@ TEST_CASE("processor counts and levels are checked", "[structures]") {
   REQUIRE_THROWS_AS(nearest_neighbor(procs, 0), InputError);
   REQUIRE_THROWS_AS(nearest_neighbor(procs, -1, NeighborExchange::plain), InputError);
   REQUIRE_THROWS_AS(master_slave(procs, 0), InputError);
-  REQUIRE(error_of([&] { asynchronous(procs, 0); }) == "levels: the number of levels must be at least 1, got 0");
+  REQUIRE(required_error([&] { asynchronous(procs, 0); }) == "levels: the number of levels must be at least 1, got 0");
 }
 
 TEST_CASE("structure names", "[structures]") {
@@ -393,7 +393,7 @@ TEST_CASE("structure names", "[structures]") {
     CAPTURE(bad);
     REQUIRE_THROWS_AS(parse_structure_kind(bad), InputError);
   }
-  REQUIRE(error_of([] { parse_structure_kind("tree"); }) ==
+  REQUIRE(required_error([] { parse_structure_kind("tree"); }) ==
           "structure: unknown structure 'tree' (choose async, sync, nn or ms)");
 }
 
@@ -531,11 +531,11 @@ TEST_CASE("DOT: bad files throw InputError naming the file and the problem", "[s
   SECTION("a cycle names the vertices of a cycle") {
     // "done" (vertex 0) is downstream of the cycle x -> y -> x, not on it.
     const std::string path = fixture("cycle.dot");
-    REQUIRE(error_of([&] { read_dot(path); }) ==
+    REQUIRE(required_error([&] { read_dot(path); }) ==
             path + ": the graph has a cycle: 'x' -> 'y' -> 'x' (a precedence graph must be acyclic)");
   }
   SECTION("a self-loop is a cycle") {
-    REQUIRE(error_of([] { parse_dot("digraph { a [processor=0, law=\"c(1)\"]; a -> a; }", "loop.dot"); }) ==
+    REQUIRE(required_error([] { parse_dot("digraph { a [processor=0, law=\"c(1)\"]; a -> a; }", "loop.dot"); }) ==
             "loop.dot: the graph has a cycle: 'a' -> 'a' (a precedence graph must be acyclic)");
   }
   SECTION("a long cycle is shortened") {
@@ -548,36 +548,36 @@ TEST_CASE("DOT: bad files throw InputError naming the file and the problem", "[s
       text += "; ";
     }
     text += "v10 -> w; w -> v15; }";
-    REQUIRE(error_of([&] { parse_dot(text, "long.dot"); }) ==
+    REQUIRE(required_error([&] { parse_dot(text, "long.dot"); }) ==
             "long.dot: the graph has a cycle: 'v10' -> 'v11' -> 'v12' -> 'v13' -> 'v14' -> 'v15' -> 'v16' -> "
             "'v17' -> ... (12 vertices) -> 'v10' (a precedence graph must be acyclic)");
   }
   SECTION("a missing processor") {
     const std::string path = fixture("missing_processor.dot");
-    REQUIRE(error_of([&] { read_dot(path); }) ==
+    REQUIRE(required_error([&] { read_dot(path); }) ==
             path + ":3: vertex 'b': has no processor attribute (add processor=0 (0-based))");
   }
   SECTION("a missing law") {
     const std::string path = fixture("missing_law.dot");
-    REQUIRE(error_of([&] { read_dot(path); }) == path + ":3: vertex 'b': has no law attribute (add law=\"u(0,1)\")");
+    REQUIRE(required_error([&] { read_dot(path); }) == path + ":3: vertex 'b': has no law attribute (add law=\"u(0,1)\")");
   }
   SECTION("a vertex named only in an edge has no attributes") {
     const std::string message =
-        error_of([] { parse_dot("digraph { a [processor=0, law=\"c(1)\"]; a -> ghost; }", "g.dot"); });
+        required_error([] { parse_dot("digraph { a [processor=0, law=\"c(1)\"]; a -> ghost; }", "g.dot"); });
     REQUIRE(message == "g.dot:1: vertex 'ghost': has no processor attribute (add processor=0 (0-based))");
   }
   SECTION("a law that does not parse or is invalid") {
     const std::string bounds = fixture("bad_law_bounds.dot");
-    const std::string message = error_of([&] { read_dot(bounds); });
+    const std::string message = required_error([&] { read_dot(bounds); });
     CHECK_THAT(message, Catch::StartsWith(bounds + ":3: vertex 'b': ") && Catch::Contains("u(1,0)") &&
                             Catch::Contains("lo < hi"));
     const std::string name = fixture("bad_law_name.dot");
-    CHECK_THAT(error_of([&] { read_dot(name); }), Catch::StartsWith(name + ":2: vertex 'a': ") && Catch::Contains("x(1)"));
+    CHECK_THAT(required_error([&] { read_dot(name); }), Catch::StartsWith(name + ":2: vertex 'a': ") && Catch::Contains("x(1)"));
   }
   SECTION("a processor that is not an index") {
     for (const std::string text : {"-1", "1.5", "one", "2x"}) {
       CAPTURE(text);
-      const std::string message = error_of([&] {
+      const std::string message = required_error([&] {
         parse_dot("digraph { a [processor=\"" + text + "\", law=\"c(1)\"]; }", "p.dot");
       });
       REQUIRE(message == "p.dot:1: vertex 'a': processor '" + text + "' is not a processor index (use 0, 1, 2, ...)");
@@ -585,23 +585,23 @@ TEST_CASE("DOT: bad files throw InputError naming the file and the problem", "[s
   }
   SECTION("a DOT syntax error") {
     const std::string path = fixture("syntax_error.dot");
-    CHECK_THAT(error_of([&] { read_dot(path); }), Catch::StartsWith(path + ":4: DOT syntax error"));
+    CHECK_THAT(required_error([&] { read_dot(path); }), Catch::StartsWith(path + ":4: DOT syntax error"));
   }
   SECTION("an undirected graph") {
-    CHECK_THAT(error_of([] { parse_dot("graph { a [processor=0, law=\"c(1)\"]; b [processor=0, law=\"c(1)\"]; a -- b; }", "u.dot"); }),
+    CHECK_THAT(required_error([] { parse_dot("graph { a [processor=0, law=\"c(1)\"]; b [processor=0, law=\"c(1)\"]; a -- b; }", "u.dot"); }),
                Catch::StartsWith("u.dot: "));
   }
   SECTION("an empty graph") {
-    REQUIRE(error_of([] { parse_dot("digraph { }", "empty.dot"); }) == "empty.dot: the graph has no vertices");
+    REQUIRE(required_error([] { parse_dot("digraph { }", "empty.dot"); }) == "empty.dot: the graph has no vertices");
   }
   SECTION("an empty text or file, a directory") {
-    REQUIRE(error_of([] { parse_dot(" \n\t", "blank.dot"); }) ==
+    REQUIRE(required_error([] { parse_dot(" \n\t", "blank.dot"); }) ==
             "blank.dot: the graph is empty (write a digraph { ... } with one vertex per task)");
-    REQUIRE(error_of([] { read_dot(data_dir); }) == data_dir + ": is a directory, not a graph file");
+    REQUIRE(required_error([] { read_dot(data_dir); }) == data_dir + ": is a directory, not a graph file");
   }
   SECTION("a file that does not exist") {
     const std::string path = fixture("no_such_file.dot");
-    REQUIRE(error_of([&] { read_dot(path); }) == path + ": cannot open the graph file");
+    REQUIRE(required_error([&] { read_dot(path); }) == path + ": cannot open the graph file");
   }
 }
 

@@ -139,8 +139,13 @@ TEST_CASE("read_back gives the kinds records_of_csv reads from the record's CSV 
     CHECK(engine::json_object(engine::Record().append(back).add("end", 0)) ==
           engine::json_object(engine::Record().append(read.front()).add("end", 0)));
   }
-  CHECK(std::get<double>(back.fields()[0].value) == 8.0);  // "8" is the number 8
-  CHECK(std::get<double>(back.fields()[10].value) == 18446744073709551616.0);  // as the CSV read back rounds it
+  CHECK(std::get<std::uint64_t>(back.fields()[0].value) == 8);  // "8" is the count 8
+  // Counts keep their digits: a million replications and the largest seed, not 1e+06 and 2^64.
+  CHECK(std::get<std::uint64_t>(back.fields()[9].value) == 1000000);
+  CHECK(std::get<std::uint64_t>(back.fields()[10].value) == std::numeric_limits<std::uint64_t>::max());
+  CHECK(engine::json_object(back).find("\"reps\":1000000,\"seed\":18446744073709551615,") != std::string::npos);
+  CHECK(std::get<std::int64_t>(back.fields()[11].value) == -7);
+  CHECK(std::signbit(std::get<double>(back.fields()[6].value)));  // -0 is a number, not a count
   for (const auto format : {engine::Format::json, engine::Format::text})
     CHECK(engine::render(std::vector{back}, format) == engine::render(read, format));
   // An infinite number is refused as the CSV writer refuses it, naming the field.

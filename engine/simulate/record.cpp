@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <optional>
+#include <string_view>
 
 #include "distributions/format.h"
 #include "distributions/input_error.h"
@@ -143,8 +145,43 @@ bool parse_csv_line(const std::string& line, std::vector<std::string>& fields) {
   return !quoted;
 }
 
+namespace {
+
+// A field in a count's canonical digits ("0", "12", "-3"; not "-0", "007" or "+1"): a count, so that
+// a seed of 2^64 - 1 or a million replications keeps its digits in JSON and text, not a double's.
+std::optional<Record::Value> count_value(const std::string& field) {
+  const bool negative = field.front() == '-';
+  const std::string_view digits = std::string_view(field).substr(negative ? 1 : 0);
+  if (digits.empty() || (digits.front() == '0' && (digits.size() > 1 || negative))) return std::nullopt;
+  if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) return std::nullopt;
+  const char* end = field.data() + field.size();
+  if (negative) {
+    std::int64_t n = 0;
+    const auto r = std::from_chars(field.data(), end, n);
+    if (r.ec == std::errc() && r.ptr == end) return n;
+  } else {
+    std::uint64_t n = 0;
+    const auto r = std::from_chars(field.data(), end, n);
+    if (r.ec == std::errc() && r.ptr == end) return n;
+  }
+  return std::nullopt;  // beyond 64 bits: a number
+}
+
+// Appends a value of one of csv_value's kinds.
+void add_read(Record& r, const std::string& name, Record::Value v) {
+  if (std::holds_alternative<std::monostate>(v)) r.add_none(name);
+  else if (const auto* x = std::get_if<double>(&v)) r.add(name, *x);
+  else if (const auto* i = std::get_if<std::int64_t>(&v)) r.add(name, static_cast<long long>(*i));
+  else if (const auto* u = std::get_if<std::uint64_t>(&v)) r.add(name, static_cast<unsigned long long>(*u));
+  else if (const auto* b = std::get_if<bool>(&v)) r.add_flag(name, *b);
+  else r.add(name, std::get<std::string>(std::move(v)));
+}
+
+}  // namespace
+
 Record::Value csv_value(const std::string& field) {
   if (field.empty()) return std::monostate{};
+  if (auto count = count_value(field)) return *count;
   double x = 0.0;
   const auto parsed = std::from_chars(field.data(), field.data() + field.size(), x);
   if (parsed.ec == std::errc() && parsed.ptr == field.data() + field.size() && std::isfinite(x)) return x;
@@ -162,10 +199,9 @@ Record read_back(const Record& r) {
           using T = std::decay_t<decltype(x)>;
           if constexpr (std::is_same_v<T, double>) {
             if (std::isnan(x)) return std::monostate{};
-            (void)number_text(x, f.name);  // InputError when infinite
-            return x;
+            return csv_value(number_text(x, f.name));  // InputError when infinite; 82 prints as a count
           } else if constexpr (std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t>) {
-            return static_cast<double>(x);
+            return csv_value(std::to_string(x));  // a count >= 0 reads back unsigned
           } else if constexpr (std::is_same_v<T, std::monostate> || std::is_same_v<T, bool>) {
             return x;
           } else {
@@ -173,10 +209,7 @@ Record read_back(const Record& r) {
           }
         },
         f.value);
-    if (std::holds_alternative<std::monostate>(v)) out.add_none(f.name);
-    else if (const auto* x = std::get_if<double>(&v)) out.add(f.name, *x);
-    else if (const auto* b = std::get_if<bool>(&v)) out.add_flag(f.name, *b);
-    else out.add(f.name, std::get<std::string>(std::move(v)));
+    add_read(out, f.name, std::move(v));
   }
   return out;
 }
@@ -198,11 +231,7 @@ std::vector<Record> records_of_csv(const std::string& text) {
     }
     Record r;
     for (std::size_t i = 0; i < header.size(); ++i) {
-      Record::Value v = csv_value(i < fields.size() ? fields[i] : std::string());
-      if (std::holds_alternative<std::monostate>(v)) r.add_none(header[i]);
-      else if (const auto* x = std::get_if<double>(&v)) r.add(header[i], *x);
-      else if (const auto* b = std::get_if<bool>(&v)) r.add_flag(header[i], *b);
-      else r.add(header[i], std::get<std::string>(std::move(v)));
+      add_read(r, header[i], csv_value(i < fields.size() ? fields[i] : std::string()));
     }
     records.push_back(std::move(r));
   }

@@ -70,15 +70,16 @@ std::string csv_line(const Record& r);  // ends with '\n'
 // One CSV record split into fields. Returns false when a quote is unterminated.
 bool parse_csv_line(const std::string& line, std::vector<std::string>& fields);
 
-// A CSV field as a reader takes it: empty is none, one that reads whole as a finite number a
-// number, true or false a flag, the rest text.
+// A CSV field as a reader takes it: empty is none, a count's canonical digits ("12", "-3", up to
+// 64 bits) a count, one that reads whole as a finite number a number, true or false a flag, the
+// rest text.
 Record::Value csv_value(const std::string& field);
 // A CSV text (a header line, then rows) as records, each field by csv_value. For front ends and
 // tests that read a CSV back.
 std::vector<Record> records_of_csv(const std::string& text);
 // The record as records_of_csv reads its csv_line back, without writing or parsing the line: the
-// same names, each value of the kind csv_value gives its CSV text (a number stays the same double,
-// NaN is none, a count is the number it prints, a text is read by csv_value). For outputs that
+// same names, each value of the kind csv_value gives its CSV text (NaN is none, a count stays a
+// count, a number is read from the text it prints, a text is read by csv_value). For outputs that
 // print in JSON or text what their CSV says, kind for kind (the sweep's canonical columns: "8" is
 // 8). InputError on an infinite number, as the CSV writer.
 Record read_back(const Record& r);
