@@ -419,7 +419,7 @@ TEST_CASE("parse_model: the texts of a model as the command line, Python and the
   CHECK(m.comm == "1/40");
   CHECK(m.levels == 20);
   REQUIRE(m.protocol != nullptr);
-  CHECK(m.protocol->name == "event-available");
+  CHECK(std::string(m.protocol->name) == "event-available");  // a const char*: compare the text
   // The sweep's configuration of the same texts is the same model (to_model calls parse_model).
   std::array<std::vector<std::string>, SweepDim::count> texts;
   texts[SweepDim::structure] = {"nn"};
