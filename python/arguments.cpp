@@ -212,7 +212,7 @@ struct Offer {
   bool policy = true;
   bool schedule = true;  // schedule= and sd_weight= (the schedule call names its own: algorithm=)
   bool slowdown = false;  // slowdown= and machine_slowdown= (simulate's, as the command line's)
-  std::optional<structures::StructureKind> fixed_structure;  // policies: ms
+  std::optional<structures::StructureKind> fixed_structure{};  // policies: ms
 };
 
 // A graph's static schedule (the command line's --schedule or --algorithm, and --sd-weight).

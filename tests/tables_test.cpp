@@ -118,7 +118,7 @@ TEST_CASE("Table 3's bounds are Eq. 11 on the exact zero-communication mean", "[
 
 TEST_CASE("a table's summary counts its unflagged cells and names the worst", "[tables]") {
   auto cell = [](int table, double deviation, std::string flag = "") {
-    engine::CellResult r{{table, "uniform", "1/2", 0.0, "synch", 8, 3, 1000.0}, {}, 1, deviation, std::move(flag), {}};
+    engine::CellResult r{{table, "uniform", "1/2", 0.0, "synch", 8, 3, 1000.0, structures::StructureKind::synchronous}, {}, 1, deviation, std::move(flag), {}};
     r.estimate.mean = 1000.0 * (1.0 + deviation / 100.0);
     return r;
   };
@@ -139,7 +139,7 @@ TEST_CASE("a table's summary counts its unflagged cells and names the worst", "[
 }
 
 TEST_CASE("a cell's record is the table CSV's row", "[tables]") {
-  engine::CellResult r{{1, "uniform", "1/2", 0.1, "asynch", 8, 3, 511.0}, {}, 7, 0.25, "", {}};
+  engine::CellResult r{{1, "uniform", "1/2", 0.1, "asynch", 8, 3, 511.0, structures::StructureKind::asynchronous}, {}, 7, 0.25, "", {}};
   r.estimate.mean = 512.0;
   r.estimate.reps = 1;
   r.estimate.stderr_ = std::nan("");  // one replication: undefined, printed empty

@@ -59,19 +59,19 @@ struct SweepNumber {
 // structure's protocol (its family depends on the structure, so to_model resolves it) or a graph's
 // port model; laws are texts in the law syntax.
 struct SweepConfig {
-  std::string structure;
-  std::string law, fast_law;  // empty fast_law: a * law
-  std::optional<int> n;       // none: a graph (its width is its file's)
+  std::string structure{};
+  std::string law{}, fast_law{};  // empty fast_law: a * law
+  std::optional<int> n{};     // none: a graph (its width is its file's)
   int m = 0;
-  SweepNumber a;
-  std::optional<int> levels;
-  SweepNumber comm;
-  std::string protocol;  // empty: the structure's default (a graph: free)
-  std::optional<DealingPolicy> policy;
-  std::optional<structures::NeighborExchange> exchange;
+  SweepNumber a{};
+  std::optional<int> levels{};
+  SweepNumber comm{};
+  std::string protocol{};  // empty: the structure's default (a graph: free)
+  std::optional<DealingPolicy> policy{};
+  std::optional<structures::NeighborExchange> exchange{};
   // Correlated slowdowns (Model::slowdown, machine_slowdown), laws in the law syntax: settings of
   // every configuration of a sweep, not dimensions; empty: none. A comparison's target keeps them.
-  std::string slowdown, machine_slowdown;
+  std::string slowdown{}, machine_slowdown{};
 
   // Column `dim` (SweepDim) as the CSV prints it.
   std::string column(std::size_t dim) const;
@@ -102,7 +102,7 @@ std::vector<std::string> dimension_values(std::size_t dim, const std::vector<std
 
 struct SweepGrid {
   std::array<std::vector<std::string>, SweepDim::count> values;  // canonical values per dimension
-  std::string slowdown, machine_slowdown;                         // every configuration's (SweepConfig)
+  std::string slowdown{}, machine_slowdown{};                         // every configuration's (SweepConfig)
 
   // The number of configurations, without overflow (compare it with a limit before size()).
   long double product() const;

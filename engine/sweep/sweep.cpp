@@ -74,8 +74,6 @@ Validated validate_model(const SweepConfig& c, const GraphSettings& graph) {
   return v;
 }
 
-SweepConfig validate(const SweepConfig& c, const GraphSettings& graph) { return validate_model(c, graph).ran; }
-
 // Why a comparison whose target differs from `c` leaves its model as it is (`base`, `target`:
 // their Validated::model), or nothing when it changes it.
 std::optional<std::string> no_effect(const Comparison& cmp, const SweepConfig& c, const SweepConfig& t,
