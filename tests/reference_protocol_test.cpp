@@ -90,6 +90,25 @@ void check_against_reference(const std::string& structure, const std::string& pr
   }
 }
 
+// Both nn protocols against their frozen implementations on `configs`, replication by replication
+// from `seed`: `reps` replications a configuration, `long_reps` at 1000 levels.
+void check_nn_against_frozen(const std::vector<Config>& configs, std::uint64_t seed, std::uint64_t reps,
+                             std::uint64_t long_reps) {
+  for (const auto& protocol : reference_protocol_names("nn"))
+    for (const Config& c : configs) {
+      const Structure s = nearest_neighbor(heterogeneous(c.width, c.fast, c.scale, c.law), c.levels);
+      CompileOptions options;
+      options.comm_cost = c.comm;
+      options.protocol = &find_protocol(StructureKind::nearest_neighbor, protocol);
+      const Plan plan = compile(s, options);
+      Workspace current(plan), frozen(plan);
+      frozen.protocol = make_reference_protocol("nn", protocol, plan.comm);
+      INFO(protocol << ", " << describe(c));
+      for (std::uint64_t rep = 0; rep < (c.levels == 1000 ? long_reps : reps); ++rep)
+        REQUIRE(evaluate(plan, seed, rep, current) == evaluate(plan, seed, rep, frozen));
+    }
+}
+
 }  // namespace
 
 TEST_CASE("event-available and event-commit equal their frozen implementations bit for bit", "[nn-protocol]") {
@@ -115,19 +134,7 @@ TEST_CASE("event-available and event-commit equal their frozen implementations o
         sweep_configs.push_back({width, width / 2, levels, 2.0 / 3.0, levels == 7 ? 1.0 : 0.025, law});
       }
   for (const auto& [n, m] : {std::pair{8, 3}, std::pair{16, 8}}) sweep_configs.push_back({n, m, 1000, 0.5, 0.1, Law::paper_uniform()});
-  for (const auto& protocol : reference_protocol_names("nn"))
-    for (const Config& c : sweep_configs) {
-      const Structure s = nearest_neighbor(heterogeneous(c.width, c.fast, c.scale, c.law), c.levels);
-      CompileOptions options;
-      options.comm_cost = c.comm;
-      options.protocol = &find_protocol(StructureKind::nearest_neighbor, protocol);
-      const Plan plan = compile(s, options);
-      Workspace current(plan), frozen(plan);
-      frozen.protocol = make_reference_protocol("nn", protocol, plan.comm);
-      INFO(protocol << ", " << describe(c));
-      for (std::uint64_t rep = 0; rep < (c.levels == 1000 ? 3u : 6u); ++rep)
-        REQUIRE(evaluate(plan, 7, rep, current) == evaluate(plan, 7, rep, frozen));
-    }
+  check_nn_against_frozen(sweep_configs, 7, 6, 3);
 }
 
 // Negative task times on the level sweep (neighbor.cpp, "The level sweep"): finishes before
@@ -148,19 +155,7 @@ TEST_CASE("event-available and event-commit equal their frozen implementations w
         negative_configs.push_back({width, fast, 40, std::uniform_int_distribution<int>(0, 1)(rng) ? 0.5 : 1.0, comm, law});
       }
   for (const auto& [n, m] : {std::pair{8, 3}, std::pair{16, 8}}) negative_configs.push_back({n, m, 1000, 0.5, 0.1, Law::paper_normal()});
-  for (const auto& protocol : reference_protocol_names("nn"))
-    for (const Config& c : negative_configs) {
-      const Structure s = nearest_neighbor(heterogeneous(c.width, c.fast, c.scale, c.law), c.levels);
-      CompileOptions options;
-      options.comm_cost = c.comm;
-      options.protocol = &find_protocol(StructureKind::nearest_neighbor, protocol);
-      const Plan plan = compile(s, options);
-      Workspace current(plan), frozen(plan);
-      frozen.protocol = make_reference_protocol("nn", protocol, plan.comm);
-      INFO(protocol << ", " << describe(c));
-      for (std::uint64_t rep = 0; rep < (c.levels == 1000 ? 4u : 12u); ++rep)
-        REQUIRE(evaluate(plan, 11, rep, current) == evaluate(plan, 11, rep, frozen));
-    }
+  check_nn_against_frozen(negative_configs, 11, 12, 4);
 }
 
 TEST_CASE("initiator-collector protocols received first come first served equal the greedy port bit for bit",
