@@ -48,7 +48,7 @@ struct TaskGraphOptions {
   // schedule's scales give it.
   std::optional<ScheduleOptions> schedule;
   // Instead of both: each task on a processor of its own, of scale 1 and one core, whatever the
-  // file names (the one-processor-per-task reference of --compare-to schedule=one-per-task).
+  // file names (the one-processor-per-task reference a schedule comparison can take).
   bool one_per_task = false;
 };
 

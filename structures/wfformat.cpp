@@ -364,7 +364,7 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
       CustomEdge e{arc.first, arc.second, -1};
       if (options.bandwidth) {
         // The bytes the parent writes and the child reads. A file's size matters only here: a
-        // file the files list lacks is fine without --bandwidth.
+        // file the files list lacks is fine without a bandwidth.
         const auto& parent = tasks[arc.first];
         const std::set<std::string> reads(tasks[arc.second].inputs.begin(), tasks[arc.second].inputs.end());
         std::set<std::string> counted;

@@ -1,4 +1,4 @@
-// Criticality and slack of each task (simulate --criticality): plain Monte Carlo over the
+// Criticality and slack of each task (the criticality parameter): plain Monte Carlo over the
 // replications of a DAG plan, each replication's schedule recomputed with every task's start and
 // finish.
 //

@@ -34,7 +34,7 @@ bounds::StochasticDag stochastic_dag(const Simulation& simulation);
 
 // Whether a simulation's DAG estimates come with its histogram unasked: a graph's plan on the free
 // port (the estimators' model) on processors of one core. Wilson's structures build a DAG for them
-// only with --estimates.
+// only when the estimates are asked for.
 bool dag_estimates_apply(const Simulation& simulation);
 
 // What a simulation's histogram marks (simulation.h): its closed form (closed_form_METHOD, zero

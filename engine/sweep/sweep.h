@@ -104,7 +104,7 @@ struct MeanEstimator {
   StopRule stop;
 };
 
-// The sweep's MeanEstimator for --estimator `requested` and `stop`; none where the plain blocks
+// The sweep's MeanEstimator for the estimator `requested` and `stop`; none where the plain blocks
 // serve (mc without a stop rule). `distribution`: the distribution's rows are asked for; they read
 // plain replications, so auto then means mc, and any other estimator or a stop rule is an
 // InputError, as exact always is.
@@ -275,7 +275,7 @@ std::vector<std::string> resumed_rows(const std::vector<Entry>& entries, const s
 bool resumable(const std::string& written, std::uint64_t written_reps, std::uint64_t reps,
                const std::optional<MeanEstimator>& mean);
 
-// ---- one model as a one-configuration sweep (simulate's --compare-to) ---------------------------
+// ---- one model as a one-configuration sweep (a model's comparisons) -----------------------------
 
 // A model as the sweep states it: its configuration (each column's canonical text, as the grid
 // makes it from the same option texts: a=1/2 is 0.5, the structure's short name, a graph's port
