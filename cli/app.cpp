@@ -287,7 +287,7 @@ struct Simulate {
       throw InputError("--estimator", "--compare-to simulates the mean; the exact expectation is its closed_form row",
                        "choose auto, cv, antithetic, antithetic-cv or mc");
     const engine::Model model = options.resolved();
-    const bool slowdowns = !model.slowdown.empty() || !model.machine_slowdown.empty();
+    const bool slowdowns = model.slowed();
     const auto mean = engine::mean_estimator(requested, estimator.stop(), asked.any(), slowdowns);
     Progress progress("simulate");
     engine::RunOptions run = sampling.run_options();

@@ -60,23 +60,23 @@ void ModelOptions::add_to(CLI::App& app, Offer offer) {
   app.add_option("--n", model.width, "Width: number of processors")->group(group);
   app.add_option("--m", model.fast_count, "Fast processors (the first m), drawing a*X (with --graph too)")
       ->capture_default_str()->group(group);
-  app.add_option("--a", model.scale, "Scale of the fast processors' law, 0 < a (fractions allowed: 4/5)")
+  app.add_option("--a", scale, "Scale of the fast processors' law, 0 < a (fractions allowed: 4/5)")
       ->capture_default_str()->group(group);
-  app.add_option("--law", model.law, "Task-time law: uniform = u(0,1), normal = n(1/2,1/12), or a law such as "
+  app.add_option("--law", law, "Task-time law: uniform = u(0,1), normal = n(1/2,1/12), or a law such as "
                                      "\"mix(0.3:u(0,1),0.7:n(0.5,1/12))\", gamma(2,0.25) or emp(times.txt) (see --help)")
       ->capture_default_str()->group(group);
-  app.add_option("--fast-law", model.fast_law, "Law of the fast processors (default: a times --law)")->group(group);
+  app.add_option("--fast-law", fast_law, "Law of the fast processors (default: a times --law)")->group(group);
   app.add_option("--levels,-p", model.levels, "Tasks per processor (p)")->capture_default_str()->group(group);
-  app.add_option("--comm,-C", model.comm,
+  app.add_option("--comm,-C", comm,
                  "Communication cost C: time of one message (Wilson Section 5; on a graph, of every edge between "
                  "processors without a comm attribute)")
       ->capture_default_str()->group(group);
   if (offer.graph) {
-    app.add_option("--scales", model.processor_scales,
+    app.add_option("--scales", scales,
                    "With --graph: each processor's scale, a list 1,1,1/2 (processor j takes s_j times its tasks' "
                    "laws; replaces the file's speeds)")
         ->group(group);
-    app.add_option("--cores", model.processor_cores,
+    app.add_option("--cores", cores,
                    "With --graph: each processor's cores, a list 4,4,1 or one count for all (up to that many tasks "
                    "run on a processor at once, each taking its cores; replaces the file's)")
         ->group(group);
@@ -102,12 +102,12 @@ void ModelOptions::add_to(CLI::App& app, Offer offer) {
   if (offer.policy)
     app.add_option("--policy", policy, "Master-slave dealing (default: the first): " + listed(policies))->group(group);
   if (offer.slowdown) {
-    app.add_option("--slowdown", model.slowdown,
+    app.add_option("--slowdown", slowdown,
                    "Correlated slowdowns: each replication draws one factor per processor from this law (a law >= 0, "
                    "e.g. u(1,2) or c(2)) and multiplies all that processor's task times by it; independent across "
                    "processors. No closed form, bound, analytic estimate or estimator but mc applies")
         ->check(non_empty("give a law such as u(1,2); leave --slowdown out for independent times"))->group(group);
-    app.add_option("--machine-slowdown", model.machine_slowdown,
+    app.add_option("--machine-slowdown", machine_slowdown,
                    "Correlated slowdowns: each replication draws one factor for the whole machine from this law and "
                    "multiplies every task time by it (with --slowdown too: the product of the two factors)")
         ->check(non_empty("give a law such as u(1,2); leave --machine-slowdown out for independent times"))->group(group);
@@ -144,20 +144,20 @@ engine::Model ModelOptions::resolved() const {
   put("--sd-weight", "sd_weight", number(sd_weight));
   put("--n", "width", std::to_string(model.width));
   put("--m", "fast_count", std::to_string(model.fast_count));
-  put("--a", "scale", model.scale);
-  put("--law", "law", model.law);
-  put("--fast-law", "fast_law", model.fast_law);
+  put("--a", "scale", scale);
+  put("--law", "law", law);
+  put("--fast-law", "fast_law", fast_law);
   put("--levels", "levels", std::to_string(model.levels));
-  put("--comm", "comm_cost", model.comm);
-  put("--scales", "processor_scale", model.processor_scales);
-  put("--cores", "processor_cores", model.processor_cores);
+  put("--comm", "comm_cost", comm);
+  put("--scales", "processor_scale", scales);
+  put("--cores", "processor_cores", cores);
   put("--port", "port", port);
   put("--overlap", "overlap", model.overlap ? "true" : "false");
   put("--protocol", "protocol", protocol);
   put("--policy", "policy", policy);
   put("--exchange", "exchange", exchange);
-  put("--slowdown", "slowdown", model.slowdown);
-  put("--machine-slowdown", "machine_slowdown", model.machine_slowdown);
+  put("--slowdown", "slowdown", slowdown);
+  put("--machine-slowdown", "machine_slowdown", machine_slowdown);
   t.set("memory_check", model.memory_check ? "true" : "false");  // --no-memory-check{false} sets it
   return engine::parse_model(t);
 }

@@ -12,7 +12,15 @@
 namespace hetstruct::cli {
 
 struct ModelOptions {
-  engine::Model model;
+  engine::Model model;                  // its whole numbers, task options and flags, read by CLI11
+  // The texts engine::parse_model reads (the defaults are Model's).
+  std::string scale = "1/2";            // a
+  std::string law = "uniform";
+  std::string fast_law;
+  std::string comm = "0";               // C
+  std::string scales;                   // a graph's processors' scales
+  std::string cores;                    // a graph's processors' cores
+  std::string slowdown, machine_slowdown;
   std::string structure;                // async, sync, nn, ms (empty with --graph)
   std::string exchange = "sequential";  // nearest-neighbour exchange rule (zero communication)
   std::string task_law = "normal";      // STG and WfFormat: the law around each task's mean

@@ -248,11 +248,11 @@ TEST_CASE("Cores: one core each is the chain bit for bit, and with many cores on
 }
 
 TEST_CASE("Cores: --cores on a graph, one count for all or a list, refused on Wilson's structures", "[cores]") {
-  CHECK(Model::parse_cores("4", 3) == std::vector<int>{4, 4, 4});
-  CHECK(Model::parse_cores("4, 2,1", 3) == std::vector<int>{4, 2, 1});
-  CHECK(error_of([] { Model::parse_cores("2x", 2); }) ==
+  CHECK(parse_processor_cores("4") == std::vector<int>{4});
+  CHECK(parse_processor_cores("4, 2,1") == std::vector<int>{4, 2, 1});
+  CHECK(error_of([] { parse_processor_cores("2x"); }) ==
         "processor_cores: '2x' is not a core count (a whole number from 1 to 65536 per processor, such as 4,4,1)");
-  CHECK(error_of([] { Model::parse_cores("0", 2); }) ==
+  CHECK(error_of([] { parse_processor_cores("0"); }) ==
         "processor_cores: '0' is not a core count (a whole number from 1 to 65536 per processor, such as 4,4,1)");
   Structure s = build_custom(constant_dag({{0, 5, 1}, {0, 5, 1}, {1, 1, 1}}, {}, {}), "two.dot");
   set_processor_cores(s, {2, 1}, "processor_cores");
@@ -261,8 +261,14 @@ TEST_CASE("Cores: --cores on a graph, one count for all or a list, refused on Wi
   CHECK(evaluate_once(s) == 10.0);
   CHECK_THAT(error_of([&] { set_processor_cores(s, {1, 1, 1}, "processor_cores"); }),
              Catch::Contains("given for 3 processors"));
+  // One count stands for every processor of the graph.
+  Model graph;
+  graph.graph = std::string(HETSTRUCT_TEST_DATA) + "/diamond.dot";
+  graph.processor_cores = {3};
+  const Structure built = graph.build();
+  CHECK(built.processor_cores == std::vector<int>(static_cast<std::size_t>(built.width), 3));
   Model wilson = Model::wilson(StructureKind::synchronous, 4, 0, "1", "uniform", 10);
-  wilson.processor_cores = "2";
+  wilson.processor_cores = {2};
   CHECK(error_of([&] { wilson.build(); }) == "processor_cores: applies to a graph (Wilson's processors have one core each)");
 }
 

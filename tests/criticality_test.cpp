@@ -286,7 +286,7 @@ TEST_CASE("criticality: the same bits on 1 and 2 threads, and its makespan is ru
   for (const auto kind : {StructureKind::asynchronous, StructureKind::synchronous, StructureKind::nearest_neighbor})
     for (const char* slowdown : {"", "u(1,2)"}) {
       Model model = Model::wilson(kind, 5, 2, "1/2", "uniform", 7);
-      model.slowdown = slowdown;  // the factors reach the generic plan's times too
+      if (*slowdown) model.slowdown = parse_law_of("slowdown", slowdown);  // the factors reach the generic plan's times too
       const Simulation sim = prepare(model);
       const Plan generic = criticality_plan(sim.structure, sim.plan, model.compile_options());
       run.reps = 300;

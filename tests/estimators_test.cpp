@@ -108,7 +108,7 @@ TEST_CASE("a graph's busy-time controls have their stated means on scaled proces
     model.graph = std::string(HETSTRUCT_TEST_DATA) + "/two_speeds.dot";
     if (wilson) {
       model.fast_count = 1;
-      model.scale = "1/4";
+      model.scale = engine::parse_scale("1/4");
     }
     const auto sim = engine::prepare(model);
     const auto& spec = sim.estimators.controls;

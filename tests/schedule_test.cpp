@@ -246,7 +246,7 @@ TEST_CASE("costs give each task its time on each processor, and bad costs are re
   }
   engine::Model model;
   model.graph = mapped;
-  model.processor_scales = "1,1";
+  model.processor_scales = hetstruct::engine::parse_processor_scales("1,1");
   CHECK(error_of([&] { model.build(); }) ==
         "processor_scale: does not apply to a graph whose vertices give costs (each vertex's costs give its time on each processor)");
   model.processor_scales.clear();
@@ -255,7 +255,7 @@ TEST_CASE("costs give each task its time on each processor, and bad costs are re
   model.task_graph.schedule = structures::ScheduleOptions{};
   CHECK(error_of([&] { model.build(); }).find("fast_count: a schedule takes the machine the graph file") == 0);
   model.fast_count = 0;
-  model.processor_scales = "1,1";
+  model.processor_scales = hetstruct::engine::parse_processor_scales("1,1");
   CHECK(error_of([&] { model.build(); }).find("processor_scale: does not apply to a graph whose vertices give costs") == 0);
   model.processor_scales.clear();
   CHECK(model.build().schedule->makespan == 4.0);  // a on 0, b on 0: 1 + 3, no message
@@ -337,7 +337,7 @@ TEST_CASE("Schedules compared on common random numbers: exact at constant times,
 TEST_CASE("A schedule compared with none, the file's own placement: an STG file's longest path", "[schedule]") {
   engine::Model model;
   model.graph = std::string(HETSTRUCT_TEST_DATA) + "/sample.stg";
-  model.processor_scales = "1,1/2";
+  model.processor_scales = hetstruct::engine::parse_processor_scales("1,1/2");
   model.task_graph.schedule = structures::ScheduleOptions{};
   engine::RunOptions run;
   run.reps = 50;

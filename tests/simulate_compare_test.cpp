@@ -61,7 +61,7 @@ const Record& row_of(const std::vector<Record>& rows, const std::string& estimat
 
 TEST_CASE("a model's one-configuration sweep is the grid's configuration of the same texts", "[sweep][simulate]") {
   Model m = Model::wilson(structures::StructureKind::nearest_neighbor, 8, 3, "1/2", "normal", 20);
-  m.comm = "1/40";
+  m.comm = parse_comm_cost("1/40");
   m.exchange = structures::NeighborExchange::plain;
   const SweepConfig c = model_sweep(m).config;
   CHECK(c == SweepConfig{.structure = "nn", .law = "normal", .n = 8, .m = 3, .a = {0.5, "0.5"}, .levels = 20,
@@ -75,7 +75,7 @@ TEST_CASE("a model's one-configuration sweep is the grid's configuration of the 
   g.fast_count = 1;
   g.port = Port::one_port;
   g.overlap = true;
-  g.comm = "0.5";
+  g.comm = parse_comm_cost("0.5");
   const ModelSweep gs = model_sweep(g);
   std::array<std::vector<std::string>, SweepDim::count> texts;
   texts[SweepDim::m] = {"1"};
@@ -95,7 +95,7 @@ TEST_CASE("simulate's comparisons are the one-configuration sweep's rows bit for
   options.threads = 2;
   const std::vector<Comparison> comparisons = {Comparison("m=0"), Comparison("n=n-m,m=0"), Comparison("comm=0")};
   Model m = Model::wilson(structures::StructureKind::synchronous, 6, 2, "1/2", "uniform", 10);
-  m.comm = "0.05";
+  m.comm = parse_comm_cost("0.05");
   const auto rows = model_sweep_records(m, comparisons, options);
   const std::string expected =
       sweep_csv({{{"sync"}, {}, {}, {"6"}, {"2"}, {}, {"10"}, {"0.05"}, {}, {}, {}}}, {}, comparisons, options);
@@ -140,7 +140,7 @@ TEST_CASE("a graph's comparisons are the one-configuration sweep's, and those it
   Model g;
   g.graph = std::string(HETSTRUCT_TEST_DATA) + "/diamond.dot";
   g.fast_count = 1;
-  g.comm = "0.25";
+  g.comm = parse_comm_cost("0.25");
   const std::vector<Comparison> comparisons = {Comparison("m=0"), Comparison("comm=0,protocol=one-port")};
   std::array<std::vector<std::string>, SweepDim::count> texts;
   texts[SweepDim::m] = {"1"};
@@ -176,7 +176,7 @@ TEST_CASE("exact comparisons: the model's own value and a power-of-two scale", "
   options.reps = 300;
   options.threads = 2;
   Model async = Model::wilson(structures::StructureKind::asynchronous, 5, 2, "1/2", "normal", 7);
-  async.comm = "0.1";
+  async.comm = parse_comm_cost("0.1");
   const auto rows = model_sweep_records(async, {Comparison("comm=0.1")}, options);
   CHECK(row_of(rows, "difference", "comm=0.1").text("value") == "0");
   CHECK(row_of(rows, "difference", "comm=0.1").text("stderr") == "0");
@@ -211,7 +211,7 @@ TEST_CASE("a graph's m=0 and a=1 compare with equal processors whatever gives it
   wilson.fast_count = 1;  // processor 0 at 1/2
   Model listed;
   listed.graph = wilson.graph;
-  listed.processor_scales = "1/2,1";
+  listed.processor_scales = parse_processor_scales("1/2,1");
   Model file;
   file.graph = std::string(HETSTRUCT_TEST_DATA) + "/two_speeds.dot";
   const auto reference = model_sweep_records(wilson, {Comparison("m=0")}, options);
@@ -219,7 +219,7 @@ TEST_CASE("a graph's m=0 and a=1 compare with equal processors whatever gives it
   CHECK(number(expected, "value") < 0.0);
   CHECK(number(expected, "stderr") > 0.0);
   for (const Model* m : {&listed, &file}) {
-    INFO(m->graph << " " << m->processor_scales);
+    INFO(m->graph << " " << m->processor_scales.size() << " scales");
     for (const char* text : {"m=0", "a=1"}) {
       const auto rows = model_sweep_records(*m, {Comparison(text)}, options);
       const Record& difference = row_of(rows, "difference", text);
@@ -255,12 +255,12 @@ TEST_CASE("a comparison that would not change the model is refused", "[sweep][si
   CHECK(refused(equal, "a=1/4").find("m is 0") != std::string::npos);
   CHECK(refused(equal, "fast_law=u(0,2)").find("m is 0") != std::string::npos);
   Model async = Model::wilson(structures::StructureKind::asynchronous, 4, 1, "1/2", "uniform", 5);
-  async.comm = "0.1";
+  async.comm = parse_comm_cost("0.1");
   CHECK(refused(async, "comm=0").find("no communication") != std::string::npos);
   Model nn = Model::wilson(structures::StructureKind::nearest_neighbor, 4, 1, "1/2", "uniform", 5);
-  nn.comm = "0.1";
+  nn.comm = parse_comm_cost("0.1");
   CHECK(refused(nn, "exchange=plain").find("nn at C = 0") != std::string::npos);
-  nn.comm = "0";
+  nn.comm = parse_comm_cost("0");
   CHECK(number(row_of(model_sweep_records(nn, {Comparison("exchange=plain")}, options), "difference", "exchange=plain"),
                "stderr") > 0.0);
   // Equal values are a legitimate difference of 0.
@@ -290,9 +290,9 @@ TEST_CASE("slowdowns: simulate's comparisons are the sweep's rows, and the mean 
   const SweepSlowdowns slowdowns{"u(1,3)", "gamma(4,0.25)"};
   for (const char* structure : {"sync", "nn", "async"}) {
     Model m = Model::wilson(structures::parse_structure_kind(structure), 5, 2, "1/2", "uniform", 6);
-    m.comm = "0.05";
-    m.slowdown = slowdowns.processor;
-    m.machine_slowdown = slowdowns.machine;
+    m.comm = parse_comm_cost("0.05");
+    m.slowdown = parse_law_of("slowdown", slowdowns.processor);
+    m.machine_slowdown = parse_law_of("machine_slowdown", slowdowns.machine);
     const std::vector<Comparison> comparisons = {Comparison("m=0")};
     const auto rows = model_sweep_records(m, comparisons, options);
     INFO(structure);
@@ -318,7 +318,7 @@ TEST_CASE("slowdowns: simulate's comparisons are the sweep's rows, and the mean 
     // The paired difference runs both sides on the same factors: with m = 0 it differs from the
     // independent run's.
     Model independent = m;
-    independent.slowdown = independent.machine_slowdown = "";
+    independent.slowdown = independent.machine_slowdown = std::nullopt;
     CHECK(row_of(model_sweep_records(independent, comparisons, options), "difference", "m=0").text("value") !=
           row_of(rows, "difference", "m=0").text("value"));
   }
@@ -326,7 +326,7 @@ TEST_CASE("slowdowns: simulate's comparisons are the sweep's rows, and the mean 
   Model g;
   g.graph = std::string(HETSTRUCT_TEST_DATA) + "/diamond.dot";
   g.fast_count = 1;
-  g.slowdown = "u(1,2)";
+  g.slowdown = parse_law_of("slowdown", "u(1,2)");
   const auto rows = model_sweep_records(g, {Comparison("m=0")}, options);
   Simulation sim = prepare(g);
   run(sim, options, false, Estimator::mc);
@@ -415,8 +415,9 @@ TEST_CASE("parse_model: the texts of a model as the command line, Python and the
   CHECK(m.structure == structures::StructureKind::nearest_neighbor);
   CHECK(m.width == 8);
   CHECK(m.fast_count == 3);
-  CHECK(m.scale == "1/2");  // the user's spelling, printed back
-  CHECK(m.comm == "1/40");
+  CHECK(m.scale == Spelled<double>{0.5, "1/2"});  // the user's spelling, printed back
+  CHECK(m.comm == Spelled<double>{0.025, "1/40"});
+  CHECK(m.law == Spelled<distributions::Law>{distributions::Law::paper_normal(), "normal"});
   CHECK(m.levels == 20);
   REQUIRE(m.protocol != nullptr);
   CHECK(std::string(m.protocol->name) == "event-available");  // a const char*: compare the text
@@ -433,10 +434,10 @@ TEST_CASE("parse_model: the texts of a model as the command line, Python and the
   CHECK(s.structure == m.structure);
   CHECK(s.width == m.width);
   CHECK(s.fast_count == m.fast_count);
-  CHECK(s.scale_value() == m.scale_value());
-  CHECK(s.comm_value() == m.comm_value());
+  CHECK(s.scale.value == m.scale.value);
+  CHECK(s.comm.value == m.comm.value);
   CHECK(s.protocol == m.protocol);
-  CHECK(s.slow_law() == m.slow_law());
+  CHECK(s.law.value == m.law.value);
   CHECK(s.exchange == m.exchange);
 
   // Refusals name the parameter, in the papers' words.
@@ -488,7 +489,7 @@ TEST_CASE("graph_settings: a sweep's settings of every graph parsed as a graph's
   REQUIRE(g.task_graph.schedule.has_value());
   CHECK(g.task_graph.schedule->algorithm == structures::ScheduleAlgorithm::heft_sd);
   CHECK(g.task_graph.schedule->sd_weight == 2.0);
-  CHECK(g.processor_scales == "1,1/2");
+  CHECK(g.processor_scales == std::vector<double>{1.0, 0.5});
   CHECK_THROWS_WITH(graph_settings(ModelTexts().set("task_law", "uniform")), Catch::Contains("has no effect without task_cv"));
   CHECK_THROWS_WITH(graph_settings(ModelTexts().set("schedule", "heft").set("sd_weight", "2")),
                     Catch::Contains("applies to the heft-sd schedule only"));

@@ -44,12 +44,12 @@ TEST_CASE("slowdown: a machine factor c(2) doubles every makespan exactly, c(1) 
   std::vector<Model> all = models();
   Model graph;
   graph.graph = std::string(HETSTRUCT_TEST_DATA) + "/stencil4x4.dot";
-  graph.comm = "0";
+  graph.comm = parse_comm_cost("0");
   all.push_back(graph);
   for (const Model& base : all) {
     Model doubled = base, same = base;
-    doubled.machine_slowdown = "c(2)";
-    same.slowdown = "c(1)";
+    doubled.machine_slowdown = parse_law_of("machine_slowdown", "c(2)");
+    same.slowdown = parse_law_of("slowdown", "c(1)");
     const Simulation a = prepare(base), b = prepare(doubled), c = prepare(same);
     Workspace wa(a.plan), wb(b.plan), wc(c.plan);
     INFO(a.structure.name << " " << to_string(a.plan.kind));
@@ -63,7 +63,7 @@ TEST_CASE("slowdown: a machine factor c(2) doubles every makespan exactly, c(1) 
   for (const auto kind : {StructureKind::synchronous, StructureKind::nearest_neighbor, StructureKind::master_slave}) {
     const Model base = Model::wilson(kind, 4, 1, "1/2", "uniform", 5, 0.125);
     Model doubled = Model::wilson(kind, 4, 1, "1/2", "uniform", 5, 0.25);
-    doubled.machine_slowdown = "c(2)";
+    doubled.machine_slowdown = parse_law_of("machine_slowdown", "c(2)");
     const Simulation a = prepare(base), b = prepare(doubled);
     REQUIRE(a.plan.kind == PlanKind::protocol);
     Workspace wa(a.plan), wb(b.plan);
@@ -77,8 +77,8 @@ TEST_CASE("slowdown: per-processor factors on async against an independent simul
   // stream (seed, r, i); the makespan is the largest processor's sum.
   const int n = 4, m = 2, levels = 9;
   Model model = Model::wilson(StructureKind::asynchronous, n, m, "1/2", "uniform", levels);
-  model.slowdown = "u(1,3)";
-  model.machine_slowdown = "gamma(4,0.25)";
+  model.slowdown = parse_law_of("slowdown", "u(1,3)");
+  model.machine_slowdown = parse_law_of("machine_slowdown", "gamma(4,0.25)");
   const Simulation sim = prepare(model);
   Workspace ws(sim.plan);
   const Sampler processor_factor(parse_law("u(1,3)")), machine_factor(parse_law("gamma(4,0.25)"));
@@ -132,7 +132,7 @@ TEST_CASE("slowdown: the makespan's spread grows with the factors' spread", "[sl
   double previous = 0.0;
   for (const char* law : {"", "u(0.9,1.1)", "u(0.5,1.5)", "u(0,2)"}) {
     Model model = Model::wilson(StructureKind::synchronous, 8, 3, "1/2", "uniform", 20);
-    model.machine_slowdown = law;
+    if (*law) model.machine_slowdown = parse_law_of("machine_slowdown", law);
     const Estimate e = hetstruct::engine::run(prepare(model).plan, run);
     INFO(law);
     CHECK(e.stddev > previous);
@@ -142,8 +142,8 @@ TEST_CASE("slowdown: the makespan's spread grows with the factors' spread", "[sl
 
 TEST_CASE("slowdown: the same bits on 1 and 2 threads", "[slowdown]") {
   for (Model model : models()) {
-    model.slowdown = "lognormal(0,0.3)";
-    model.machine_slowdown = "u(1,2)";
+    model.slowdown = parse_law_of("slowdown", "lognormal(0,0.3)");
+    model.machine_slowdown = parse_law_of("machine_slowdown", "u(1,2)");
     const Plan plan = prepare(model).plan;
     RunOptions run;
     run.reps = 500;
@@ -158,7 +158,7 @@ TEST_CASE("slowdown: the same bits on 1 and 2 threads", "[slowdown]") {
 
 TEST_CASE("slowdown: closed forms, estimates, controls and measures refused", "[slowdown]") {
   Model model = Model::wilson(StructureKind::synchronous, 4, 1, "1/2", "uniform", 5);
-  model.slowdown = "u(1,2)";
+  model.slowdown = parse_law_of("slowdown", "u(1,2)");
   Simulation sim = prepare(model);
   CHECK_FALSE(sim.closed_form);
   CHECK_FALSE(sim.estimators.exact);
@@ -172,12 +172,11 @@ TEST_CASE("slowdown: closed forms, estimates, controls and measures refused", "[
   CHECK(histogram_marks(sim, {}).empty());
   const Record r = simulation_record(sim, 1);
   CHECK(r.text("slowdown") == "u(1,2)");
-  model.slowdown = "u(-1,2)";
+  model.slowdown = parse_law_of("slowdown", "u(-1,2)");
   CHECK(error_of([&] { (void)prepare(model); }).find("negative factor") != std::string::npos);
-  model.slowdown = "u(1,";
-  CHECK(error_of([&] { (void)prepare(model); }).rfind("slowdown", 0) == 0);
+  CHECK(error_of([&] { (void)parse_law_of("slowdown", "u(1,"); }).rfind("slowdown", 0) == 0);
   // Without slowdowns the record has no such column.
-  model.slowdown.clear();
+  model.slowdown.reset();
   CHECK(simulation_record(prepare(model), 1).text("slowdown").empty());
 }
 

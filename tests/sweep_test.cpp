@@ -421,7 +421,7 @@ TEST_CASE("a sweep's graph settings are simulate's: the task law, its cv and the
   const auto mean_of = [&](const char* comm) {
     engine::Model m;
     m.graph = stg;
-    m.comm = comm;
+    m.comm = engine::parse_comm_cost(comm);
     m.task_graph.law = {structures::TaskLawShape::uniform, 0.2};
     return engine::run(engine::compile(m.build(), m.compile_options()), options).mean;
   };

@@ -29,14 +29,14 @@ std::vector<Record> estimate_rows(const Model& model) {
     const auto rows = estimate_records(s.name, dag.tasks(), bounds::dag_estimates(dag), std::nullopt);
     records.insert(records.end(), rows.begin(), rows.end());
   } else {
-    if (model.comm_value() > 0.0)
+    if (model.comm.value > 0.0)
       throw InputError("comm_cost", "analytic DAG estimates are of a structure at zero communication");
     std::vector<structures::StructureKind> kinds = {structures::StructureKind::asynchronous,
                                                     structures::StructureKind::synchronous};
     if (model.structure) kinds = {*model.structure};
     for (const auto kind : kinds) {
       const structures::Structure s = model.build(kind);
-      add(s, bounds::closed_form(s, model.is_paper_uniform(), model.scale_value()));
+      add(s, bounds::closed_form(s, model.is_paper_uniform(), model.scale.value));
     }
   }
   return records;
@@ -52,18 +52,18 @@ std::vector<Record> bounds_records(const Model& model, bool estimates, const std
              structures::StructureKind::master_slave};
   else
     kinds = {*model.structure};
-  const double comm = model.comm_value();
+  const double comm = model.comm.value;
 
   std::vector<Record> records;
   for (const auto kind : kinds) {
     const structures::Structure s = model.build(kind);
-    const double a = model.scale_value();
+    const double a = model.scale.value;
     // E(nn) has no closed form (Wilson 4.1): simulated at C = 0 with the Tables 1-2 rule.
     double nn_zero = std::nan("");
     if (kind == structures::StructureKind::nearest_neighbor) nn_zero = run(compile(s), nn_run()).mean;
     for (const auto& q : bounds::structure_quantities(s, model.is_paper_uniform(), a, comm, nn_zero)) {
       Record r;
-      r.add("structure", s.name).add("law", model.law).add("fast_law", s.fast_count ? s.laws.front().to_string() : "");
+      r.add("structure", s.name).add("law", model.law.text).add("fast_law", s.fast_count ? s.laws.front().to_string() : "");
       r.add("n", s.width).add("m", s.fast_count).add("a", a).add("levels", s.levels).add("comm", comm);
       r.add("quantity", q.quantity).add("method", q.method).add("value", q.value);
       r.add("lower", q.bounds ? q.bounds->bounds.lower : std::nan(""));

@@ -141,7 +141,7 @@ std::vector<HistogramMark> histogram_marks(const Simulation& simulation,
   if (simulation.plan.slowed()) return marks;  // every mark assumes independent task times
   if (const auto& closed = simulation.closed_form) marks.push_back({"closed_form_" + closed->method, closed->value});
   const auto& s = simulation.structure;
-  const double comm = simulation.model.comm_value();
+  const double comm = simulation.model.comm.value;
   bool wilson_bounds = false;
   switch (s.kind) {
     case structures::StructureKind::synchronous: wilson_bounds = comm > 0.0; break;
@@ -151,7 +151,7 @@ std::vector<HistogramMark> histogram_marks(const Simulation& simulation,
     case structures::StructureKind::custom: break;
   }
   if (wilson_bounds) {
-    const auto b = bounds::comm_bounds(s, simulation.model.is_paper_uniform(), simulation.model.scale_value(), comm, 0.0);
+    const auto b = bounds::comm_bounds(s, simulation.model.is_paper_uniform(), simulation.model.scale.value, comm, 0.0);
     if (b) {
       marks.push_back({b->method + "_lower", b->bounds.lower});
       marks.push_back({b->method + "_upper", b->bounds.upper});

@@ -93,14 +93,6 @@ std::optional<std::string> negative_time_warning(const std::vector<Law>& laws) {
 
 namespace {
 
-Law parse_law_parameter(const std::string& parameter, const std::string& text) {
-  try {
-    return distributions::parse_law(text);
-  } catch (const InputError& e) {
-    throw InputError(parameter, e.what());
-  }
-}
-
 // The options of STG and WfFormat files act on those files only.
 void refuse_task_graph_options(const structures::TaskGraphOptions& options) {
   const structures::TaskGraphOptions defaults;
@@ -131,59 +123,75 @@ const char* to_string(structures::NeighborExchange exchange) {
   return exchange == structures::NeighborExchange::plain ? "plain" : "sequential";
 }
 
-Model Model::wilson(structures::StructureKind structure, int n, int m, std::string scale, std::string law, int levels,
-                    double comm) {
+Model Model::wilson(structures::StructureKind structure, int n, int m, const std::string& scale, const std::string& law,
+                    int levels, double comm) {
   Model model;
   model.structure = structure;
   model.width = n;
   model.fast_count = m;
-  model.scale = std::move(scale);
-  model.law = std::move(law);
+  model.scale = parse_scale(scale);
+  model.law = parse_law_of("law", law);
   model.levels = levels;
-  model.comm = distributions::format_exact(comm);
+  model.comm = parse_comm_cost(distributions::format_exact(comm));
   return model;
 }
 
-Law Model::slow_law() const {
-  if (law == "uniform") return Law::paper_uniform();
-  if (law == "normal") return Law::paper_normal();
-  return parse_law_parameter("law", law);
+namespace {
+
+// The fields' own limits, checked where they are parsed and again where a model is built (a
+// library caller may set a field directly).
+void check_scale(const Spelled<double>& a) {
+  if (!(a.value > 0.0)) throw InputError("scale", "the scale must be > 0, got " + a.text);
 }
 
-double Model::scale_value() const {
-  const double a = distributions::parse_number(scale, "scale");
-  if (!(a > 0.0)) throw InputError("scale", "the scale must be > 0, got " + scale);
+void check_comm_cost(const Spelled<double>& c) {
+  if (!(c.value >= 0.0)) throw InputError("comm_cost", "the communication cost must be >= 0, got " + c.text);
+  // Bounded as every other time the tool reads (HBSP numbers, law parameters): beyond, sums of
+  // messages overflow a double.
+  if (c.value > max_comm_cost)
+    throw InputError("comm_cost", "the communication cost " + c.text + " is more than the limit 1e30");
+}
+
+}  // namespace
+
+Spelled<double> parse_scale(const std::string& text) {
+  Spelled<double> a{distributions::parse_number(text, "scale"), text};
+  check_scale(a);
   return a;
 }
 
-Law Model::fast_law_value() const {
-  if (!fast_law.empty()) return parse_law_parameter("fast_law", fast_law);
-  return Law::scaled(scale_value(), slow_law());
-}
-
-double Model::comm_value() const {
-  const double c = distributions::parse_number(comm, "comm_cost");
-  if (!(c >= 0.0)) throw InputError("comm_cost", "the communication cost must be >= 0, got " + comm);
-  // Bounded as every other time the tool reads (HBSP numbers, law parameters): beyond, sums of
-  // messages overflow a double.
-  if (c > max_comm_cost)
-    throw InputError("comm_cost", "the communication cost " + comm + " is more than the limit 1e30");
+Spelled<double> parse_comm_cost(const std::string& text) {
+  Spelled<double> c{distributions::parse_number(text, "comm_cost"), text};
+  check_comm_cost(c);
   return c;
 }
 
+Spelled<Law> parse_law_of(const std::string& parameter, const std::string& text) {
+  if (parameter == "law" && text == "uniform") return {Law::paper_uniform(), text};
+  if (parameter == "law" && text == "normal") return {Law::paper_normal(), text};
+  try {
+    return {distributions::parse_law(text), text};
+  } catch (const InputError& e) {
+    throw InputError(parameter, e.what());
+  }
+}
+
+Law Model::fast_law_value() const { return fast_law ? fast_law->value : Law::scaled(scale.value, law.value); }
+
 CompileOptions Model::compile_options() const {
+  check_comm_cost(comm);
   CompileOptions options;
-  options.comm_cost = comm_value();
+  options.comm_cost = comm.value;
   options.protocol = protocol;
   options.policy = policy;
   options.port = port;
   options.overlap = overlap;
-  if (!slowdown.empty()) options.slowdown.processor = parse_law_parameter("slowdown", slowdown);
-  if (!machine_slowdown.empty()) options.slowdown.machine = parse_law_parameter("machine_slowdown", machine_slowdown);
+  if (slowdown) options.slowdown.processor = slowdown->value;
+  if (machine_slowdown) options.slowdown.machine = machine_slowdown->value;
   return options;
 }
 
-std::vector<double> Model::parse_scales(const std::string& text) {
+std::vector<double> parse_processor_scales(const std::string& text) {
   std::vector<double> scales;
   std::size_t begin = 0;
   for (;;) {
@@ -198,7 +206,7 @@ std::vector<double> Model::parse_scales(const std::string& text) {
   }
 }
 
-std::vector<int> Model::parse_cores(const std::string& text, int width) {
+std::vector<int> parse_processor_cores(const std::string& text) {
   std::vector<int> cores;
   std::size_t begin = 0;
   for (;;) {
@@ -217,14 +225,12 @@ std::vector<int> Model::parse_cores(const std::string& text, int width) {
       throw InputError("processor_cores", "'" + item + "' is not a core count",
                        "a whole number from 1 to " + std::to_string(structures::max_cores) + " per processor, such as 4,4,1");
     cores.push_back(static_cast<int>(k));
-    if (comma == std::string::npos) break;
+    if (comma == std::string::npos) return cores;
     begin = comma + 1;
   }
-  if (cores.size() == 1) cores.assign(static_cast<std::size_t>(width), cores.front());
-  return cores;
 }
 
-bool Model::is_paper_uniform() const { return fast_law.empty() && slow_law() == Law::paper_uniform(); }
+bool Model::is_paper_uniform() const { return !fast_law && law.value == Law::paper_uniform(); }
 
 structures::Structure Model::build() const {
   if (!graph.empty()) {
@@ -241,8 +247,9 @@ structures::Structure Model::build() const {
                          "give the processors' scales (processor_scale) instead of fast processors");
       if (!processor_cores.empty())
         throw InputError("processor_cores", "a schedule runs one task at a time on a processor", "leave the cores out");
-      read_options.schedule->comm_cost = comm_value();
-      if (!processor_scales.empty()) read_options.schedule->scales = parse_scales(processor_scales);
+      check_comm_cost(comm);
+      read_options.schedule->comm_cost = comm.value;
+      if (!processor_scales.empty()) read_options.schedule->scales = processor_scales;
     }
     structures::Structure s = structures::read_graph(graph, read_options);
     if (s.unrelated && (!processor_scales.empty() || fast_count > 0 || wilson_machine))
@@ -252,13 +259,13 @@ structures::Structure Model::build() const {
     if (!processor_scales.empty() && (fast_count > 0 || wilson_machine))
       throw InputError("processor_scale", "give either the processors' scales or fast processors (m and a), not both");
     if (!processor_scales.empty()) {
-      auto scales = parse_scales(processor_scales);
-      if (static_cast<int>(scales.size()) != s.width)
-        throw InputError("processor_scale", "gives " + std::to_string(scales.size()) + " scales for the graph's " +
+      if (static_cast<int>(processor_scales.size()) != s.width)
+        throw InputError("processor_scale", "gives " + std::to_string(processor_scales.size()) + " scales for the graph's " +
                                                 std::to_string(s.width) + " processors");
-      s.processor_scale = std::move(scales);
+      s.processor_scale = processor_scales;
     } else {
-      const double a = scale_value();
+      check_scale(scale);
+      const double a = scale.value;
       if (fast_count < 0 || fast_count > s.width)
         throw InputError("fast_count", "the fast count must be between 0 and the graph's " + std::to_string(s.width) +
                                            " processors, got " + std::to_string(fast_count));
@@ -272,7 +279,12 @@ structures::Structure Model::build() const {
         s.fast_count = 0;
       }
     }
-    if (!processor_cores.empty()) structures::set_processor_cores(s, parse_cores(processor_cores, s.width), "processor_cores");
+    if (!processor_cores.empty()) {
+      // One count stands for every processor.
+      std::vector<int> cores = processor_cores;
+      if (cores.size() == 1) cores.assign(static_cast<std::size_t>(s.width), cores.front());
+      structures::set_processor_cores(s, std::move(cores), "processor_cores");
+    }
     warn_negative_times(s.laws);
     for (const auto& note : s.notes) warn_once(note);
     return s;
@@ -292,11 +304,11 @@ structures::Structure Model::build() const {
 structures::Structure Model::build(structures::StructureKind kind) const {
   if (width < 1) throw InputError("width", "the width must be at least 1, got " + std::to_string(width));
   if (levels < 1) throw InputError("levels", "must be at least 1, got " + std::to_string(levels));
-  structures::Processors procs{width, fast_count, slow_law(), slow_law()};
+  structures::Processors procs{width, fast_count, law.value, law.value};
   procs.validate();
   if (memory_check) check_model_memory(static_cast<std::uint64_t>(width), 0, "width", std::to_string(width) + " processors");
   // Bad values are errors even where the structure does not use them (m = 0, not nn).
-  scale_value();
+  check_scale(scale);
   if (fast_count > 0) procs.fast_law = fast_law_value();
   warn_negative_times({procs.slow_law, procs.fast_law});
   switch (kind) {
@@ -352,16 +364,8 @@ Model parse_model(const ModelTexts& t) {
   if (const auto* v = text("width")) m.width = whole_number("width", *v);
   if (const auto* v = text("fast_count")) m.fast_count = whole_number("fast_count", *v);
   if (const auto* v = text("levels")) m.levels = whole_number("levels", *v);
-  if (const auto* v = text("scale")) m.scale = *v;
-  if (const auto* v = text("law")) m.law = *v;
-  if (const auto* v = text("fast_law")) m.fast_law = *v;
-  if (const auto* v = text("comm_cost")) m.comm = *v;
-  if (const auto* v = text("processor_scale")) m.processor_scales = *v;
-  if (const auto* v = text("processor_cores")) m.processor_cores = *v;
   if (const auto* v = text("overlap")) m.overlap = truth("overlap", *v);
   if (const auto* v = text("memory_check")) m.memory_check = truth("memory_check", *v);
-  if (const auto* v = text("slowdown")) m.slowdown = *v;
-  if (const auto* v = text("machine_slowdown")) m.machine_slowdown = *v;
   if (!m.graph.empty() && m.structure) throw InputError("graph", "give either a structure or a graph, not both");
   if (const auto* v = text("schedule"); v && !v->empty()) {
     structures::ScheduleOptions placed;
@@ -395,12 +399,21 @@ Model parse_model(const ModelTexts& t) {
         if (m.structure != structures::StructureKind::nearest_neighbor)
           throw InputError("exchange", "applies to the nearest-neighbour structure (nn) only",
                            "leave it out, or give the structure nn");
-        if (t.protocols && m.comm_value() > 0.0)
+        if (t.protocols && text("comm_cost") && parse_comm_cost(*text("comm_cost")).value > 0.0)
           throw InputError("exchange", "applies to nn at C = 0 only: with communication nn runs a protocol",
                            "choose the protocol (protocol)");
       }
     }
   }
+  // The values, once the combinations are known to make sense.
+  if (const auto* v = text("scale")) m.scale = parse_scale(*v);
+  if (const auto* v = text("law")) m.law = parse_law_of("law", *v);
+  if (const auto* v = text("fast_law"); v && !v->empty()) m.fast_law = parse_law_of("fast_law", *v);
+  if (const auto* v = text("comm_cost")) m.comm = parse_comm_cost(*v);
+  if (const auto* v = text("processor_scale")) m.processor_scales = parse_processor_scales(*v);
+  if (const auto* v = text("processor_cores")) m.processor_cores = parse_processor_cores(*v);
+  if (const auto* v = text("slowdown"); v && !v->empty()) m.slowdown = parse_law_of("slowdown", *v);
+  if (const auto* v = text("machine_slowdown"); v && !v->empty()) m.machine_slowdown = parse_law_of("machine_slowdown", *v);
   if (const auto* v = text("port"); v && !v->empty()) m.port = parse_port(*v);
   if (const auto* v = text("policy"); v && !v->empty()) m.policy = parse_policy(*v);
   // A protocol is one of its structure's family; a graph's is refused as the library words it.

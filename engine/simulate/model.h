@@ -1,9 +1,9 @@
 // What to simulate, as a library caller (the CLI, a test, the sweep, the paper's tables) states
 // it: one of Wilson's structures on n processors of which m are fast, or a DAG file, with its
-// communication. Law and number texts are kept as given (fractions, the names `uniform` and
-// `normal`), since results print them back; the typed values come from the accessors. The
-// protocol, the dealing policy and the port model are values, parsed at the edge (find_protocol,
-// parse_policy, parse_port); their text comes from the value.
+// communication. Every field is a value: laws are Laws, numbers are numbers, the protocol, the
+// dealing policy and the port model are registry entries and enums. A law or number a record
+// prints back keeps the text the user gave beside its value (distributions/spelled.h: a = 1/2,
+// law = uniform). parse_model below makes a Model from texts, the one parser of every front end.
 //
 // Errors are InputError naming the parameter in the papers' words (width, fast_count, scale, law,
 // fast_law, levels, comm_cost, exchange, protocol, policy, structure, graph, task_law, task_cv,
@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "distributions/spelled.h"
 #include "engine/kernel/plan.h"
 #include "structures/structure.h"
 #include "structures/task_graphs.h"
@@ -26,6 +27,8 @@ namespace hetstruct::engine {
 // The largest communication cost C accepted: 1e30, so that sums of 2C per message stay finite.
 inline constexpr double max_comm_cost = 1e30;
 
+using distributions::Spelled;
+
 struct Model {
   std::optional<structures::StructureKind> structure;  // async, sync, nn, ms; none with a graph
   std::string graph;            // a graph file (DOT, STG or WfFormat, by extension) instead of a structure
@@ -33,21 +36,21 @@ struct Model {
   structures::TaskGraphOptions task_graph;
   int width = 0;                // n
   int fast_count = 0;           // m
-  std::string scale = "1/2";    // a, text so that fractions work
-  std::string law = "uniform";  // uniform, normal, or a law in the law syntax
-  std::string fast_law;         // overrides a*law on the fast processors
+  Spelled<double> scale{0.5, "1/2"};                                // a
+  Spelled<distributions::Law> law{distributions::Law::paper_uniform(), "uniform"};
+  std::optional<Spelled<distributions::Law>> fast_law;             // none: a * law on the fast processors
   int levels = 1000;            // p, tasks per processor
   structures::NeighborExchange exchange = structures::NeighborExchange::sequential;
-  std::string comm = "0";       // C, the time of one message (text: fractions work)
+  Spelled<double> comm{0.0, "0"};                                   // C, the time of one message
   const ProtocolEntry* protocol = nullptr;  // of the structure's family; none: the structure's default
   std::optional<DealingPolicy> policy;      // master-slave dealing; none: dynamic
   // A graph's machine: the first fast_count processors take `scale` times their tasks' laws, or
-  // `processor_scales` (a list "1,1,1/2", one per processor) gives every processor's; either
-  // replaces the file's speeds. Only with a graph.
-  std::string processor_scales;
-  // A graph's cores per processor: a list "4,4,1", or one count for every processor (empty: the
-  // file's, else 1 each). Only with a graph.
-  std::string processor_cores;
+  // `processor_scales` (one per processor) gives every processor's; either replaces the file's
+  // speeds. Only with a graph; empty: none.
+  std::vector<double> processor_scales;
+  // A graph's cores per processor, or one count for every processor (empty: the file's, else 1
+  // each). Only with a graph.
+  std::vector<int> processor_cores;
   // A graph's machine is Wilson's even at m = 0: the first fast_count processors at `scale`, the
   // others at 1, the file's speeds and processor_scales replaced (at m = 0: equal processors). A
   // comparison that sets m or a on a graph (engine/sweep/grid.h) means that machine.
@@ -55,29 +58,23 @@ struct Model {
   std::optional<Port> port;     // a graph's port model; none: free
   bool overlap = false;         // one-port models: a processor computes while it communicates
   bool memory_check = true;     // refuse a model larger than the available memory (engine/driver/resources.h)
-  // Correlated slowdowns (engine/kernel/plan.h): laws of a factor per processor and of one for the whole
-  // machine, drawn each replication; empty: none (independent task times).
-  std::string slowdown, machine_slowdown;
+  // Correlated slowdowns (engine/kernel/plan.h): laws of a factor per processor and of one for the
+  // whole machine, drawn each replication; none: independent task times.
+  std::optional<Spelled<distributions::Law>> slowdown, machine_slowdown;
 
-  // Wilson's (n, m) model of a structure: n - m processors draw `law`, m draw `scale` * `law`.
-  static Model wilson(structures::StructureKind structure, int n, int m, std::string scale, std::string law,
-                      int levels, double comm = 0.0);
+  // Wilson's (n, m) model of a structure: n - m processors draw `law`, m draw `scale` * `law`
+  // (texts, parsed as parse_model parses them; InputError on scale, law, comm_cost).
+  static Model wilson(structures::StructureKind structure, int n, int m, const std::string& scale,
+                      const std::string& law, int levels, double comm = 0.0);
 
-  // The law the model names: `uniform` is u(0,1), `normal` is n(1/2,1/12) (Wilson's pair).
-  distributions::Law slow_law() const;
+  // The fast processors' law: fast_law, else scale * law.
   distributions::Law fast_law_value() const;
-  double scale_value() const;
-  double comm_value() const;
   // True for Wilson's uniform setting: u(0,1) slow and a*u(0,1) fast (where Eq. 1-7 apply).
   bool is_paper_uniform() const;
-  // The plan's compile options: C, protocol, policy, port, overlap and slowdowns (InputError on
-  // slowdown, machine_slowdown).
+  // Whether the model has correlated slowdowns.
+  bool slowed() const { return slowdown || machine_slowdown; }
+  // The plan's compile options: C, protocol, policy, port, overlap and slowdowns.
   CompileOptions compile_options() const;
-  // The processor scales a list gives (InputError on processor_scale).
-  static std::vector<double> parse_scales(const std::string& text);
-  // The core counts a list gives, one count standing for each of `width` processors (InputError on
-  // processor_cores).
-  static std::vector<int> parse_cores(const std::string& text, int width);
 
   // Validates everything and builds the structure; refuses one that would not fit in memory
   // unless memory_check is off.
@@ -85,13 +82,25 @@ struct Model {
   structures::Structure build(structures::StructureKind kind) const;
 };
 
+// The parsers of the fields that keep their text, each refusing what the field cannot hold
+// (InputError naming the parameter): a > 0; 0 <= C <= max_comm_cost; a law in the law syntax, or
+// Wilson's names `uniform` (u(0,1)) and `normal` (n(1/2,1/12)) for `law`.
+Spelled<double> parse_scale(const std::string& text);
+Spelled<double> parse_comm_cost(const std::string& text);
+Spelled<distributions::Law> parse_law_of(const std::string& parameter, const std::string& text);
+// The processor scales a list "1,1,1/2" gives (InputError on processor_scale).
+std::vector<double> parse_processor_scales(const std::string& text);
+// The core counts a list "4,4,1" gives, or one count for every processor (InputError on
+// processor_cores).
+std::vector<int> parse_processor_cores(const std::string& text);
+
 // A model as a front end states it: the texts of the parameters it was given, keyed by parameter
 // name in the papers' words. parse_model turns them into a Model: the one parser that the command
 // line (cli/model.cpp), the Python module (python/arguments.cpp) and the sweep's configurations
 // (engine/sweep/grid.h to_model) share, so a name, a number or a combination means the same
 // everywhere. The parameters: structure (async, sync, nn, ms), graph (a file), width, fast_count,
-// levels (whole numbers), scale, comm_cost, law, fast_law (kept as text: fractions and the
-// names uniform and normal print back), protocol, policy, exchange, port, overlap (true, false),
+// levels (whole numbers), scale, comm_cost, law, fast_law (their texts kept beside their values:
+// fractions and the names uniform and normal print back), protocol, policy, exchange, port, overlap (true, false),
 // task_law (normal, uniform, constant), task_cv, bandwidth (numbers), mapping, processor_scale,
 // processor_cores, schedule (heft, cpop, heft-sd), sd_weight, slowdown, machine_slowdown,
 // memory_check (true, false). A parameter left out takes Model's default.

@@ -21,7 +21,7 @@ std::vector<Record> compare_policies(
     sims.push_back(prepare(ms));
   }
   const auto& s = sims.front().structure;
-  const auto sb = bounds::comm_bounds(s, false, model.scale_value(), model.comm_value(), 0.0);
+  const auto sb = bounds::comm_bounds(s, false, model.scale.value, model.comm.value, 0.0);
   const double lower = sb ? sb->bounds.lower : std::nan(""), upper = sb ? sb->bounds.upper : std::nan("");
   std::vector<Record> records;
   for (std::size_t i = 0; i < sims.size(); ++i) {
@@ -33,8 +33,8 @@ std::vector<Record> compare_policies(
     const Estimate d = i == 0 ? Estimate{} : run_difference(sim.plan, sims.front().plan, run);
     const Estimate& e = sim.estimate;
     Record r;
-    r.add("structure", "ms").add("law", model.law).add("fast_law", s.fast_count ? s.laws.front().to_string() : "");
-    r.add("n", s.width).add("m", s.fast_count).add("a", model.scale_value()).add("levels", s.levels);
+    r.add("structure", "ms").add("law", model.law.text).add("fast_law", s.fast_count ? s.laws.front().to_string() : "");
+    r.add("n", s.width).add("m", s.fast_count).add("a", model.scale.value).add("levels", s.levels);
     r.add("comm", sim.plan.comm.comm_cost).add("protocol", sim.plan.protocol->name).add("policy", policies[i].name);
     r.add("approach", policies[i].approach).add("reps", e.reps).add("seed", options.seed).add("mean", e.mean);
     r.add("stderr", e.stderr_).add("ci_low", e.ci_low).add("ci_high", e.ci_high);

@@ -24,7 +24,7 @@ Simulation prepare(const Model& model) {
     return sim;
   }
   if (!sim.custom() && sim.zero_comm())
-    sim.closed_form = bounds::closed_form(sim.structure, model.is_paper_uniform(), model.scale_value());
+    sim.closed_form = bounds::closed_form(sim.structure, model.is_paper_uniform(), model.scale.value);
   // Exact where the closed form is: everything but the asynchronous normal approximation.
   const bool exact = sim.closed_form && sim.closed_form->method != "normal_approx";
   sim.estimators = estimator_setup(sim.structure, sim.plan, exact ? std::optional(sim.closed_form->value) : std::nullopt,
@@ -99,7 +99,7 @@ Record simulation_record(const Simulation& sim, std::uint64_t seed) {
   const bool custom = sim.custom();
   // The law as given where it is one of Wilson's names, else its canonical text.
   const std::string law = custom                                                       ? ""
-                          : sim.model.law == "uniform" || sim.model.law == "normal" ? sim.model.law
+                          : sim.model.law.text == "uniform" || sim.model.law.text == "normal" ? sim.model.law.text
                                                                                      : s.laws.back().to_string();
   Record r;
   // A text that does not apply (a graph's law, no fast law, no protocol or policy) is no value:
@@ -114,7 +114,7 @@ Record simulation_record(const Simulation& sim, std::uint64_t seed) {
   // A graph has m and a only when they were given (its speeds may come from its file or a list).
   if (custom && s.fast_count == 0) r.add_none("m");
   else r.add("m", s.fast_count);
-  r.add("a", custom && s.fast_count == 0 ? std::nan("") : sim.model.scale_value()).add("levels", s.levels).add("reps", e.reps).add("seed", seed);
+  r.add("a", custom && s.fast_count == 0 ? std::nan("") : sim.model.scale.value).add("levels", s.levels).add("reps", e.reps).add("seed", seed);
   r.add("mean", e.mean).add("stderr", e.stderr_).add("ci_low", e.ci_low).add("ci_high", e.ci_high);
   r.add("min", e.min).add("max", e.max);
   if (sim.closed_form) r.add("closed_form", sim.closed_form->value).add("closed_form_method", sim.closed_form->method);

@@ -339,18 +339,15 @@ SweepGrid make_grid(const std::array<std::vector<std::string>, SweepDim::count>&
 std::vector<SweepGrid> make_grids(const std::array<std::vector<std::string>, SweepDim::count>& texts,
                                   const std::vector<std::string>& graphs, const std::vector<std::string>& ports,
                                   std::uint64_t limit, const SweepSlowdowns& slowdowns) {
-  // Checked once here, not per configuration: the laws parse (Model::compile_options) and draw no
-  // negative factor (as compile() refuses them).
-  {
-    Model m;
-    m.slowdown = slowdowns.processor;
-    m.machine_slowdown = slowdowns.machine;
-    const Slowdown laws = m.compile_options().slowdown;
-    for (const auto& [parameter, law] : {std::pair{"machine_slowdown", laws.machine}, std::pair{"slowdown", laws.processor}})
-      if (law && law->negative_probability() > 0.0)
-        throw InputError(parameter, "the law " + law->to_string() + " draws a negative factor",
-                         "a slowdown factor must be >= 0: give a law whose values are >= 0 (c, u(a,b) with a >= 0, "
-                         "tn, gamma, lognormal)");
+  // Checked once here, not per configuration: the laws parse (parse_law_of) and draw no negative
+  // factor (as compile() refuses them).
+  for (const auto& [parameter, text] : {std::pair{"machine_slowdown", &slowdowns.machine}, std::pair{"slowdown", &slowdowns.processor}}) {
+    if (text->empty()) continue;
+    const auto law = parse_law_of(parameter, *text).value;
+    if (law.negative_probability() > 0.0)
+      throw InputError(parameter, "the law " + law.to_string() + " draws a negative factor",
+                       "a slowdown factor must be >= 0: give a law whose values are >= 0 (c, u(a,b) with a >= 0, "
+                       "tn, gamma, lognormal)");
   }
   const bool structures = !texts[SweepDim::structure].empty();
   if (!structures && graphs.empty())
@@ -455,7 +452,7 @@ Model to_model(const SweepConfig& c, const GraphSettings& graph) {
   Model m = parse_model(t);
   if (is_file) {  // the sweep's settings of every graph, already typed
     m.task_graph = graph.task_graph;
-    m.processor_scales = graph.wilson_machine ? "" : graph.processor_scales;
+    m.processor_scales = graph.wilson_machine ? std::vector<double>{} : graph.processor_scales;
     m.processor_cores = graph.processor_cores;
     m.wilson_machine = graph.wilson_machine;
   }

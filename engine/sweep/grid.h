@@ -47,11 +47,7 @@ using SweepColumns = std::array<std::string, SweepDim::count>;
 
 // A number of the grid (a, comm): its value and its text as the CSV prints it (the shortest exact
 // decimal: a=1/2 prints 0.5, as the grid always has).
-struct SweepNumber {
-  double value = 0.0;
-  std::string text;
-  bool operator==(const SweepNumber&) const = default;
-};
+using SweepNumber = distributions::Spelled<double>;
 
 // One configuration, typed: the grid's texts are read once (dimension_values) into these fields; a
 // field that does not apply (a graph's n, a column cleared in Entry::ran) is empty. column() prints
@@ -160,8 +156,8 @@ std::string sweep_port_value(std::optional<Port> port, bool overlap);
 // the same names). They are not columns of the CSV: one sweep, one setting.
 struct GraphSettings {
   structures::TaskGraphOptions task_graph;
-  std::string processor_scales;
-  std::string processor_cores;  // every configuration's, its comparisons' targets included
+  std::vector<double> processor_scales;  // empty: none
+  std::vector<int> processor_cores;      // every configuration's, its comparisons' targets included; empty: none
   // A comparison's target that sets m or a: Wilson's machine (m processors at a, the others at 1)
   // replaces the file's speeds and processor_scales, at m = 0 too (Model::wilson_machine).
   bool wilson_machine = false;

@@ -66,10 +66,10 @@ Validated validate_model(const SweepConfig& c, const GraphSettings& graph) {
     if (plan.messages.empty()) model[SweepDim::protocol] = model[SweepDim::comm] = "";
   } else {
     if (m.fast_count == 0) model[SweepDim::fast_law] = "";
-    if (m.fast_count == 0 || !m.fast_law.empty()) model[SweepDim::a] = "";
+    if (m.fast_count == 0 || m.fast_law) model[SweepDim::a] = "";
     if (s.kind == structures::StructureKind::asynchronous) model[SweepDim::comm] = "";
     // At C = 0 messages take no time: every synchronous protocol is the level barrier, bit for bit.
-    if (s.kind == structures::StructureKind::synchronous && m.comm_value() == 0.0) model[SweepDim::protocol] = "";
+    if (s.kind == structures::StructureKind::synchronous && m.comm.value == 0.0) model[SweepDim::protocol] = "";
   }
   return v;
 }
@@ -556,7 +556,7 @@ std::vector<Record> config_records(const Entry& entry, const Job& job, const std
   const structures::Structure& s = job.s;
   const bool zero_comm = job.plan.kind != PlanKind::protocol;
   const bool paper_uniform = job.model.is_paper_uniform();
-  const double a = job.model.scale_value(), comm = job.model.comm_value();
+  const double a = job.model.scale.value, comm = job.model.comm.value;
 
   // Under slowdowns the closed forms and bounds (which assume independent task times) do not apply:
   // their rows say so, with no value, rather than print a number beside a correlated simulation.
@@ -728,8 +728,8 @@ ModelSweep model_sweep(const Model& model) {
     if (!text.empty()) texts[d] = {text};
   };
   set(SweepDim::m, std::to_string(model.fast_count));
-  set(SweepDim::a, model.scale);
-  set(SweepDim::comm, model.comm);
+  set(SweepDim::a, model.scale.text);
+  set(SweepDim::comm, model.comm.text);
   if (model.policy) set(SweepDim::policy, to_string(*model.policy));
   ModelSweep out;
   if (!model.graph.empty()) {
@@ -741,16 +741,16 @@ ModelSweep model_sweep(const Model& model) {
     out.graph.processor_cores = model.processor_cores;
   } else {
     set(SweepDim::structure, structures::to_string(*model.structure));
-    set(SweepDim::law, model.law);
-    set(SweepDim::fast_law, model.fast_law);
+    set(SweepDim::law, model.law.text);
+    if (model.fast_law) set(SweepDim::fast_law, model.fast_law->text);
     set(SweepDim::n, std::to_string(model.width));
     set(SweepDim::levels, std::to_string(model.levels));
     if (model.protocol) set(SweepDim::protocol, model.protocol->name);
     set(SweepDim::exchange, to_string(model.exchange));
   }
   SweepGrid grid = make_grid(texts, 1);
-  grid.slowdown = model.slowdown;
-  grid.machine_slowdown = model.machine_slowdown;
+  if (model.slowdown) grid.slowdown = model.slowdown->text;
+  if (model.machine_slowdown) grid.machine_slowdown = model.machine_slowdown->text;
   out.config = grid.at(0);
   return out;
 }

@@ -28,7 +28,7 @@ std::vector<Record> figure_points(const FigureSpec& spec, const FigureRun& run,
                                   const std::function<void(std::size_t, std::size_t)>& progress) {
   Model model = Model::wilson(spec.structure, spec.n, spec.m, run.scale, run.law, run.levels);
   const structures::Structure s = model.build();
-  const double a = model.scale_value();
+  const double a = model.scale.value;
 
   const bool plain = run.estimator == Estimator::mc && !run.stop.active();
   std::optional<Estimate> surrogate_mean;
@@ -58,7 +58,7 @@ std::vector<Record> figure_points(const FigureSpec& spec, const FigureRun& run,
   std::vector<Record> points;
   const auto comms = figure_comm_values();
   for (std::size_t i = 0; i < comms.size(); ++i) {
-    model.comm = distributions::format_exact(comms[i]);
+    model.comm = distributions::spelled_exactly(comms[i]);
     std::string protocol;
     const EstimatorResult result = estimate(model, &protocol);
     const Estimate& e = result.estimate;

@@ -195,7 +195,7 @@ std::vector<CellResult> regenerate(const std::vector<int>& tables, const TableRu
     const Model model = model_of(c, c.comm, run.levels);
     // E(nn) at C = 0 under the reading of Tables 1-2: the paper's bounds build on its own E(nn).
     const double nn_zero = c.kind == structures::StructureKind::nearest_neighbor ? simulate(c, 0.0).result.estimate.mean : 0.0;
-    if (const auto b = bounds::comm_bounds(model.build(), model.is_paper_uniform(), model.scale_value(), c.comm, nn_zero))
+    if (const auto b = bounds::comm_bounds(model.build(), model.is_paper_uniform(), model.scale.value, c.comm, nn_zero))
       r.bounds = b->bounds;
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (progress) progress(++count, results.size());
