@@ -27,6 +27,8 @@
 #include "structures/structure.h"
 #include "structures/task_graphs.h"
 
+namespace dag_comm_test {
+
 namespace {
 
 using hetstruct::InputError;
@@ -808,3 +810,5 @@ TEST_CASE("an edge law that can draw a negative time is refused", "[dag][comm]")
                                     "same.dot")),
                   InputError);
 }
+
+}  // namespace dag_comm_test
