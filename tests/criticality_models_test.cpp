@@ -22,6 +22,7 @@
 #include "engine/simulate/criticality.h"
 #include "structures/custom.h"
 #include "structures/structure.h"
+#include "dag_support.h"
 
 namespace criticality_models_test {
 
@@ -33,13 +34,7 @@ using namespace hetstruct::engine;
 constexpr double minus_infinity = -std::numeric_limits<double>::infinity();
 
 CriticalityRun criticality_of(const Structure& s, std::uint64_t reps, int threads, const CompileOptions& options) {
-  const Plan plan = compile(s, options);
-  const Plan used = criticality_plan(s, plan, options);
-  RunOptions run;
-  run.seed = 5;
-  run.reps = reps;
-  run.threads = threads;
-  return run_criticality(s, used, run);
+  return hetstruct::testing::criticality_run(s, 5, reps, threads, options);
 }
 
 std::map<std::string, double> criticalities(const CriticalityRun& run) {

@@ -24,6 +24,7 @@
 #include "engine/simulate/simulation.h"
 #include "engine/kernel/streams.h"
 #include "structures/structure.h"
+#include "dag_support.h"
 #include "support.h"
 
 namespace {
@@ -34,14 +35,8 @@ using hetstruct::testing::error_of;
 using namespace hetstruct::structures;
 using namespace hetstruct::engine;
 
-CriticalityRun criticality_of(const Structure& s, std::uint64_t reps, int threads = 1, CompileOptions options = {}) {
-  const Plan plan = compile(s, options);
-  const Plan used = criticality_plan(s, plan, options);
-  RunOptions run;
-  run.seed = 11;
-  run.reps = reps;
-  run.threads = threads;
-  return run_criticality(s, used, run);
+CriticalityRun criticality_of(const Structure& s, std::uint64_t reps, int threads = 1, const CompileOptions& options = {}) {
+  return hetstruct::testing::criticality_run(s, 11, reps, threads, options);
 }
 
 std::map<std::string, const TaskCriticality*> by_name(const CriticalityRun& run) {
@@ -140,17 +135,9 @@ Structure random_dag(std::uint64_t seed, int size, int width) {
   s.kind = StructureKind::custom;
   s.name = "random";
   s.laws = {parse_law("u(0,1)"), parse_law("0.5*u(0,1)"), parse_law("u(0.2,0.8)"), parse_law("u(0,0.4)")};
-  std::uniform_int_distribution<int> law(0, 2), processor(0, width - 1);
   std::bernoulli_distribution linked(0.3), message(0.5);
+  hetstruct::testing::add_random_tasks(engine, s, size, width, 3);
   PrecedenceGraph& g = s.custom_graph();
-  for (int v = 0; v < size; ++v) {
-    Task t;
-    t.processor = processor(engine);
-    t.law = law(engine);
-    t.name = "t" + std::to_string(v);
-    boost::add_vertex(t, g);
-    s.width = std::max(s.width, t.processor + 1);
-  }
   std::uint32_t index = 0;
   for (int a = 0; a < size; ++a)
     for (int b = a + 1; b < size; ++b)
@@ -160,12 +147,7 @@ Structure random_dag(std::uint64_t seed, int size, int width) {
         e.file_index = index++;
         boost::add_edge(a, b, e, g);
       }
-  std::vector<int> last(s.width, -1);
-  for (int v = 0; v < size; ++v) {
-    const int p = g[v].processor;
-    if (last[p] >= 0 && !boost::edge(last[p], v, g).second) boost::add_edge(last[p], v, Precedence{false}, g);
-    last[p] = v;
-  }
+  hetstruct::testing::chain_processors(s);
   s.levels = 1;
   return s;
 }

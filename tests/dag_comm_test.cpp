@@ -26,6 +26,9 @@
 #include "engine/kernel/streams.h"
 #include "structures/structure.h"
 #include "structures/task_graphs.h"
+#include "dag_support.h"
+
+namespace dag_comm_test {
 
 namespace {
 
@@ -53,17 +56,10 @@ Structure random_dag(std::uint64_t seed, int size, int width, bool edge_laws, bo
   if (ties) s.laws = {parse_law("c(1)"), parse_law("c(2)"), parse_law("c(3)"), parse_law("c(0.5)"), parse_law("c(1)")};
   if (normal)
     s.laws = {parse_law("n(0.5,1/12)"), parse_law("n(1,1/4)"), parse_law("u(0,1)"), parse_law("tn(0.2,0.01)"), parse_law("c(0.25)")};
-  std::uniform_int_distribution<int> law(0, 2), processor(0, width - 1), message_law(3, 4);
+  std::uniform_int_distribution<int> message_law(3, 4);
   std::bernoulli_distribution linked(0.15), own_law(0.5);
+  hetstruct::testing::add_random_tasks(engine, s, size, width, 3);
   PrecedenceGraph& g = s.custom_graph();
-  for (int v = 0; v < size; ++v) {
-    Task t;
-    t.processor = processor(engine);
-    t.law = law(engine);
-    t.name = "t" + std::to_string(v);
-    boost::add_vertex(t, g);
-    s.width = std::max(s.width, t.processor + 1);
-  }
   for (int a = 0; a < size; ++a)
     for (int b = a + 1; b < size; ++b)
       if (linked(engine)) {
@@ -76,12 +72,7 @@ Structure random_dag(std::uint64_t seed, int size, int width, bool edge_laws, bo
   std::shuffle(file_order.begin(), file_order.end(), engine);
   std::size_t k = 0;
   for (const auto e : boost::make_iterator_range(boost::edges(g))) g[e].file_index = file_order[k++];
-  std::vector<int> last(s.width, -1);
-  for (int v = 0; v < size; ++v) {
-    const int p = g[v].processor;
-    if (last[p] >= 0 && !boost::edge(last[p], v, g).second) boost::add_edge(last[p], v, Precedence{false}, g);
-    last[p] = v;
-  }
+  hetstruct::testing::chain_processors(s);
   s.levels = 1;
   return s;
 }
@@ -529,14 +520,9 @@ Structure unshared_dag(std::uint64_t seed, int size, int width, bool normal) {
   s.kind = StructureKind::custom;
   s.laws = {parse_law("u(0,1)"), parse_law("u(0.2,0.8)"), parse_law("u(0,0.4)")};
   if (normal) s.laws = {parse_law("n(0.5,1/12)"), parse_law("n(1,1/4)"), parse_law("u(0,0.4)")};
-  std::uniform_int_distribution<int> law(0, 1), processor(0, width - 1);
   std::bernoulli_distribution linked(0.2), own_law(0.5);
+  hetstruct::testing::add_random_tasks(engine, s, size, width, 2);
   PrecedenceGraph& g = s.custom_graph();
-  for (int v = 0; v < size; ++v) {
-    const int p = processor(engine);
-    boost::add_vertex(Task{TaskKind::compute, p, 0, law(engine), "t" + std::to_string(v)}, g);
-    s.width = std::max(s.width, g[v].processor + 1);
-  }
   std::vector<bool> sends(s.width, false), receives(s.width, false);
   std::uint32_t index = 0;
   for (int a = 0; a < size; ++a)
@@ -552,12 +538,7 @@ Structure unshared_dag(std::uint64_t seed, int size, int width, bool normal) {
       e.file_index = index++;
       boost::add_edge(a, b, e, g);
     }
-  std::vector<int> last(s.width, -1);
-  for (int v = 0; v < size; ++v) {
-    const int p = g[v].processor;
-    if (last[p] >= 0 && !boost::edge(last[p], v, g).second) boost::add_edge(last[p], v, Precedence{false, -1, index++}, g);
-    last[p] = v;
-  }
+  hetstruct::testing::chain_processors(s, &index);
   s.levels = 1;
   return s;
 }
@@ -808,3 +789,5 @@ TEST_CASE("an edge law that can draw a negative time is refused", "[dag][comm]")
                                     "same.dot")),
                   InputError);
 }
+
+}  // namespace dag_comm_test

@@ -18,6 +18,8 @@
 #include "support.h"
 #include "structures/task_graphs.h"
 
+namespace graph_files_test {
+
 using namespace hetstruct;
 using testing::error_of;  // "" when nothing is thrown
 using distributions::Law;
@@ -400,3 +402,5 @@ TEST_CASE("graph files: a folder or a pattern names several, sorted", "[graph_fi
   REQUIRE(error_of([&] { structures::expand_graph_paths(d + "/*.xml"); }) == "graph: no file matches '" + d + "/*.xml'");
   fs::remove_all(dir);
 }
+
+}  // namespace graph_files_test

@@ -35,6 +35,8 @@
 #include "structures/structure.h"
 #include "support.h"
 
+namespace measured_laws_test {
+
 using namespace hetstruct;
 using distributions::Law;
 using distributions::parse_law;
@@ -537,3 +539,5 @@ TEST_CASE("the negative-time warning names what can go negative", "[law][measure
   // Positive data is never negative.
   CHECK(warning({"emp(" + write_file(dir, "pos.txt", "0\n1\n2\n") + ")"}) == "none");
 }
+
+}  // namespace measured_laws_test

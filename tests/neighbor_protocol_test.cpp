@@ -18,6 +18,8 @@
 #include "engine/kernel/streams.h"
 #include "structures/structure.h"
 
+namespace neighbor_protocol_test {
+
 namespace {
 
 using hetstruct::distributions::Law;
@@ -312,3 +314,5 @@ TEST_CASE("the event-driven readings reproduce Table 4, (8,3), a = 1/2, C = .10"
     REQUIRE(e.mean == Approx(r.pinned).epsilon(1e-9));
   }
 }
+
+}  // namespace neighbor_protocol_test

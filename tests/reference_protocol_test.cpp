@@ -17,6 +17,8 @@
 #include "engine/kernel/plan.h"
 #include "structures/structure.h"
 
+namespace reference_protocol_test {
+
 namespace {
 
 using hetstruct::distributions::Law;
@@ -173,3 +175,5 @@ TEST_CASE("only the kept protocols have a frozen implementation", "[nn-protocol]
   REQUIRE_THROWS(make_reference_protocol("sync", "coordinator", setup));
   REQUIRE_THROWS(make_reference_protocol("async", "event-available", setup));
 }
+
+}  // namespace reference_protocol_test

@@ -16,6 +16,8 @@
 #include "engine/sweep/sweep.h"
 #include "support.h"
 
+namespace simulate_compare_test {
+
 using namespace hetstruct;
 using namespace hetstruct::engine;
 
@@ -500,3 +502,5 @@ TEST_CASE("graph_settings: a sweep's settings of every graph parsed as a graph's
     CHECK(e.where() == "schedule");
   }
 }
+
+}  // namespace simulate_compare_test

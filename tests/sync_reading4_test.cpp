@@ -18,6 +18,8 @@
 #include "engine/kernel/plan.h"
 #include "structures/structure.h"
 
+namespace sync_reading4_test {
+
 using namespace hetstruct;
 using distributions::Law;
 
@@ -273,3 +275,5 @@ TEST_CASE("sync reading 4 fits Table 3 at (8,3), a = 1/2, C = .10", "[sync-proto
   REQUIRE(std::abs(e.mean - 1610.0) < 0.0115 * 1610.0 + 4.0 * e.stderr_);
   REQUIRE(e.mean == Approx(1608.41).margin(4.0 * std::sqrt(e.stderr_ * e.stderr_ + 0.17 * 0.17)));
 }
+
+}  // namespace sync_reading4_test
