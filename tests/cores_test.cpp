@@ -44,7 +44,7 @@ CustomDag constant_dag(const std::vector<std::tuple<int, double, int>>& tasks, c
   CustomDag dag;
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     const auto& [p, time, c] = tasks[i];
-    dag.tasks.push_back({"t" + std::to_string(i), p, dag.law_index(Law::constant(time)), std::nullopt, c});
+    dag.tasks.push_back({"t" + std::to_string(i), p, dag.law_index(Law::constant(time)), std::nullopt, c, {}});
   }
   for (const auto& [a, b] : edges) dag.edges.push_back({static_cast<std::size_t>(a), static_cast<std::size_t>(b), -1});
   dag.processor_cores = std::move(cores);
@@ -134,7 +134,7 @@ RandomCase random_case(std::uint64_t seed, int size, int width) {
     const int p = processor(engine);
     std::uniform_int_distribution<int> takes(1, dag.processor_cores[static_cast<std::size_t>(p)]);
     dag.tasks.push_back({"t" + std::to_string(v), p, dag.law_index(laws[static_cast<std::size_t>(law(engine))]), std::nullopt,
-                         takes(engine)});
+                         takes(engine), {}});
   }
   for (int a = 0; a < size; ++a)
     for (int b = a + 1; b < size; ++b)

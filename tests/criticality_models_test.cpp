@@ -67,7 +67,7 @@ CustomDag random_cores_dag(std::uint64_t seed, int size, int width) {
     const int p = v < width ? v : processor(engine);  // every processor used
     std::uniform_int_distribution<int> takes(1, dag.processor_cores[static_cast<std::size_t>(p)]);
     dag.tasks.push_back({"t" + std::to_string(v), p, dag.law_index(laws[static_cast<std::size_t>(law(engine))]), std::nullopt,
-                         takes(engine)});
+                         takes(engine), {}});
   }
   for (int a = 0; a < size; ++a)
     for (int b = a + 1; b < size; ++b)
@@ -208,7 +208,7 @@ TEST_CASE("criticality on processors of several cores: hand-computed, a start or
   // is not (delaying b's finish delays nothing), nor a.
   CustomDag dag;
   for (const auto& [name, p, time] : std::vector<std::tuple<const char*, int, double>>{{"a", 0, 10}, {"b", 0, 1}, {"c", 0, 20}, {"x", 1, 5}})
-    dag.tasks.push_back({name, p, dag.law_index(Law::constant(time)), std::nullopt, 1});
+    dag.tasks.push_back({name, p, dag.law_index(Law::constant(time)), std::nullopt, 1, {}});
   dag.edges.push_back({3, 1, -1});
   dag.processor_cores = {3, 1};
   const Structure s = build_custom(dag, "hand.dot");
@@ -259,7 +259,7 @@ CustomDag constant_dag(std::uint64_t seed, int size, int width, const std::vecto
     // Laws pushed as they are (law_index would share laws by their text).
     dag.laws.push_back(Law::constant(times[static_cast<std::size_t>(v)]));
     dag.tasks.push_back({"t" + std::to_string(v), v < width ? v : processor(engine), static_cast<int>(dag.laws.size() - 1),
-                         std::nullopt, 1});
+                         std::nullopt, 1, {}});
   }
   for (int a = 0; a < size; ++a)
     for (int b = a + 1; b < size; ++b)
