@@ -22,6 +22,8 @@
 #include "distributions/law.h"
 #include "distributions/sampler.h"
 
+namespace bounds_test {
+
 using hetstruct::InputError;
 using hetstruct::distributions::Law;
 using hetstruct::distributions::Sampler;
@@ -399,3 +401,5 @@ TEST_CASE("E[max] of many equal laws: runs share a cdf, long runs take a power",
   CHECK_THAT(hb::expected_max(grouped), WithinRel(hb::expected_max(interleaved), 1e-12));
   CHECK_THAT(hb::expected_max(grouped), WithinRel(hb::synchronous_uniform_mean(40, 20, 0.5, 1), 1e-10));
 }
+
+}  // namespace bounds_test

@@ -7,6 +7,8 @@
 #include "engine/driver/monte_carlo.h"
 #include "structures/structure.h"
 
+namespace calibration_test {
+
 using namespace hetstruct;
 using distributions::Law;
 
@@ -60,3 +62,5 @@ TEST_CASE("the standard error shrinks as 1/sqrt(reps)", "[calibration]") {
   const auto small = simulate(s, 2000, 7), large = simulate(s, 8000, 8);
   REQUIRE(small.stderr_ / large.stderr_ == Approx(2.0).epsilon(0.10));
 }
+
+}  // namespace calibration_test

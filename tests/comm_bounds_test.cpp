@@ -8,6 +8,8 @@
 #include "bounds/communication_bounds.h"
 #include "distributions/input_error.h"
 
+namespace comm_bounds_test {
+
 using namespace hetstruct;
 using distributions::Law;
 
@@ -54,3 +56,5 @@ TEST_CASE("Eq. 13 and 17: master-slave bounds", "[comm-bounds]") {
   REQUIRE(h.lower == Approx(bounds::asynchronous_mean(std::vector<Law>(4, slow), 1000).value + 200.0).epsilon(1e-12));
   REQUIRE_THROWS_AS(bounds::master_slave_bounds({slow}, 0, 1000, 0.1), InputError);
 }
+
+}  // namespace comm_bounds_test

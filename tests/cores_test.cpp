@@ -22,6 +22,8 @@
 #include "structures/structure.h"
 #include "support.h"
 
+namespace cores_test {
+
 namespace {
 
 using hetstruct::distributions::Law;
@@ -273,3 +275,5 @@ TEST_CASE("Cores: --cores on a graph, one count for all or a list, refused on Wi
 }
 
 }  // namespace
+
+}  // namespace cores_test

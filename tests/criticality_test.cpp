@@ -27,6 +27,8 @@
 #include "dag_support.h"
 #include "support.h"
 
+namespace criticality_test {
+
 namespace {
 
 using hetstruct::distributions::parse_law;
@@ -308,3 +310,5 @@ TEST_CASE("criticality: refused where the rules do not apply", "[criticality]") 
 }
 
 }  // namespace
+
+}  // namespace criticality_test

@@ -24,6 +24,8 @@
 #include "engine/kernel/plan.h"
 #include "structures/structure.h"
 
+namespace dag_estimates_test {
+
 namespace {
 
 using hetstruct::bounds::Moments;
@@ -641,3 +643,5 @@ TEST_CASE("a graph's messages and speeds enter the estimates as the simulation s
   options.port = hetstruct::engine::Port::one_port;
   REQUIRE_THROWS_AS(hetstruct::engine::stochastic_dag(hetstruct::engine::compile(s, options)), hetstruct::InputError);
 }
+
+}  // namespace dag_estimates_test

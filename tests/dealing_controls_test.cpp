@@ -10,6 +10,8 @@
 
 #include "bounds/dealing_controls.h"
 
+namespace dealing_controls_test {
+
 using hetstruct::bounds::Dealing;
 using hetstruct::bounds::dealing_mean;
 using hetstruct::bounds::dealing_value;
@@ -220,3 +222,5 @@ TEST_CASE("dealing controls: V~ is within 0.01 of V and its mean is exact for it
     }
   }
 }
+
+}  // namespace dealing_controls_test

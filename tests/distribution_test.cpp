@@ -22,6 +22,8 @@
 #include "engine/sweep/sweep.h"
 #include "cli/plot.h"
 
+namespace distribution_test {
+
 using namespace hetstruct;
 using namespace hetstruct::engine;
 using structures::StructureKind;
@@ -378,3 +380,5 @@ TEST_CASE("plot draws a histogram CSV: the density with the Normal fit, and the 
   // Any other CSV still needs --x.
   CHECK_THROWS_WITH(cli::plot_script(plot, "a,b\n1,2\n", "h.svg", "h.png"), Catch::StartsWith("--x"));
 }
+
+}  // namespace distribution_test

@@ -15,6 +15,8 @@
 #include "structures/structure.h"
 #include "support.h"
 
+namespace dot_reader_test {
+
 using namespace hetstruct;
 using testing::error_of;  // "" when nothing is thrown
 using distributions::Law;
@@ -252,3 +254,5 @@ TEST_CASE("DOT: cores and processor_cores", "[dot]") {
           "f.dot:2: vertex 'a': unknown attribute 'ncores' (did you mean cores=2 (the cores of its processor it takes; "
           "default 1)?)");
 }
+
+}  // namespace dot_reader_test

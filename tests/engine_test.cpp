@@ -9,6 +9,8 @@
 #include "engine/kernel/plan.h"
 #include "structures/structure.h"
 
+namespace engine_test {
+
 using namespace hetstruct;
 using distributions::Law;
 
@@ -204,3 +206,5 @@ TEST_CASE("common random numbers pair (n,m) with (n,0) draw for draw", "[engine]
   REQUIRE(diff.max <= 0.0);
   REQUIRE(diff.mean < 0.0);
 }
+
+}  // namespace engine_test

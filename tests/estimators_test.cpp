@@ -12,6 +12,8 @@
 #include "engine/estimators/estimators.h"
 #include "engine/simulate/simulation.h"
 
+namespace estimators_test {
+
 using namespace hetstruct;
 using engine::Estimator;
 using structures::StructureKind;
@@ -594,3 +596,5 @@ TEST_CASE("control-variate and antithetic intervals cover exact expectations 95%
     CHECK(with.factor > 1.2 * without.factor);
   }
 }
+
+}  // namespace estimators_test

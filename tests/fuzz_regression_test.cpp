@@ -18,6 +18,8 @@
 #include "fuzz/fuzz_targets.h"
 #include "structures/structure.h"
 
+namespace fuzz_regression_test {
+
 using hetstruct::InputError;
 using Catch::Matchers::Contains;
 namespace fz = hetstruct::fuzz;
@@ -169,3 +171,5 @@ TEST_CASE("fuzz finding: machine speeds whose sum or ratio overflows are refused
   CHECK(m.share(0, 2) > 0.0);
   CHECK(m.relative_speed(1, 2) == Approx(1e60));
 }
+
+}  // namespace fuzz_regression_test

@@ -24,6 +24,8 @@
 #include "engine/simulate/simulation.h"
 #include "tests/support.h"
 
+namespace gnuplot_test {
+
 using namespace hetstruct;
 namespace fs = std::filesystem;
 
@@ -267,3 +269,5 @@ TEST_CASE("a criticality CSV is drawn as its most critical tasks and their slack
   REQUIRE(plot.execute() == 0);
   CHECK(std::filesystem::exists(plot.out_base + ".svg"));
 }
+
+}  // namespace gnuplot_test

@@ -21,6 +21,8 @@
 #include "distributions/input_error.h"
 #include "engine/hbsp/replay.h"
 
+namespace hbsp_probe_test {
+
 using namespace hetstruct;
 namespace model = bounds::hbsp;
 namespace rp = engine::hbsp;
@@ -237,3 +239,5 @@ TEST_CASE("hbsp probe: trace clocks stay strictly increasing, one rank gives r =
   CHECK(trace.processors[0]->at == std::vector<double>{0, 0.1, 0.2});  // starts closer than 0.1 us apart
   CHECK(trace.processors[0]->r == std::vector<double>{1, 1, 1});
 }
+
+}  // namespace hbsp_probe_test

@@ -24,6 +24,8 @@
 #include "engine/hbsp/replay.h"
 #include "engine/simulate/record.h"
 
+namespace hbsp_test {
+
 using namespace hetstruct;
 namespace model = bounds::hbsp;
 namespace rp = engine::hbsp;
@@ -1060,3 +1062,5 @@ TEST_CASE("a cost that overflows is an error, never inf: closed forms, replays, 
   CHECK_THAT(error_of([&] { rp::monte_carlo_replay(m, prog, model::CostForm::hbsp1, t, options); }),
              Contains("spread.csv") && Contains("Monte Carlo") && Contains("overflows"));
 }
+
+}  // namespace hbsp_test

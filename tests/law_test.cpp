@@ -26,6 +26,8 @@
 #include "distributions/ziggurat.h"
 #include "engine/kernel/streams.h"
 
+namespace law_test {
+
 using hetstruct::InputError;
 using hetstruct::distributions::LeafKind;
 using hetstruct::distributions::Law;
@@ -650,3 +652,5 @@ TEST_CASE("format_exact and format_brief", "[law]") {
   CHECK(format_brief(0.196) == "0.196");
   CHECK(format_brief(-4.0) == "-4");
 }
+
+}  // namespace law_test

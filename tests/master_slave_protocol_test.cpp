@@ -15,6 +15,8 @@
 #include "engine/kernel/plan.h"
 #include "structures/structure.h"
 
+namespace master_slave_protocol_test {
+
 using namespace hetstruct;
 using distributions::Law;
 
@@ -432,3 +434,5 @@ TEST_CASE("equal-finish against equal and dynamic at (8,3), normal, a = 1/2, C =
   REQUIRE(vs_equal.mean + 10.0 * vs_equal.stderr_ < 0.0);
   REQUIRE(vs_dynamic.mean - 10.0 * vs_dynamic.stderr_ > 0.0);
 }
+
+}  // namespace master_slave_protocol_test

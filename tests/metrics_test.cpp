@@ -8,6 +8,8 @@
 #include "engine/driver/monte_carlo.h"
 #include "structures/structure.h"
 
+namespace metrics_test {
+
 using namespace hetstruct;
 using distributions::Law;
 
@@ -72,3 +74,5 @@ TEST_CASE("measuring busy times leaves the makespan's bits unchanged", "[metrics
       REQUIRE(m.parallelism_degree.mean * m.makespan.mean == Approx(2 * 40 * 0.25 + 4 * 40 * 0.5).epsilon(0.02));
   }
 }
+
+}  // namespace metrics_test

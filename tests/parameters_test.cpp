@@ -6,6 +6,8 @@
 #include "engine/simulate/model.h"
 #include "tests/support.h"
 
+namespace parameters_test {
+
 using namespace hetstruct;
 
 TEST_CASE("library errors name parameters, the CLI maps them to flags", "[parameters]") {
@@ -31,3 +33,5 @@ TEST_CASE("library errors name parameters, the CLI maps them to flags", "[parame
   CHECK(cli::flag_message(InputError("width", "too wide", "make the model smaller, or run anyway with memory_check off")) ==
         "--n: too wide (make the model smaller, or run anyway with --no-memory-check)");
 }
+
+}  // namespace parameters_test

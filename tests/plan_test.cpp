@@ -21,6 +21,8 @@
 #include "engine/kernel/streams.h"
 #include "structures/structure.h"
 
+namespace plan_test {
+
 namespace {
 
 using hetstruct::InputError;
@@ -443,3 +445,5 @@ TEST_CASE("evaluation is deterministic and workspaces are reusable", "[plan]") {
     REQUIRE(evaluate(plan, 43, 3, ws) != first);
   }
 }
+
+}  // namespace plan_test

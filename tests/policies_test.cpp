@@ -12,6 +12,8 @@
 #include "engine/simulate/policies.h"
 #include "engine/simulate/simulation.h"
 
+namespace policies_test {
+
 using namespace hetstruct;
 using engine::Estimator;
 
@@ -100,3 +102,5 @@ TEST_CASE("policies: an exact fit's variance factor is undefined, and targets sa
   const auto capped = engine::compare_policies(ms_model(0.05), options(200, 1), Estimator::mc, unreachable);
   for (const auto& r : capped) CHECK(r.text("target_met") == "false");
 }
+
+}  // namespace policies_test

@@ -10,6 +10,8 @@
 #include <utility>
 #include "structures/structure.h"
 
+namespace protocol_bounds_test {
+
 using namespace hetstruct;
 using distributions::Law;
 
@@ -120,3 +122,5 @@ TEST_CASE("balanced quotas weigh each task's 2C, proportional ones do not", "[pr
     REQUIRE(m.parallelism_degree.mean * m.makespan.mean == Approx(busy).epsilon(1e-12));
   }
 }
+
+}  // namespace protocol_bounds_test

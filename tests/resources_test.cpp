@@ -6,6 +6,8 @@
 #include "engine/driver/resources.h"
 #include "distributions/input_error.h"
 
+namespace resources_test {
+
 using namespace hetstruct;
 
 TEST_CASE("memory estimates grow with processors, threads and DAG files", "[resources]") {
@@ -51,3 +53,5 @@ TEST_CASE("sizes and durations read as people write them", "[resources]") {
   REQUIRE(engine::human_seconds(3 * 86400 + 7200) == "3 days 2 h");
   REQUIRE(engine::human_seconds(1e12) == "more than 30 years");
 }
+
+}  // namespace resources_test

@@ -21,6 +21,8 @@
 #include "structures/task_graphs.h"
 #include "support.h"
 
+namespace schedule_test {
+
 using namespace hetstruct;
 using distributions::Law;
 using structures::CustomDag;
@@ -399,3 +401,5 @@ TEST_CASE("A schedule compared with one processor per task: every edge's message
   CHECK(error_of([&] { engine::compare_schedules(model, {engine::parse_schedule_choice("one-per-task")}, run); })
             .find("is not one of the 3 processors its costs give") != std::string::npos);
 }
+
+}  // namespace schedule_test

@@ -23,6 +23,8 @@
 #include "structures/structure.h"
 #include "support.h"
 
+namespace slowdown_test {
+
 namespace {
 
 using hetstruct::distributions::parse_law;
@@ -181,3 +183,5 @@ TEST_CASE("slowdown: closed forms, estimates, controls and measures refused", "[
 }
 
 }  // namespace
+
+}  // namespace slowdown_test

@@ -15,6 +15,8 @@
 #include "distributions/law.h"
 #include "structures/structure.h"
 
+namespace structures_test {
+
 namespace {
 
 using hetstruct::InputError;
@@ -617,3 +619,5 @@ TEST_CASE("a regular structure's graph is built on first use, and again when it 
   copy.levels = 2;
   REQUIRE(vertices(copy) == 3 * 2);
 }
+
+}  // namespace structures_test

@@ -16,6 +16,8 @@
 #include "engine/wilson/figures.h"
 #include "support.h"
 
+namespace sweep_engine_test {
+
 using namespace hetstruct;
 using namespace hetstruct::engine;
 
@@ -492,3 +494,5 @@ TEST_CASE("a sweep estimates each mean whole: simulate's estimate, on any deal",
     }
   }
 }
+
+}  // namespace sweep_engine_test

@@ -23,6 +23,8 @@
 #include "engine/sweep/sweep.h"
 #include "structures/task_graphs.h"
 
+namespace sweep_test {
+
 using namespace hetstruct;
 using namespace hetstruct::cli;
 
@@ -739,3 +741,5 @@ TEST_CASE("a sweep's JSON has target_met as a flag", "[sweep]") {
   CHECK(json.find("\"target_met\":true") != std::string::npos);
   CHECK(json.find("\"target_met\":\"true\"") == std::string::npos);
 }
+
+}  // namespace sweep_test

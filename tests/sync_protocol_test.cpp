@@ -13,6 +13,8 @@
 #include "engine/kernel/plan.h"
 #include "structures/structure.h"
 
+namespace sync_protocol_test {
+
 using namespace hetstruct;
 using distributions::Law;
 
@@ -305,3 +307,5 @@ TEST_CASE("initiator-collector-self fits Table 3 at (8,3), a = 1/2, C = .10", "[
   REQUIRE(std::abs(e.mean - 1610.0) < 0.0203 * 1610.0 + 4.0 * e.stderr_);
   REQUIRE(e.mean == Approx(1615.75).margin(4.0 * std::sqrt(e.stderr_ * e.stderr_ + 0.19 * 0.19)));
 }
+
+}  // namespace sync_protocol_test

@@ -9,6 +9,8 @@
 #include "engine/wilson/tables.h"
 #include "structures/structure.h"
 
+namespace tables_test {
+
 using namespace hetstruct;
 
 TEST_CASE("the paper's tables are embedded whole", "[tables]") {
@@ -156,3 +158,5 @@ TEST_CASE("a cell's record is the table CSV's row", "[tables]") {
   CHECK(engine::cell_record(r).text("exact") == "510.75");
   CHECK(engine::cell_record(r).text("exact_method") == "normal_exact");
 }
+
+}  // namespace tables_test

@@ -22,6 +22,8 @@
 #include "support.h"
 #include "structures/task_graphs.h"
 
+namespace wfformat_test {
+
 using namespace hetstruct;
 using testing::error_of;  // "" when nothing is thrown
 using structures::Structure;
@@ -391,3 +393,5 @@ TEST_CASE("STG: no task, a dummy with a cost, a bandwidth", "[wfformat][stg]") {
   REQUIRE(stg_error("1\n0 0 0\n1 5 1 0\n2 0 1 1\n", bandwidth) ==
           "bandwidth: applies to WfFormat files only (an STG file gives no message sizes; give the communication cost (comm_cost))");
 }
+
+}  // namespace wfformat_test
