@@ -31,13 +31,14 @@ constexpr std::array<std::pair<const char*, const char*>, 41> flags = {{
 
 // Phrases of the library's messages and hints that name a setting, and how the command line says them.
 constexpr std::array<std::pair<const char*, const char*>, 18> hint_phrases = {{
-    {"give m, a, scales, comm, port", "give --m, --a, --scales, --comm, --port"},
+    {"give fast_count, scale, processor_scale, comm_cost, port", "give --m, --a, --scales, --comm, --port"},
     {"leave it out, or give the structure nn", "leave it out, or give -s nn"},
     {"choose the protocol (protocol)", "choose the protocol with --protocol"},
     {"has no effect without task_cv", "has no effect without --task-cv"},
     {"give task_cv V > 0", "give --task-cv V > 0"},
     {"memory_check off", "--no-memory-check"},
-    {"it communicates by its port model; vary m, a, comm or port", "it communicates by --port; give --m, --a, --comm, --port"},
+    {"it communicates by its port model; vary fast_count, scale, comm_cost or port",
+     "it communicates by --port; give --m, --a, --comm, --port"},
     {"give a graph file", "give --graph FILE.dot"},
     {"max_configs", "--max-configs"},
     {"skip_invalid", "--skip-invalid"},

@@ -27,7 +27,9 @@ constexpr std::array<std::pair<const char*, const char*>, 10> keywords = {{
 }};
 
 // Phrases of the library's messages that name a setting, and how a Python caller says them.
-constexpr std::array<std::pair<const char*, const char*>, 8> phrases = {{
+constexpr std::array<std::pair<const char*, const char*>, 10> phrases = {{
+    {"give fast_count, scale, processor_scale, comm_cost, port", "give m, a, scales, comm, port"},
+    {"vary fast_count, scale, comm_cost or port", "vary m, a, comm or port"},
     {"leave it out, or give the structure nn", "leave it out, or give structure='nn'"},
     {"choose the protocol (protocol)", "choose the protocol with protocol="},
     {"memory_check off", "memory_check=False"},

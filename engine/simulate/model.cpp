@@ -381,7 +381,7 @@ Model parse_model(const ModelTexts& t) {
       for (const char* parameter : {"width", "law", "fast_law", "levels", "exchange"})
         if (given(parameter))
           throw InputError(parameter, "has no effect on a graph",
-                           "a graph's width, laws and levels are its file's; give m, a, scales, comm, port");
+                           "a graph's width, laws and levels are its file's; give fast_count, scale, processor_scale, comm_cost, port");
       // The law's shape around each cost needs a spread: without one the times are the costs.
       if (given("task_law") && m.task_graph.law.shape != structures::TaskLawShape::constant && !(m.task_graph.law.cv > 0.0))
         throw InputError("task_law", "has no effect without task_cv: each task takes its cost, constant",

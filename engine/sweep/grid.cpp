@@ -359,7 +359,7 @@ std::vector<SweepGrid> make_grids(const std::array<std::vector<std::string>, Swe
       if (!graph_option(d) && !texts[d].empty())
         throw InputError(sweep_parameters[d], "has no effect on a graph",
                          "a graph's width, laws and levels are its file's, and it communicates by its port model; "
-                         "vary m, a, comm or port");
+                         "vary fast_count, scale, comm_cost or port");
   if (graphs.empty() && !ports.empty()) throw InputError("port", "applies to a graph only", "give a graph file");
   std::vector<SweepGrid> grids;
   if (structures) grids.push_back(make_grid(texts, limit));

@@ -70,6 +70,18 @@ def test_value_error_names_the_keyword(call, kwargs, keyword):
     assert str(e.value).startswith(keyword + ":") or str(e.value).startswith(keyword + " "), str(e.value)
 
 
+def test_graph_hints_name_keywords():
+    # The library names its parameters (fast_count, processor_scale, comm_cost); a Python caller
+    # reads the keywords.
+    dag = str(ROOT / "tests/data/diamond.dot")
+    with pytest.raises(ValueError, match=r"^levels: has no effect on a graph \(a graph's width, laws and levels are "
+                                         r"its file's; give m, a, scales, comm, port\)$"):
+        hetstruct.simulate(graph=dag, levels=5)
+    with pytest.raises(ValueError, match=r"^n: has no effect on a graph \(a graph's width, laws and levels are its "
+                                         r"file's, and it communicates by its port model; vary m, a, comm or port\)$"):
+        hetstruct.sweep(graph=dag, n=4, reps=10)
+
+
 def test_a_graph_that_is_not_a_digraph():
     nx = pytest.importorskip("networkx")
     with pytest.raises(ValueError, match="^graph: a networkx DiGraph"):
