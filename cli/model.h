@@ -13,11 +13,11 @@ namespace hetstruct::cli {
 
 struct ModelOptions {
   engine::Model model;                  // its whole numbers, task options and flags, read by CLI11
-  // The texts engine::parse_model reads (the defaults are Model's).
-  std::string scale = "1/2";            // a
-  std::string law = "uniform";
+  // The texts engine::parse_model reads; the defaults are Model's, as the help prints them.
+  std::string scale = model.scale.text;  // a
+  std::string law = model.law.text;
   std::string fast_law;
-  std::string comm = "0";               // C
+  std::string comm = model.comm.text;    // C
   std::string scales;                   // a graph's processors' scales
   std::string cores;                    // a graph's processors' cores
   std::string slowdown, machine_slowdown;

@@ -80,9 +80,9 @@ struct Settings {
   std::optional<engine::MeanEstimator> mean;  // --estimator and the targets; none: plain blocks
 };
 
-// A configuration's rows: simulated here, its records (JSON and text are rendered from them) or,
-// for a CSV, their lines (the CSV is what checkpoints and resumes); resumed, the file's lines as
-// written.
+// A configuration's rows: simulated here, its records as a reader of their CSV takes them
+// (engine::read_back; JSON and text are rendered from them) or, for a CSV, their lines (the CSV is
+// what checkpoints and resumes); resumed, the file's lines as written.
 struct ConfigRows {
   std::string csv;
   std::vector<engine::Record> records;
@@ -119,7 +119,7 @@ struct Sweep {
       std::move(r.records.begin(), r.records.end(), std::back_inserter(records));
       r.records.clear();
     }
-    return engine::render_rows(records, format, columns());
+    return engine::render(records, format, columns());
   }
   std::map<std::string, std::uint64_t> mean_estimators;  // the simulated mean rows' estimators, counted
 
@@ -133,7 +133,7 @@ struct Sweep {
       for (const auto& r : out.records) out.csv += engine::csv_line(r);
       out.records.clear();
     } else {
-      for (const auto& r : out.records) r.check_finite();  // refused now, as a CSV line would be
+      for (auto& r : out.records) r = engine::read_back(r);  // an infinite number refused now, as a CSV line would be
     }
     return out;
   }

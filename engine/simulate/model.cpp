@@ -123,19 +123,6 @@ const char* to_string(structures::NeighborExchange exchange) {
   return exchange == structures::NeighborExchange::plain ? "plain" : "sequential";
 }
 
-Model Model::wilson(structures::StructureKind structure, int n, int m, const std::string& scale, const std::string& law,
-                    int levels, double comm) {
-  Model model;
-  model.structure = structure;
-  model.width = n;
-  model.fast_count = m;
-  model.scale = parse_scale(scale);
-  model.law = parse_law_of("law", law);
-  model.levels = levels;
-  model.comm = parse_comm_cost(distributions::format_exact(comm));
-  return model;
-}
-
 namespace {
 
 // The fields' own limits, checked where they are parsed and again where a model is built (a
@@ -174,6 +161,20 @@ Spelled<Law> parse_law_of(const std::string& parameter, const std::string& text)
   } catch (const InputError& e) {
     throw InputError(parameter, e.what());
   }
+}
+
+Model Model::wilson(structures::StructureKind structure, int n, int m, const std::string& scale, const std::string& law,
+                    int levels, double comm) {
+  Model model;
+  model.structure = structure;
+  model.width = n;
+  model.fast_count = m;
+  model.scale = parse_scale(scale);
+  model.law = parse_law_of("law", law);
+  model.levels = levels;
+  model.comm = distributions::spelled_exactly(comm);
+  check_comm_cost(model.comm);
+  return model;
 }
 
 Law Model::fast_law_value() const { return fast_law ? fast_law->value : Law::scaled(scale.value, law.value); }
