@@ -358,6 +358,12 @@ struct Simulate {
       for (std::size_t p = 0; p < s.processor_cores.size(); ++p) out << (p ? ", " : "") << s.processor_cores[p];
       out << " (per processor)\n";
     }
+    if (!s.dispatch_reason.empty())  // which rule ran where a processor has several tasks, and why
+      out << "dispatch    "
+          << (s.dispatch.empty() ? "ordered: each processor starts its tasks in the input's order"
+                                 : "ready: a task joins its processor's queue when its inputs are in, and the queue's "
+                                   "head starts when it fits in the free cores")
+          << " (" << s.dispatch_reason << ")\n";
     out << "mean        " << fixed(e.mean, 4);
     if (sim.estimator == engine::Estimator::exact)
       out << "  exact (" << sim.estimators.exact_method << "), no sampling: --estimator cv or mc simulates";

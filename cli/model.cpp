@@ -84,8 +84,16 @@ void ModelOptions::add_to(CLI::App& app, Offer offer) {
                    "With --graph: free (a message only delays its receiver; the default) | one-port (a processor "
                    "sends one message at a time and receives one at a time; a message books both ports when its "
                    "data is ready: blocking sends) | one-port-greedy (the same ports, work-conserving: no processor "
-                   "idles while it has a task it can start or a message it can send)")
+                   "idles while it has a task it can start or a message it can send); one-port-overlap and "
+                   "one-port-greedy-overlap, as a sweep spells them, are the same with --overlap")
         ->check(non_empty("choose free, one-port or one-port-greedy; leave --port out for free"))->group(group);
+    app.add_option("--dispatch", dispatch,
+                   "With --graph: how a processor takes its tasks: ready (work-conserving: a task joins its "
+                   "processor's queue when its inputs are in, and the queue's head starts whenever it fits in the "
+                   "free cores) | ordered (in the order the input states: a DOT file's, a mapping's, a schedule's, "
+                   "a trace's recorded starts). Default: ordered where the input states an order, ready where it "
+                   "does not (a WfFormat machine without recorded starts)")
+        ->check(non_empty("choose ready or ordered; leave --dispatch out for the input's rule"))->group(group);
     app.add_flag("--overlap", model.overlap,
                  "With --graph --port one-port or one-port-greedy: a processor computes while it communicates "
                  "(Wilson's do not)")
@@ -153,6 +161,7 @@ engine::Model ModelOptions::resolved() const {
   put("--cores", "processor_cores", cores);
   put("--port", "port", port);
   put("--overlap", "overlap", model.overlap ? "true" : "false");
+  put("--dispatch", "dispatch", dispatch);
   put("--protocol", "protocol", protocol);
   put("--policy", "policy", policy);
   put("--exchange", "exchange", exchange);

@@ -12,7 +12,7 @@ namespace hetstruct::cli {
 namespace {
 
 // Library parameter -> flag. The sweep's TOML keys are the flags without their dashes.
-constexpr std::array<std::pair<const char*, const char*>, 41> flags = {{
+constexpr std::array<std::pair<const char*, const char*>, 42> flags = {{
     {"format", "--format"},
     {"structure", "--structure"}, {"graph", "--graph"},     {"width", "--n"},       {"fast_count", "--m"},
     {"scale", "--a"},             {"law", "--law"},         {"fast_law", "--fast-law"}, {"levels", "--levels"},
@@ -24,13 +24,15 @@ constexpr std::array<std::pair<const char*, const char*>, 41> flags = {{
     {"se_floor", "--se-floor"},
     {"task_law", "--task-law"},   {"task_cv", "--task-cv"}, {"mapping", "--mapping"}, {"bandwidth", "--bandwidth"},
     {"processor_scale", "--scales"}, {"processor_cores", "--cores"},
-    {"port", "--port"},           {"overlap", "--overlap"},
+    {"port", "--port"},           {"overlap", "--overlap"}, {"dispatch", "--dispatch"},
     {"schedule", "--schedule"},   {"sd_weight", "--sd-weight"},
     {"slowdown", "--slowdown"},   {"machine_slowdown", "--machine-slowdown"}, {"criticality", "--criticality"},
 }};
 
 // Phrases of the library's messages and hints that name a setting, and how the command line says them.
-constexpr std::array<std::pair<const char*, const char*>, 18> hint_phrases = {{
+constexpr std::array<std::pair<const char*, const char*>, 20> hint_phrases = {{
+    {"give dispatch ordered with a one-port model, or the free port model", "give --dispatch ordered with a one-port model, or --port free"},
+    {"simulate, or give dispatch ordered", "simulate, or give --dispatch ordered"},
     {"give fast_count, scale, processor_scale, comm_cost, port", "give --m, --a, --scales, --comm, --port"},
     {"leave it out, or give the structure nn", "leave it out, or give -s nn"},
     {"choose the protocol (protocol)", "choose the protocol with --protocol"},

@@ -353,6 +353,10 @@ void SweepCommand::add_to(CLI::App& app) {
       ->group(graphs);
   app_->add_option("--bandwidth", bandwidth, "WfFormat: bytes per unit of time for a crossing edge's files (default: --comm)")
       ->group(graphs);
+  app_->add_option("--dispatch", dispatch,
+                   "How a processor takes its tasks: ready (work-conserving, first come first served) | ordered (the "
+                   "input's order). Default: ordered where the input states an order, ready where it does not")
+      ->group(graphs);
   app_->add_option("--schedule", schedule,
                    "Place every graph's tasks by a static schedule from the mean times (and each configuration's "
                    "--comm): heft | cpop | heft-sd (see hetstruct schedule)")
@@ -517,7 +521,7 @@ Settings read_settings(const SweepCommand& c) {
   s.seed = count_option(scalar_options[1], c.seed_text);
   s.max_configs = count_option(scalar_options[2], c.max_configs_text);
   if (c.threads < 0) throw InputError("--threads", "must be 0 (all cores) or more");
-  for (const char* flag : {"--task-law", "--task-cv", "--mapping", "--bandwidth", "--scales", "--cores", "--schedule", "--sd-weight"})
+  for (const char* flag : {"--task-law", "--task-cv", "--mapping", "--bandwidth", "--scales", "--cores", "--schedule", "--sd-weight", "--dispatch"})
     if (c.given(flag) && c.graph.empty()) throw InputError(flag, "applies to a graph only", "give --graph FILE.dot");
   // The graphs' settings, parsed as simulate's (engine::graph_settings calls engine::parse_model).
   engine::ModelTexts graph;
@@ -532,6 +536,7 @@ Settings read_settings(const SweepCommand& c) {
   put("--cores", "processor_cores", c.cores);
   put("--schedule", "schedule", c.schedule);
   put("--sd-weight", "sd_weight", distributions::format_exact(c.sd_weight));
+  put("--dispatch", "dispatch", c.dispatch);
   s.graph = engine::graph_settings(graph);
   if (c.resume && c.out_path.empty()) throw InputError("--resume", "needs --out FILE");
   if (engine::parse_format(c.format) != engine::Format::csv && c.resume)

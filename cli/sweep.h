@@ -51,6 +51,7 @@ class SweepCommand {
   // Every graph's settings (engine::GraphSettings), as simulate's options of the same names.
   std::string task_law = "normal", mapping, scales, cores;
   std::string schedule;  // every graph's tasks placed by this static schedule (structures/schedule.h)
+  std::string dispatch;  // every graph's dispatch, ready or ordered (empty: by the input)
   double task_cv = 0.0, bandwidth = 0.0, sd_weight = 1.0;
   std::vector<std::string> compare_to;
   // Correlated slowdowns of every configuration (simulate's options of the same names): laws.

@@ -260,6 +260,7 @@ engine::Model model(Keywords& k, Offer offer) {
       throw InputError("port", "an empty value does nothing (choose free, one-port or one-port-greedy; leave port out for free)");
     if (port) t.set("port", *port);
     put_flag("overlap", "overlap", false);
+    put("dispatch", "dispatch");
     if (offer.schedule) {
       put("schedule", "schedule");
       put("sd_weight", "sd_weight");
@@ -366,11 +367,11 @@ SweepCall sweep_call(const py::kwargs& kwargs) {
   for (std::size_t dim = 0; dim < D::count; ++dim) texts[dim] = k.list(engine::sweep_dimensions[dim]);
   const auto graphs = k.list("graph"), ports = k.list("port");
   const bool graph = !graphs.empty();
-  for (const char* name : {"task_law", "task_cv", "mapping", "bandwidth", "scales", "cores", "schedule", "sd_weight"})
+  for (const char* name : {"task_law", "task_cv", "mapping", "bandwidth", "scales", "cores", "schedule", "sd_weight", "dispatch"})
     if (k.given(name) && !graph) throw InputError(name, "applies to a graph only", "give graph=FILE.dot or a list of graphs");
   // The graphs' settings, parsed as simulate's (engine::graph_settings calls engine::parse_model).
   engine::ModelTexts settings;
-  for (const char* name : {"task_law", "task_cv", "mapping", "bandwidth", "schedule", "sd_weight"})
+  for (const char* name : {"task_law", "task_cv", "mapping", "bandwidth", "schedule", "sd_weight", "dispatch"})
     if (const auto text = k.text(name)) settings.set(name, *text);
   if (k.given("scales")) settings.set("processor_scale", k.joined("scales"));
   if (k.given("cores")) settings.set("processor_cores", k.joined("cores"));

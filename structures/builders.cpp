@@ -167,6 +167,14 @@ Structure master_slave(const Processors& procs, int levels) {
   return make_regular(StructureKind::master_slave, procs, levels);
 }
 
+const char* to_string(Dispatch dispatch) { return dispatch == Dispatch::ready ? "ready" : "ordered"; }
+
+Dispatch parse_dispatch(const std::string& name) {
+  if (name == "ready") return Dispatch::ready;
+  if (name == "ordered") return Dispatch::ordered;
+  throw InputError("dispatch", "unknown rule '" + name + "'", "choose ready or ordered");
+}
+
 const char* to_string(StructureKind kind) {
   switch (kind) {
     case StructureKind::asynchronous: return "async";

@@ -254,13 +254,20 @@ Structure build_custom(const CustomDag& dag, const std::string& source) {
   }
   check_acyclic(dag, arcs, source);
 
-  // Each processor's tasks in the user's order: explicit orders, else the file's.
+  // Each processor's tasks in the user's order: explicit orders, else the file's; none on a
+  // processor of ready dispatch.
   std::vector<std::vector<std::size_t>> on(static_cast<std::size_t>(width));
   for (std::size_t v = 0; v < n; ++v) on[static_cast<std::size_t>(dag.tasks[v].processor)].push_back(v);
+  std::vector<Dispatch> dispatch(static_cast<std::size_t>(width), Dispatch::ordered);
+  for (std::size_t p = 0; p < on.size(); ++p) {
+    const bool stated = dag.listing_is_order ||
+                        std::any_of(on[p].begin(), on[p].end(), [&](std::size_t v) { return dag.tasks[v].order.has_value(); });
+    dispatch[p] = dag.dispatch.value_or(stated ? Dispatch::ordered : Dispatch::ready);
+  }
   const std::size_t file_arcs = arcs.size();
   for (std::size_t p = 0; p < on.size(); ++p) {
     auto& tasks = on[p];
-    if (tasks.empty()) continue;
+    if (tasks.empty() || dispatch[p] == Dispatch::ready) continue;
     const auto ordered = [&](std::size_t v) { return dag.tasks[v].order.has_value(); };
     const auto first_ordered = std::find_if(tasks.begin(), tasks.end(), ordered);
     if (first_ordered != tasks.end()) {
@@ -309,6 +316,23 @@ Structure build_custom(const CustomDag& dag, const std::string& source) {
   s.processor_cores = dag.processor_cores;
   s.recorded_makespan = dag.recorded_makespan;
   s.notes = dag.notes;
+  // Where a processor runs more than one task, the rule matters: say which ran and why.
+  std::size_t ready = 0, shared = 0;
+  for (std::size_t p = 0; p < on.size(); ++p) {
+    if (on[p].size() < 2) continue;
+    ++shared;
+    ready += dispatch[p] == Dispatch::ready;
+  }
+  if (ready > 0) {
+    s.dispatch = dispatch;
+    s.dispatch_reason = dag.dispatch ? "as asked"
+                        : ready == shared ? (dag.unordered.empty() ? "the input gives no order" : dag.unordered)
+                                          : std::to_string(ready) + " of " + std::to_string(shared) +
+                                                " processors; the others in the order " +
+                                                (dag.unordered.empty() ? "the input gives" : "their tasks started");
+  } else if (dag.dispatch && shared > 0) {
+    s.dispatch_reason = "as asked";
+  }
   PrecedenceGraph& g = s.custom_graph();
   s.unrelated = cost_processors > 0;
   for (std::size_t v = 0; v < n; ++v) {

@@ -58,6 +58,13 @@ struct CustomDag {
   std::vector<std::string> notes;
   // The processors of a schedule's machine (0: those the tasks use): the last ones may stay idle.
   int machine_width = 0;
+  // Dispatch (Structure::dispatch). `dispatch` is the user's choice for every processor; without
+  // one, a processor is ordered when its tasks have an `order` or the listing is an order (a DOT or
+  // STG file's), and ready otherwise (a trace's machine without recorded starts), `unordered`
+  // saying why for the front ends.
+  std::optional<Dispatch> dispatch;
+  bool listing_is_order = true;
+  std::string unordered;
 
   // The index of `law` in `laws`, added if new: identical laws share one index.
   int law_index(const distributions::Law& law);
@@ -74,7 +81,8 @@ std::vector<std::size_t> file_topological_order(std::size_t n, const std::vector
 void check_acyclic(const CustomDag& dag, const std::vector<std::pair<std::size_t, std::size_t>>& arcs, const std::string& source);
 
 // Builds the custom structure: vertices in task order, the file's edges in their order, then one
-// chain edge between consecutive tasks of each processor (unless a file edge already links them).
+// chain edge between consecutive tasks of each ordered processor (unless a file edge already links
+// them); a processor of ready dispatch has no chain (its order is made as it runs).
 // Throws InputError, `source` first, for a cycle (naming its tasks, and the processors whose order
 // closes it), an edge given twice, two tasks with the same order on one processor, a processor with
 // some tasks ordered and others not, a processor index out of range, a bad processor scale. Tasks

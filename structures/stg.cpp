@@ -174,6 +174,7 @@ Structure parse_stg(const std::string& text, const std::string& source, const Ta
                                  std::to_string(max_processor + 1) + " processors",
                      "give a mapping file");
   }
+  dag.dispatch = options.dispatch;
   return build_custom(dag, source);
 }
 

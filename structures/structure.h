@@ -57,6 +57,20 @@ using Vertex = boost::graph_traits<PrecedenceGraph>::vertex_descriptor;
 
 enum class StructureKind { asynchronous, synchronous, nearest_neighbor, master_slave, custom };
 
+// How a custom DAG's processor takes its tasks (docs/graphs.md, "Dispatch").
+enum class Dispatch {
+  // In the order the input states (a DOT file's order, a mapping's lines, a schedule, a trace's
+  // recorded starts): the processor never lets a later task overtake an earlier one.
+  ordered,
+  // Work-conserving, first come first served: a task joins its processor's queue when its inputs
+  // are in (ties: the file's listing order), and the queue's head starts whenever it fits in the
+  // free cores. The rule of HTCondor's slots, Slurm and SimGrid's hosts, where no order is stated.
+  ready,
+};
+const char* to_string(Dispatch dispatch);
+// Accepts ready and ordered (InputError naming `dispatch` otherwise).
+Dispatch parse_dispatch(const std::string& name);
+
 // How nearest neighbours synchronise after each task (docs/semantics.md).
 enum class NeighborExchange {
   // Wilson's tables: each processor exchanges first with its left, then with its right neighbour,
@@ -100,6 +114,13 @@ struct Structure {
   // at a time, chained in the graph; one of several cores starts them in the same order, as many
   // at once as its cores allow (the engine enforces it: no chain edges on such a processor).
   std::vector<int> processor_cores;
+  // A custom DAG's dispatch per processor (empty: every processor ordered), and why the rule is what
+  // it is, for the front ends to print once (empty when every processor is ordered by its input).
+  std::vector<Dispatch> dispatch;
+  std::string dispatch_reason;
+  bool ready(int processor) const {
+    return !dispatch.empty() && dispatch[static_cast<std::size_t>(processor)] == Dispatch::ready;
+  }
   // A custom DAG whose tasks give their time on each processor (a DOT vertex's `costs`): unrelated
   // processors, each task's law already its processor's entry. Processor scales do not apply.
   bool unrelated = false;

@@ -101,6 +101,7 @@ std::vector<std::string> expand_graph_paths(const std::string& item) {
 
 Structure build_placed(CustomDag dag, const TaskGraphOptions& options, const std::string& source,
                        const std::vector<std::string>& dropped, bool names_processors) {
+  dag.dispatch = options.dispatch;
   if (options.one_per_task) {
     if (options.schedule || !options.mapping.empty())
       throw InputError("mapping", "one processor per task goes with neither a mapping file nor a schedule");
@@ -145,9 +146,12 @@ Structure read_graph(const std::string& path, const TaskGraphOptions& options) {
                      "applies to STG and WfFormat files, not to a DOT file", "a DOT vertex gives its own law");
   if (options.bandwidth != defaults.bandwidth)
     throw InputError("bandwidth", "applies to WfFormat files only", "a DOT edge gives its own comm");
-  if (options.mapping.empty() && !options.schedule && !options.one_per_task) return read_dot(path);
+  if (options.mapping.empty() && !options.schedule && !options.one_per_task && !options.dispatch) return read_dot(path);
   // A mapping file or a schedule replaces the vertices' processors and orders.
-  Structure s = build_placed(parse_dot_dag(read_text_file(path, "graph file"), path), options, path, {}, true);
+  CustomDag dag = parse_dot_dag(read_text_file(path, "graph file"), path);
+  Structure s = options.mapping.empty() && !options.schedule && !options.one_per_task
+                    ? (dag.dispatch = options.dispatch, build_custom(dag, path))
+                    : build_placed(std::move(dag), options, path, {}, true);
   s.name = path;
   return s;
 }

@@ -50,6 +50,9 @@ struct TaskGraphOptions {
   // Instead of both: each task on a processor of its own, of scale 1 and one core, whatever the
   // file names (the one-processor-per-task reference a schedule comparison can take).
   bool one_per_task = false;
+  // How each processor takes its tasks (Structure::dispatch); none: ready where the input gives a
+  // processor's tasks no order (a trace's machine without recorded starts), else ordered.
+  std::optional<Dispatch> dispatch;
 };
 
 // The reader's last step when the options place the tasks: the mapping file's or the schedule's

@@ -274,12 +274,18 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
       if (const json* makespan = r.member(*execution, "makespanInSeconds"))
         dag.recorded_makespan = r.number(*makespan, "workflow.execution.makespanInSeconds");
       const json& executed = r.array(r.required(*execution, "tasks", "workflow.execution"), "workflow.execution.tasks");
+      // One record a task: a second would silently replace the first's runtime and machine.
+      std::map<std::string, std::size_t> recorded_at;
       for (std::size_t i = 0; i < executed.size(); ++i) {
         const std::string where = "workflow.execution.tasks[" + std::to_string(i) + "]";
         r.object(executed[i], where);
         const std::string id = r.string(r.required(executed[i], "id", where), where + " id");
         const auto it = by_id.find(id);
         if (it == by_id.end()) throw r.error(where, "names task '" + id + "', which workflow.specification.tasks does not list");
+        if (const auto [first, fresh] = recorded_at.emplace(id, i); !fresh)
+          throw r.error(where, "records task '" + id + "' a second time (first at workflow.execution.tasks[" +
+                                   std::to_string(first->second) + "])",
+                        "give each task one execution record");
         read_execution(r, executed[i], "task '" + id + "'", tasks[it->second]);
       }
       declared_machines = read_machines(r, r.member(*execution, "machines"), "workflow.execution.machines");
@@ -459,19 +465,27 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
                         ", which ran several tasks: each runs as many at once as its largest task's cores (" +
                         std::to_string(dag.processor_cores[unknown.front()]) + " for '" + first + "'); the processors' cores (processor_cores) set them");
   }
-  // Each machine's tasks in the order they ran: by their recorded starts when every task of the
-  // machine has one (ties in the topological order), else in the topological order closest to the
-  // file's. Starts are compared only within one machine, so clocks that disagree between machines
-  // do no harm; starts that contradict the precedences (one machine's order closing a cycle through
-  // the edges) are set aside for the topological order on every machine.
+  // Each machine's tasks in the order they ran, by their recorded starts, when every task of the
+  // machine has one (ties in the topological order); else the trace states no order (its listing
+  // means nothing) and the machine dispatches its tasks as they become ready. Starts are compared
+  // only within one machine, so clocks that disagree between machines do no harm; starts that
+  // contradict the precedences (one machine's order closing a cycle through the edges) are set
+  // aside on every machine. Under dispatch ordered, a machine without starts runs its tasks in the
+  // topological order closest to the file's.
+  dag.dispatch = options.dispatch;
+  dag.listing_is_order = false;
+  dag.unordered = "the trace records no start times";
   std::vector<Arc> arcs;
   for (const auto& e : dag.edges) arcs.emplace_back(e.from, e.to);
   const auto topological = file_topological_order(tasks.size(), arcs);
-  if (topological.size() == tasks.size()) {  // else a cycle, which build_custom names
+  const bool ordered = options.dispatch == Dispatch::ordered;
+  if (topological.size() == tasks.size() && options.dispatch != Dispatch::ready) {  // else a cycle, which build_custom names
     std::vector<std::vector<std::size_t>> on(processor_machine.size());
     for (const std::size_t v : topological) on[static_cast<std::size_t>(dag.tasks[v].processor)].push_back(v);
     for (auto& list : on) {
-      if (std::all_of(list.begin(), list.end(), [&](std::size_t v) { return tasks[v].started.has_value(); }))
+      const bool started = std::all_of(list.begin(), list.end(), [&](std::size_t v) { return tasks[v].started.has_value(); });
+      if (!started && !ordered) continue;
+      if (started)
         std::stable_sort(list.begin(), list.end(), [&](std::size_t a, std::size_t b) { return *tasks[a].started < *tasks[b].started; });
       for (std::size_t k = 0; k < list.size(); ++k) {
         dag.tasks[list[k]].order = static_cast<double>(k);
@@ -479,9 +493,16 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
       }
     }
     if (file_topological_order(tasks.size(), arcs).size() != tasks.size()) {
-      for (std::size_t k = 0; k < topological.size(); ++k) dag.tasks[topological[k]].order = static_cast<double>(k);
-      dag.notes.push_back(source + ": the recorded start times contradict the precedences on some machine: every "
-                          "machine runs its tasks in a topological order of the file instead");
+      for (auto& t : dag.tasks) t.order.reset();
+      if (ordered) {
+        for (std::size_t k = 0; k < topological.size(); ++k) dag.tasks[topological[k]].order = static_cast<double>(k);
+        dag.notes.push_back(source + ": the recorded start times contradict the precedences on some machine: every "
+                            "machine runs its tasks in a topological order of the file instead");
+      } else {
+        dag.unordered = "the recorded start times contradict the precedences";
+        dag.notes.push_back(source + ": the recorded start times contradict the precedences on some machine: every "
+                            "machine dispatches its tasks as they become ready instead");
+      }
     }
   }
   return build_custom(dag, source);

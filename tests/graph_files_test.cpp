@@ -43,7 +43,9 @@ double makespan(const Structure& s) {
   std::vector<double> durations(plan.task_sampler.size(), 0.0), finish(durations.size());
   for (std::size_t t = 0; t < durations.size(); ++t)
     if (plan.task_sampler[t] >= 0) durations[t] = plan.laws[static_cast<std::size_t>(plan.task_sampler[t])].mean();
-  REQUIRE(engine::longest_path(plan, durations, finish) == estimate.mean);
+  // A trace's machines without recorded starts take their tasks as they become ready: no longest
+  // path to hold the run against.
+  if (!plan.ready_dispatch()) REQUIRE(engine::longest_path(plan, durations, finish) == estimate.mean);
   return estimate.mean;
 }
 

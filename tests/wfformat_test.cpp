@@ -32,6 +32,13 @@ namespace {
 
 const std::string samples = std::string(HETSTRUCT_TEST_DATA) + "/wfinstances";
 std::string sample(const std::string& name) { return samples + "/" + name; }
+// The reading of a machine's order (dispatch ordered): without it a machine without recorded
+// starts has no order at all (tests/dispatch_test.cpp).
+const structures::TaskGraphOptions ordered = [] {
+  structures::TaskGraphOptions o;
+  o.dispatch = structures::Dispatch::ordered;
+  return o;
+}();
 
 
 // The makespan at C = 0 with every task at its mean (the default task law is constant): the
@@ -130,15 +137,26 @@ TEST_CASE("WfFormat: real traces' makespans on their machines' cores", "[wfforma
   // allows (the rule tests/cores_test.cpp holds against an independent simulation); pinned here.
   // Epigenomics lists its tasks out of the order they ran, which was refused; on its machine's 48
   // cores it takes 461.178 (one task at a time: 2578.345, the sum of its runtimes).
-  const auto epigenomics = structures::read_wfformat(sample("pegasus_epigenomics_epigenomics-chameleon-ilmn-1seq-100k-001.json"));
+  // In the topological order closest to the file's (dispatch ordered); as real machines run it,
+  // starting any ready task on a free core (the default, the trace recording no starts), 143.445.
+  const auto epigenomics = structures::read_wfformat(sample("pegasus_epigenomics_epigenomics-chameleon-ilmn-1seq-100k-001.json"), ordered);
   REQUIRE(makespan(epigenomics) == Approx(461.178).epsilon(1e-12));
+  REQUIRE(makespan(structures::read_wfformat(sample("pegasus_epigenomics_epigenomics-chameleon-ilmn-1seq-100k-001.json"))) ==
+          Approx(143.445).epsilon(1e-12));
   REQUIRE(makespan(structures::read_wfformat(sample("helloworld_helloworld-chain-5-chameleon.json"))) == Approx(501.24).epsilon(1e-12));
   // The fork-join lists its join third, before six of the tasks it joins (refused too).
-  const auto forkjoin = structures::read_wfformat(sample("helloworld_helloworld-forkjoin-10-chameleon.json"));
+  const auto forkjoin = structures::read_wfformat(sample("helloworld_helloworld-forkjoin-10-chameleon.json"), ordered);
   REQUIRE(makespan(forkjoin) == Approx(307.36).epsilon(1e-12));
   REQUIRE(chain(forkjoin, 0).back() == "cpuhog_forkjoin_00000010");
-  REQUIRE(makespan(structures::read_wfformat(sample("pegasus_srasearch_srasearch-chameleon-10a-002.json"))) ==
+  // srasearch: 2.78 times its recorded 5,645 s in the file's order, 3,011.61 as it ran.
+  REQUIRE(makespan(structures::read_wfformat(sample("pegasus_srasearch_srasearch-chameleon-10a-002.json"), ordered)) ==
           Approx(15710.326).epsilon(1e-12));
+  REQUIRE(makespan(structures::read_wfformat(sample("pegasus_srasearch_srasearch-chameleon-10a-002.json"))) ==
+          Approx(3011.61).epsilon(1e-12));
+  REQUIRE(makespan(structures::read_wfformat(sample("pegasus_montage_montage-chameleon-2mass-01d-001.json"), ordered)) ==
+          Approx(59.979).epsilon(1e-12));
+  REQUIRE(makespan(structures::read_wfformat(sample("pegasus_montage_montage-chameleon-2mass-01d-001.json"))) ==
+          Approx(21.122).epsilon(1e-12));
   // Two machines of 24 cores: split_fasta on worker-1, then 40 blastall tasks of about 9.6 s on
   // worker-2 (two waves), then the merges.
   for (const char* file : {"makeflow_blast_blast-chameleon-small-001.json", "makeflow_blast_blast-chameleon-small-001-schema-1.0.json",
@@ -191,16 +209,21 @@ TEST_CASE("WfFormat: without starts, the topological order closest to the file's
   // which the file lists after it).
   const std::string tasks = R"([{"id": "c", "parents": ["a"], "children": []}, {"id": "a", "parents": [], "children": ["c"]},
                                {"id": "b", "parents": [], "children": []}])";
-  const auto s = structures::parse_wfformat(wf(tasks, R"([{"id": "c", "runtimeInSeconds": 1, "machines": ["n"]},
-      {"id": "a", "runtimeInSeconds": 2, "machines": ["n"]}, {"id": "b", "runtimeInSeconds": 4, "machines": ["n"]}])"),
-                                            "t.json");
+  const std::string executed = R"([{"id": "c", "runtimeInSeconds": 1, "machines": ["n"]},
+      {"id": "a", "runtimeInSeconds": 2, "machines": ["n"]}, {"id": "b", "runtimeInSeconds": 4, "machines": ["n"]}])";
+  const auto s = structures::parse_wfformat(wf(tasks, executed), "t.json", ordered);
   REQUIRE(chain(s, 0) == std::vector<std::string>{"a", "c", "b"});
   REQUIRE(makespan(s) == 7.0);
+  // By default no order: a and b ready at 0 (a listed first), c once a is done, behind b.
+  const auto ready = structures::parse_wfformat(wf(tasks, executed), "t.json");
+  REQUIRE(ready.dispatch == std::vector<structures::Dispatch>{structures::Dispatch::ready});
+  REQUIRE(boost::num_edges(ready.graph()) == 1);  // a -> c alone, no chain
+  REQUIRE(makespan(ready) == 7.0);
   // One task of the machine without a start: the whole machine in the topological order.
   const auto mixed = structures::parse_wfformat(wf(tasks, R"([{"id": "c", "runtimeInSeconds": 1, "machines": ["n"]},
       {"id": "a", "runtimeInSeconds": 2, "machines": ["n"], "executedAt": "2024-01-01T00:00:09Z"},
       {"id": "b", "runtimeInSeconds": 4, "machines": ["n"], "executedAt": "2024-01-01T00:00:00Z"}])"),
-                                                "t.json");
+                                                "t.json", ordered);
   REQUIRE(chain(mixed, 0) == std::vector<std::string>{"a", "c", "b"});
 }
 
@@ -214,7 +237,7 @@ TEST_CASE("WfFormat: starts that contradict the precedences give way to the topo
                     {"id": "a", "runtimeInSeconds": 1, "machines": ["n1"], "executedAt": "2024-01-01T00:00:05Z"},
                     {"id": "u", "runtimeInSeconds": 1, "machines": ["n2"], "executedAt": "2024-01-01T00:00:05Z"},
                     {"id": "v", "runtimeInSeconds": 1, "machines": ["n2"], "executedAt": "2024-01-01T00:00:00Z"}])"),
-      "t.json");
+      "t.json", ordered);
   REQUIRE(chain(s, 0) == std::vector<std::string>{"a", "b"});
   REQUIRE(chain(s, 1) == std::vector<std::string>{"u", "v"});
   // Said, not silent, as is the core count assumed for machines that give none.
@@ -289,7 +312,7 @@ TEST_CASE("WfFormat: files without a size matter only with --bandwidth", "[wffor
 }
 
 TEST_CASE("WfFormat: cores and the recorded makespan, read exactly", "[wfformat]") {
-  const auto multicore = structures::read_wfformat(sample("parallel_on_multicore.json"));
+  const auto multicore = structures::read_wfformat(sample("parallel_on_multicore.json"), ordered);
   REQUIRE(multicore.processor_cores == std::vector<int>{4});
   REQUIRE(multicore.graph()[0].cores == 1);
   REQUIRE(multicore.graph()[1].cores == 1);
@@ -392,6 +415,17 @@ TEST_CASE("STG: no task, a dummy with a cost, a bandwidth", "[wfformat][stg]") {
   bandwidth.bandwidth = 100;
   REQUIRE(stg_error("1\n0 0 0\n1 5 1 0\n2 0 1 1\n", bandwidth) ==
           "bandwidth: applies to WfFormat files only (an STG file gives no message sizes; give the communication cost (comm_cost))");
+}
+
+TEST_CASE("WfFormat: a task recorded twice under workflow.execution.tasks is refused", "[wfformat]") {
+  // The later record used to win silently (119 instead of 30 here).
+  const std::string tasks = R"([{"id": "x", "parents": [], "children": []}])";
+  CHECK(error_of([&] {
+          structures::parse_wfformat(wf(tasks, R"([{"id": "x", "runtimeInSeconds": 30, "machines": ["n"]},
+                                                   {"id": "x", "runtimeInSeconds": 119, "machines": ["n"]}])"),
+                                     "twice.json");
+        }) == "twice.json: workflow.execution.tasks[1]: records task 'x' a second time (first at "
+              "workflow.execution.tasks[0]) (give each task one execution record)");
 }
 
 }  // namespace wfformat_test

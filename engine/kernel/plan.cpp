@@ -143,6 +143,31 @@ void compile_cores(const structures::Structure& s, Plan& plan) {
   for (const int k : plan.processor_cores) plan.core_begin.push_back(plan.core_begin.back() + static_cast<std::uint32_t>(k));
 }
 
+// Ready dispatch's arrays, where some processor of the structure takes its tasks as they become ready.
+void compile_dispatch(const structures::Structure& s, Plan& plan) {
+  if (s.dispatch.empty()) return;
+  if (plan.port != Port::free)
+    throw InputError("dispatch", "the one-port models run each processor's tasks in a stated order, not as they become ready",
+                     "give dispatch ordered with a one-port model, or the free port model");
+  const std::size_t tasks = plan.task_sampler.size(), width = static_cast<std::size_t>(plan.width);
+  plan.processor_ready.assign(width, 0);
+  for (std::size_t p = 0; p < std::min(width, s.dispatch.size()); ++p)
+    plan.processor_ready[p] = s.dispatch[p] == structures::Dispatch::ready;
+  plan.queue_begin.assign(width + 1, 0);
+  for (const int p : plan.task_processor) ++plan.queue_begin[static_cast<std::size_t>(p) + 1];
+  for (std::size_t p = 0; p < width; ++p) plan.queue_begin[p + 1] += plan.queue_begin[p];
+  if (plan.core_begin.empty())
+    for (std::uint32_t p = 0; p <= width; ++p) plan.core_begin.push_back(p);
+  plan.start_next.assign(tasks, Plan::no_task);
+  for (std::size_t t = 0; t < plan.start_after.size(); ++t)
+    if (plan.start_after[t] != Plan::no_task) plan.start_next[plan.start_after[t]] = static_cast<std::uint32_t>(t);
+  for (std::uint32_t t = 0; t < tasks; ++t)
+    if (plan.pred_begin[t] == plan.pred_begin[t + 1] && (plan.start_after.empty() || plan.start_after[t] == Plan::no_task))
+      plan.ready_sources.push_back(t);
+  std::sort(plan.ready_sources.begin(), plan.ready_sources.end(),
+            [&plan](std::uint32_t a, std::uint32_t b) { return plan.task_vertex[a] < plan.task_vertex[b]; });
+}
+
 void compile_generic(const structures::Structure& s, const CompileOptions& options, Plan& plan) {
   const auto& g = s.graph();
   const auto order = topological_order(g);
@@ -214,6 +239,7 @@ void compile_generic(const structures::Structure& s, const CompileOptions& optio
 
   compile_cores(s, plan);
   if (!custom) return;  // Wilson's streams: one per processor
+  compile_dispatch(s, plan);
   plan.task_streams = TaskStreams::single;
   for (std::size_t v = 0; v < boost::num_vertices(g); ++v)
     if (g[v].kind == TaskKind::compute) plan.draw_order.push_back(position[v]);
@@ -409,6 +435,19 @@ Workspace::Workspace(const Plan& plan)
       starts.resize(plan.task_sampler.size());
       core_free.resize(plan.core_begin.back());
     }
+    if (plan.ready_dispatch()) {
+      const std::size_t tasks = plan.task_sampler.size(), width = static_cast<std::size_t>(plan.width);
+      starts.resize(tasks);
+      missing.resize(tasks);
+      events.reserve(tasks + plan.messages.size());
+      queue.resize(tasks);
+      queue_head.resize(width);
+      queue_tail.resize(width);
+      free_cores.resize(width);
+      newly_ready.reserve(tasks);
+      touched.reserve(width);
+      is_touched.assign(width, 0);
+    }
     if (plan.port != Port::free && !plan.messages.empty()) {
       missing.resize(plan.task_sampler.size());
       input_time.resize(plan.task_sampler.size());
@@ -594,6 +633,187 @@ double propagate_cores(const Plan& plan, double* finish, const double* duration,
 
 // The one-port model, event by event (the rules are in plan.h).
 constexpr std::uint32_t task_bit = std::uint32_t{1} << 31;
+
+// Ready dispatch, event by event (the rule is in plan.h), with the free port model's messages when
+// `message` is given. Events are finishes (task_bit | task) and arrivals of messages of positive
+// time (the message's index). Traced, it also keeps each processor's free cores in the order they
+// freed, so that a start's binders name the tasks that held the cores it takes.
+template <bool traced = false>
+double simulate_ready(const Plan& plan, double* finish, const double* duration, const double* message, Workspace& ws,
+                      DagTrace* trace = nullptr) {
+  using Bound = DagTrace::Bound;
+  using Event = Workspace::Event;
+  const std::size_t tasks = plan.task_sampler.size(), width = static_cast<std::size_t>(plan.width);
+  double* start_of = traced ? trace->start.data() : ws.starts.data();
+  const bool start_orders = !plan.start_after.empty();
+  for (std::size_t t = 0; t < tasks; ++t) {
+    ws.missing[t] = plan.pred_begin[t + 1] - plan.pred_begin[t] + (start_orders && plan.start_after[t] != Plan::no_task);
+  }
+  for (std::size_t p = 0; p < width; ++p) {
+    ws.queue_head[p] = ws.queue_tail[p] = plan.queue_begin[p];
+    ws.free_cores[p] = static_cast<std::uint32_t>(plan.cores_of(static_cast<int>(p)));
+  }
+  if constexpr (traced) {
+    const std::size_t cores = plan.core_begin.back();
+    trace->core_ring.resize(cores);
+    std::iota(trace->core_ring.begin(), trace->core_ring.end(), 0u);
+    trace->ring_head.assign(width, 0);
+    trace->ring_count.assign(width, 0);
+    for (std::size_t p = 0; p < width; ++p) trace->ring_count[p] = plan.core_begin[p + 1] - plan.core_begin[p];
+    trace->held.clear();
+    trace->held_begin.assign(tasks, 0);
+  }
+  auto& events = ws.events;
+  events.clear();
+  const auto later = [](const Event& a, const Event& b) { return a.time > b.time; };
+  const auto touch = [&ws](std::size_t p) {
+    if (!ws.is_touched[p]) {
+      ws.is_touched[p] = 1;
+      ws.touched.push_back(static_cast<std::uint32_t>(p));
+    }
+  };
+  const auto enqueue = [&](std::uint32_t t) {
+    const auto p = static_cast<std::size_t>(plan.task_processor[t]);
+    ws.queue[ws.queue_tail[p]++] = t;
+    touch(p);
+  };
+  const auto input = [&ws](std::uint32_t w) {
+    if (--ws.missing[w] == 0) ws.newly_ready.push_back(w);
+  };
+  // The binders of a task's start: its inputs, the task before it in its processor's start order
+  // or queue, and the holders of the cores it takes (freed at its start).
+  const auto start_task = [&](std::uint32_t v, std::size_t p, double now) {
+    const std::uint32_t c = plan.cores_of_task(v);
+    ws.free_cores[p] -= c;
+    start_of[v] = now;
+    finish[v] = now + duration[v];
+    if constexpr (traced) {
+      const Binding bind(*trace, now);
+      for (auto j = plan.pred_begin[v]; j < plan.pred_begin[v + 1]; ++j) {
+        const auto u = plan.preds[j];
+        const int m = message ? plan.pred_message[j] : -1;
+        if (m < 0) {
+          bind(finish[u], Bound::finish, u);
+          continue;
+        }
+        const auto mi = static_cast<std::size_t>(m);
+        trace->message_start[mi] = finish[u];
+        trace->arrival[mi] = finish[u] + message[m];
+        bind(trace->arrival[mi], Bound::arrival, static_cast<std::uint32_t>(m));
+      }
+      if (start_orders && plan.start_after[v] != Plan::no_task) bind(start_of[plan.start_after[v]], Bound::start, plan.start_after[v]);
+      if (const auto ahead = trace->compute_holder[p]; plan.processor_ready[p] && ahead.item != DagTrace::no_item)
+        bind(start_of[ahead.item], ahead);
+      trace->compute_holder[p] = {Bound::start, v};
+      trace->held_begin[v] = static_cast<std::uint32_t>(trace->held.size());
+      const std::uint32_t first = plan.core_begin[p], k = plan.core_begin[p + 1] - first;
+      for (std::uint32_t i = 0; i < c; ++i) {
+        const std::uint32_t core = trace->core_ring[first + trace->ring_head[p]];
+        trace->ring_head[p] = (trace->ring_head[p] + 1) % k;
+        --trace->ring_count[p];
+        bind(trace->core_free[core], trace->core_holder[core]);
+        trace->core_holder[core] = {Bound::finish, v};
+        trace->held.push_back(core);
+      }
+      trace->task_binders[v] = bind.range();
+      // Each message's binder: its sender's finish (it leaves at once).
+      for (auto j = plan.pred_begin[v]; j < plan.pred_begin[v + 1]; ++j) {
+        const int m = message ? plan.pred_message[j] : -1;
+        if (m < 0) continue;
+        const Binding data(*trace, finish[plan.preds[j]]);
+        data(finish[plan.preds[j]], Bound::finish, plan.preds[j]);
+        trace->message_binders[static_cast<std::size_t>(m)] = data.range();
+      }
+    }
+    events.push_back({finish[v], task_bit | v});
+    std::push_heap(events.begin(), events.end(), later);
+    if (start_orders && plan.start_next[v] != Plan::no_task && --ws.missing[plan.start_next[v]] == 0) enqueue(plan.start_next[v]);
+  };
+  // Starts what each touched processor's queue allows at `now`.
+  const auto start_ready = [&](double now) {
+    for (std::size_t i = 0; i < ws.touched.size(); ++i) {  // a start may touch its processor again
+      const std::size_t p = ws.touched[i];
+      ws.is_touched[p] = 0;
+      while (ws.queue_head[p] < ws.queue_tail[p]) {
+        const std::uint32_t v = ws.queue[ws.queue_head[p]];
+        if (ws.free_cores[p] < plan.cores_of_task(v)) break;
+        ++ws.queue_head[p];
+        start_task(v, p, now);
+      }
+    }
+    ws.touched.clear();
+  };
+  for (const auto t : plan.ready_sources) enqueue(t);
+  start_ready(0.0);
+  // One instant's events: every finish and arrival at the earliest time left.
+  const auto take = [&](std::uint32_t key, double now) {
+    if (!(key & task_bit)) {
+      input(plan.messages[key].to);
+      return;
+    }
+    const std::uint32_t u = key & ~task_bit;
+    const auto p = static_cast<std::size_t>(plan.task_processor[u]);
+    const std::uint32_t c = plan.cores_of_task(u);
+    ws.free_cores[p] += c;
+    touch(p);
+    if constexpr (traced) {
+      const std::uint32_t first = plan.core_begin[p], k = plan.core_begin[p + 1] - first;
+      for (std::uint32_t i = 0; i < c; ++i) {
+        const std::uint32_t core = trace->held[trace->held_begin[u] + i];
+        trace->core_free[core] = finish[u];
+        trace->core_ring[first + (trace->ring_head[p] + trace->ring_count[p]) % k] = core;
+        ++trace->ring_count[p];
+      }
+    }
+    for (auto j = plan.succ_begin[u]; j < plan.succ_begin[u + 1]; ++j) {
+      const std::uint32_t w = plan.succs[j];
+      const int m = message ? plan.succ_message[j] : -1;
+      if (m < 0) {
+        input(w);
+        continue;
+      }
+      const double arrival = finish[u] + message[m];
+      if (arrival == now) {
+        input(w);
+      } else {
+        events.push_back({arrival, static_cast<std::uint32_t>(m)});
+        std::push_heap(events.begin(), events.end(), later);
+      }
+    }
+  };
+  while (!events.empty()) {
+    const double now = events.front().time;
+    if constexpr (traced) {
+      // The instant's events in a fixed order (finishes before arrivals, each by index), so that
+      // the cores freed together enter the ring in an order of the input's, not of the heap's.
+      auto& batch = trace->batch;
+      batch.clear();
+      while (!events.empty() && events.front().time == now) {
+        std::pop_heap(events.begin(), events.end(), later);
+        batch.push_back(events.back().key ^ task_bit);
+        events.pop_back();
+      }
+      std::sort(batch.begin(), batch.end());
+      for (const auto key : batch) take(key ^ task_bit, now);
+    } else {
+      while (!events.empty() && events.front().time == now) {
+        std::pop_heap(events.begin(), events.end(), later);
+        const std::uint32_t key = events.back().key;
+        events.pop_back();
+        take(key, now);
+      }
+    }
+    auto& ready = ws.newly_ready;
+    if (ready.size() > 1)
+      std::sort(ready.begin(), ready.end(), [&plan](std::uint32_t a, std::uint32_t b) { return plan.task_vertex[a] < plan.task_vertex[b]; });
+    for (const auto w : ready) enqueue(w);
+    ready.clear();
+    start_ready(now);
+  }
+  double makespan = minus_infinity;
+  for (const auto t : plan.sinks) makespan = std::max(makespan, finish[t]);
+  return makespan;
+}
 
 // A task's inputs as binders of its start (traced one-port models).
 void bind_task_inputs(const Plan& plan, const double* finish, const DagTrace& trace, std::size_t t, const Binding& bind) {
@@ -875,6 +1095,10 @@ void draw_messages(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Work
 // drawn, then the propagation its port model and cores call for.
 double propagate_drawn(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {
   double* duration = ws.durations.data();
+  if (plan.ready_dispatch()) {
+    if (!plan.messages.empty()) draw_messages(plan, seed, rep, ws);
+    return simulate_ready(plan, ws.first.data(), duration, plan.messages.empty() ? nullptr : ws.message_times.data(), ws);
+  }
   if (plan.messages.empty()) {
     if (plan.multicore()) return propagate_cores(plan, ws.first.data(), duration, nullptr, ws);
     return propagate(plan, ws.first.data(), [duration](std::size_t t) { return duration[t]; });
@@ -1053,7 +1277,9 @@ double trace_dag(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Worksp
   const double* duration = ws.durations.data();
   const double* message = plan.messages.empty() ? nullptr : ws.message_times.data();
   double* finish = trace.finish.data();
-  if (plan.port == Port::free || !message)
+  if (plan.ready_dispatch())
+    trace.makespan = simulate_ready<true>(plan, finish, duration, message, ws, &trace);
+  else if (plan.port == Port::free || !message)
     trace.makespan = propagate_cores<true>(plan, finish, duration, message, ws, &trace);
   else
     trace.makespan = (plan.port == Port::one_port ? simulate_one_port<true> : simulate_one_port_greedy<true>)(plan, finish, duration, message, ws, &trace);
@@ -1070,7 +1296,8 @@ double evaluate(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspa
 }
 
 double longest_path(const Plan& plan, std::span<const double> durations, std::span<double> finish) {
-  if (plan.multicore()) throw std::logic_error("longest_path: a plan of processors of several cores has no longest path");
+  if (plan.multicore() || plan.ready_dispatch())
+    throw std::logic_error("longest_path: a plan of processors of several cores or of ready dispatch has no longest path");
   return propagate(plan, finish.data(), [&](std::size_t t) { return durations[t]; });
 }
 

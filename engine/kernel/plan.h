@@ -68,6 +68,18 @@
 //    (Task::cores, c) are free: it starts at max(inputs, the previous start, the c-th earliest
 //    core free time), and holds the c cores that free earliest until it finishes. With K = 1 that
 //    is the chain: each task after the one before it finishes.
+//  - Ready dispatch (Structure::dispatch, free port only; docs/graphs.md "Dispatch"). A processor
+//    of ready dispatch has no chain: its tasks join its queue when all their inputs are in, in
+//    the order of that time (ties: the file's listing order), and whenever the queue's head fits
+//    in the processor's free cores it starts and holds them until it finishes (first come, first
+//    served: a later task never overtakes the head). Event by event: take every finish and
+//    arrival at the earliest time left (a message of time 0 arrives with its sender's finish),
+//    queue what became ready, then start on each processor what its queue's head allows, at that
+//    time. A task of time 0 finishes at a later event of the same time. With a negative time (an
+//    untruncated normal) a finish may come before the current time: it is taken next, at its own
+//    time. In a plan with ready processors the ordered ones run in the same loop, a task of an
+//    ordered processor of several cores joining the queue once the task before it has started:
+//    the same starts as the ordered rule above.
 //
 // Correlated slowdowns (Slowdown, any plan; absent, nothing changes: evaluate() takes one branch
 // per replication). Replication r draws its factors from one stream, (seed, r, 0) of domain
@@ -173,6 +185,16 @@ class Plan {
   std::vector<std::uint32_t> core_begin;  // processor p's cores in Workspace::core_free: [core_begin[p], core_begin[p+1])
   static constexpr std::uint32_t no_task = UINT32_MAX;
   bool multicore() const { return !processor_cores.empty(); }
+  // Ready dispatch (Structure::dispatch; all empty when every processor is ordered): whether each
+  // processor takes its tasks as they become ready, each processor's slots in Workspace::queue
+  // ([queue_begin[p], queue_begin[p+1])), the tasks ready at time 0 in the file's listing order,
+  // and on an ordered processor of several cores the task each task's start lets start
+  // (start_after's inverse; no_task for none).
+  std::vector<std::uint8_t> processor_ready;
+  std::vector<std::uint32_t> queue_begin, ready_sources, start_next;
+  bool ready_dispatch() const { return !processor_ready.empty(); }
+  int cores_of(int p) const { return multicore() ? processor_cores[static_cast<std::size_t>(p)] : 1; }
+  std::uint32_t cores_of_task(std::size_t t) const { return task_cores.empty() ? 1u : task_cores[t]; }
 
   // Correlated slowdowns and their samplers (empty without).
   Slowdown slowdown;
@@ -251,6 +273,10 @@ class Workspace {
   std::vector<double> message_times;   // DAG: this replication's message times
   std::vector<double> starts;          // DAG on processors of several cores: each task's start
   std::vector<double> core_free;       // and each core's free time, ascending per processor
+  // Ready dispatch: each processor's queue of tasks (slots from Plan::queue_begin), its head and
+  // tail, its free cores, the tasks made ready by one instant's events, and the processors to look at.
+  std::vector<std::uint32_t> queue, queue_head, queue_tail, free_cores, newly_ready, touched;
+  std::vector<std::uint8_t> is_touched;
   // One-port: inputs still missing per task, the time of the last input in, the ports' and
   // processors' free times, and the event heap.
   std::vector<std::uint32_t> missing;
@@ -325,6 +351,9 @@ struct DagTrace {
   std::vector<Binder> send_holder, receive_holder, compute_holder, core_holder;
   std::vector<double> core_free;
   std::vector<std::uint32_t> core_pick;
+  // Ready dispatch: each processor's free cores in the order they freed (a ring over its cores from
+  // Plan::core_begin, with its head and count), the cores each running task holds, and the batch.
+  std::vector<std::uint32_t> core_ring, ring_head, ring_count, held, held_begin, batch;
 };
 
 // Replication `replication` of a DAG plan traced (above); returns its makespan, evaluate()'s bits.

@@ -40,7 +40,9 @@ Plan criticality_plan(const structures::Structure& s, const Plan& plan, const Co
   return plan;
 }
 
-bool has_slack(const Plan& plan) { return !plan.multicore() && (plan.port == Port::free || plan.messages.empty()); }
+bool has_slack(const Plan& plan) {
+  return !plan.multicore() && !plan.ready_dispatch() && (plan.port == Port::free || plan.messages.empty());
+}
 
 std::string task_name(const structures::Structure& s, const Plan& plan, std::uint32_t position) {
   const auto& task = s.graph()[plan.task_vertex[position]];

@@ -61,8 +61,8 @@ std::string task_name(const structures::Structure& s, const Plan& plan, std::uin
 // not where they have none (the reason above, for the reports).
 bool has_slack(const Plan& plan);
 inline constexpr const char* no_slack_reason =
-    "under a one-port model or on processors of several cores, delaying a task can change the order in which ports "
-    "and cores serve the others, so no backward pass says how long it can wait";
+    "under a one-port model, on processors of several cores or under ready dispatch, delaying a task can change the "
+    "order in which ports and cores serve the others, so no backward pass says how long it can wait";
 
 // One replication's schedule (plan order): trace_dag's starts, finishes and binders.
 struct ReplicationSchedule {

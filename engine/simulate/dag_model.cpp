@@ -36,6 +36,9 @@ bounds::StochasticDag stochastic_dag(const Plan& plan) {
   if (plan.multicore())
     throw InputError("graph", "analytic DAG estimates take processors of one core",
                      "the estimates see precedences only, not a processor's cores: simulate instead");
+  if (plan.ready_dispatch())
+    throw InputError("dispatch", "analytic DAG estimates take processors that run their tasks in a stated order",
+                     "the estimates see precedences only, not an order made as the tasks run: simulate, or give dispatch ordered");
   for (std::size_t t = 0; t < n; ++t) {
     const int k = plan.task_sampler[t];
     // A task on a processor of scale a takes a times a draw of its law.
@@ -132,7 +135,8 @@ std::vector<Record> comparison_records(const std::string& structure, const std::
 }
 
 bool dag_estimates_apply(const Simulation& simulation) {
-  return !simulation.plan.slowed() && simulation.plan.kind == PlanKind::dag && simulation.plan.port == Port::free && !simulation.plan.multicore();
+  return !simulation.plan.slowed() && simulation.plan.kind == PlanKind::dag && simulation.plan.port == Port::free && !simulation.plan.multicore() &&
+         !simulation.plan.ready_dispatch();
 }
 
 std::vector<HistogramMark> histogram_marks(const Simulation& simulation,

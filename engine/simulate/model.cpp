@@ -8,6 +8,7 @@
 #include <mutex>
 #include <set>
 #include <vector>
+#include <string_view>
 
 #include <charconv>
 
@@ -101,6 +102,7 @@ void refuse_task_graph_options(const structures::TaskGraphOptions& options) {
                       : !options.mapping.empty()              ? "mapping"
                       : options.bandwidth != defaults.bandwidth ? "bandwidth"
                       : options.schedule                        ? "schedule"
+                      : options.dispatch                        ? "dispatch"
                                                                 : nullptr;
   if (given) throw InputError(given, "applies to a graph file only", "give a graph file");
 }
@@ -359,6 +361,7 @@ Model parse_model(const ModelTexts& t) {
   if (const auto* v = text("task_cv")) m.task_graph.law.cv = distributions::parse_number(*v, "task_cv");
   if (const auto* v = text("bandwidth")) m.task_graph.bandwidth = distributions::parse_number(*v, "bandwidth");
   if (const auto* v = text("mapping")) m.task_graph.mapping = *v;
+  if (const auto* v = text("dispatch"); v && !v->empty()) m.task_graph.dispatch = structures::parse_dispatch(*v);
   if (const auto* v = text("graph")) m.graph = *v;
   if (const auto* v = text("structure"); v && !v->empty()) m.structure = structures::parse_structure_kind(*v);
   if (t.fixed_structure) m.structure = t.fixed_structure;
@@ -388,7 +391,7 @@ Model parse_model(const ModelTexts& t) {
         throw InputError("task_law", "has no effect without task_cv: each task takes its cost, constant",
                          "give task_cv V > 0, the coefficient of variation");
     } else {
-      for (const char* parameter : {"processor_scale", "processor_cores", "port", "overlap"})
+      for (const char* parameter : {"processor_scale", "processor_cores", "port", "overlap", "dispatch"})
         if (given(parameter)) throw InputError(parameter, "applies to a graph only", "give a graph file");
       // STG and WfFormat's options, as Model::build words them.
       for (const char* parameter : {"task_law", "task_cv", "mapping", "bandwidth"})
@@ -415,7 +418,16 @@ Model parse_model(const ModelTexts& t) {
   if (const auto* v = text("processor_cores")) m.processor_cores = parse_processor_cores(*v);
   if (const auto* v = text("slowdown"); v && !v->empty()) m.slowdown = parse_law_of("slowdown", *v);
   if (const auto* v = text("machine_slowdown"); v && !v->empty()) m.machine_slowdown = parse_law_of("machine_slowdown", *v);
-  if (const auto* v = text("port"); v && !v->empty()) m.port = parse_port(*v);
+  if (const auto* v = text("port"); v && !v->empty()) {
+    // The sweep's spelling of a one-port model with overlap, one-port-overlap, reads here too.
+    constexpr std::string_view suffix = "-overlap";
+    std::string name = *v;
+    if (name.size() > suffix.size() && name.ends_with(suffix) && name != "free-overlap") {
+      name.resize(name.size() - suffix.size());
+      m.overlap = true;
+    }
+    m.port = parse_port(name);
+  }
   if (const auto* v = text("policy"); v && !v->empty()) m.policy = parse_policy(*v);
   // A protocol is one of its structure's family; a graph's is refused as the library words it.
   if (const auto* v = text("protocol"); v && !v->empty() && (m.structure || !m.graph.empty()))

@@ -102,7 +102,7 @@ std::vector<int> parse_processor_cores(const std::string& text);
 // levels (whole numbers), scale, comm_cost, law, fast_law (their texts kept beside their values:
 // fractions and the names uniform and normal print back), protocol, policy, exchange, port, overlap (true, false),
 // task_law (normal, uniform, constant), task_cv, bandwidth (numbers), mapping, processor_scale,
-// processor_cores, schedule (heft, cpop, heft-sd), sd_weight, slowdown, machine_slowdown,
+// processor_cores, schedule (heft, cpop, heft-sd), sd_weight, dispatch (ready, ordered), slowdown, machine_slowdown,
 // memory_check (true, false). A parameter left out takes Model's default.
 struct ModelTexts {
   std::map<std::string, std::string> texts;

@@ -261,6 +261,29 @@ void dag_cores_plan(benchmark::State& state, int cores) {
 BENCHMARK_CAPTURE(dag_cores_plan, many_per_processor_uniform_4_cores, 4);
 BENCHMARK_CAPTURE(dag_cores_plan, many_per_processor_uniform_32_cores, 32);
 
+// The same 400 tasks on 8 processors of `cores` cores under ready dispatch (engine/kernel/plan.h):
+// no chain, each processor's queue filled as the tasks' inputs come in, an event per finish.
+void dag_ready_plan(benchmark::State& state, int cores) {
+  auto s = layered_dag(400, 8, false);
+  auto& g = s.custom_graph();
+  std::vector<boost::graph_traits<structures::PrecedenceGraph>::edge_descriptor> chain;
+  for (const auto e : boost::make_iterator_range(boost::edges(g)))
+    if (!g[e].crosses_processors && boost::target(e, g) - boost::source(e, g) == 8) chain.push_back(e);
+  for (const auto e : chain) boost::remove_edge(e, g);
+  s.processor_cores.assign(8, cores);
+  s.dispatch.assign(8, structures::Dispatch::ready);
+  for (int v = 0; v < 400; ++v) g[static_cast<std::size_t>(v)].name = "t" + std::to_string(v);
+  const auto plan = engine::compile(s);
+  engine::Workspace ws(plan);
+  std::uint64_t rep = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(engine::evaluate(plan, seed, rep++, ws));
+  state.counters["time_per_task"] =
+      benchmark::Counter(400, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK_CAPTURE(dag_ready_plan, many_per_processor_uniform_1_core, 1);
+BENCHMARK_CAPTURE(dag_ready_plan, many_per_processor_uniform_4_cores, 4);
+BENCHMARK_CAPTURE(dag_ready_plan, many_per_processor_uniform_32_cores, 32);
+
 
 // Static schedules (structures/schedule.h) of random DAGs of n tasks on 8 unrelated processors:
 // each task up to 3 predecessors among the 50 before it, whole-number times 1-50, messages 1-30.
