@@ -211,3 +211,18 @@ def test_frame():
     assert isinstance(df, pandas.DataFrame)
     assert list(df.columns) == list(records[0])
     assert len(df) == len(records)
+
+
+@pytest.mark.parametrize("threads", THREADS)
+@pytest.mark.parametrize("dispatch", [None, "ready", "ordered"])
+def test_simulate_trace_dispatch(threads, dispatch):
+    # A trace's machine without recorded starts: ready by default, ordered on request (issue 38).
+    path = str(DATA / "wfinstances" / "pegasus_srasearch_srasearch-chameleon-10a-002.json")
+    extra = {} if dispatch is None else {"dispatch": dispatch}
+    records = hetstruct.simulate(graph=path, reps=200, seed=5, threads=threads, task_cv=0.2, **extra)
+    flags = [] if dispatch is None else ["--dispatch", dispatch]
+    header, rows = cli_rows("simulate", "--graph", path, "--reps", 200, "--seed", 5, "--threads", threads,
+                            "--task-cv", 0.2, *flags, "--format", "csv")
+    assert_same(records, header, rows)
+    expected = 15710.326 if dispatch == "ordered" else 3011.61
+    assert abs(records[0]["mean"] / expected - 1) < 0.05

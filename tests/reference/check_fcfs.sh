@@ -4,7 +4,7 @@
 #
 #   tests/reference/check_fcfs.sh [--root DIR] [--default-dispatch] [FOLDER_OR_FILE ...]
 #
-# Traces: every .json under each FOLDER (recursively; default ../shared/data/wfinstances
+# Traces: every .json under each FOLDER (recursively; default tests/data/wfinstances
 # relative to the repo root), plus the WfFormat traces under the repo's tests/data (a JSON file
 # with a "workflow" object). For each it runs the reference and
 #   build/hetstruct simulate --graph FILE --format csv --reps 1 --dispatch ready
@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 default_folder=0
-if [ ${#folders[@]} -eq 0 ]; then folders=("$root/../shared/data/wfinstances"); default_folder=1; fi
+if [ ${#folders[@]} -eq 0 ]; then folders=("$root/tests/data/wfinstances"); default_folder=1; fi
 
 bin="${HETSTRUCT:-$root/build/hetstruct}"
 py="${PYTHON:-/usr/bin/python3}"
