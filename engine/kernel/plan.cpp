@@ -803,9 +803,15 @@ double simulate_ready(const Plan& plan, double* finish, const double* duration, 
         take(key, now);
       }
     }
+    // The instant's newly ready tasks in listing order: a few at a time, by insertion.
     auto& ready = ws.newly_ready;
-    if (ready.size() > 1)
-      std::sort(ready.begin(), ready.end(), [&plan](std::uint32_t a, std::uint32_t b) { return plan.task_vertex[a] < plan.task_vertex[b]; });
+    const std::uint32_t* listed = plan.task_vertex.data();
+    for (std::size_t i = 1; i < ready.size(); ++i) {
+      const std::uint32_t w = ready[i];
+      std::size_t j = i;
+      for (; j > 0 && listed[ready[j - 1]] > listed[w]; --j) ready[j] = ready[j - 1];
+      ready[j] = w;
+    }
     for (const auto w : ready) enqueue(w);
     ready.clear();
     start_ready(now);
