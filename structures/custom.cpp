@@ -140,6 +140,8 @@ void set_processor_cores(Structure& s, std::vector<int> cores, const std::string
   const auto& g = s.graph();
   for (const auto v : boost::make_iterator_range(boost::vertices(g)))
     if (g[v].kind == TaskKind::compute) check.tasks.push_back({g[v].name, g[v].processor, 0, std::nullopt, g[v].cores, {}});
+  // Processors beyond the tasks' run nothing: their cores change nothing.
+  if (check.processor_cores.size() > static_cast<std::size_t>(s.width)) check.processor_cores.resize(static_cast<std::size_t>(s.width));
   check_cores(check, s.width, where);
   // A chain edge is a start order exactly where its processor has several cores.
   PrecedenceGraph& graph = s.custom_graph();
@@ -171,7 +173,16 @@ int CustomDag::law_index(const distributions::Law& law) {
   return it->second;
 }
 
-int parse_processor(const std::string& where, const std::string& text) {
+std::string whole_digits(const std::string& text) {
+  const auto dot = text.find('.');
+  if (dot == std::string::npos || dot == 0) return text;
+  if (!std::all_of(text.begin(), text.begin() + static_cast<long>(dot), [](char c) { return c >= '0' && c <= '9'; })) return text;
+  if (!std::all_of(text.begin() + static_cast<long>(dot) + 1, text.end(), [](char c) { return c == '0'; })) return text;
+  return text.substr(0, dot);
+}
+
+int parse_processor(const std::string& where, const std::string& given) {
+  const std::string text = whole_digits(given);
   std::size_t used = 0;
   long value = -1;
   try {

@@ -96,7 +96,12 @@ Structure build_custom(const CustomDag& dag, const std::string& source);
 // cores than its processor then has.
 void set_processor_cores(Structure& s, std::vector<int> cores, const std::string& where);
 
-// A processor index as text: a non-negative integer up to max_processor (InputError at `where`).
+// A whole number's digits: the text itself, or without a fraction of zeros ("2.0", "2." and "2.00"
+// are 2), so that a count written as a float reads as the count it states.
+std::string whole_digits(const std::string& text);
+
+// A processor index as text: a non-negative integer up to max_processor (InputError at `where`),
+// a fraction of zeros allowed (1.0).
 int parse_processor(const std::string& where, const std::string& text);
 
 // A mapping file: one `task processor` pair a line; blank lines and text after '#' are ignored.

@@ -208,7 +208,8 @@ void check_attribute(const std::string& where, Owner owner, const std::string& n
 // what it belongs to). Each returns a canonical text, so that the same value written twice in two
 // ways ("0" and 0, c(1) and c( 1 )) is not taken for a conflict.
 
-int parse_count(const std::string& where, const std::string& attribute, const std::string& text, const char* hint) {
+int parse_count(const std::string& where, const std::string& attribute, const std::string& given, const char* hint) {
+  const std::string text = whole_digits(given);
   const bool digits = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
   long value = 0;
   if (digits) {
@@ -1055,6 +1056,8 @@ CustomDag read_dot_dag(const std::string& text, const std::string& source) {
   if (const auto cores = dot.graph_properties.find("processor_cores"); cores != dot.graph_properties.end()) {
     const std::string where = graph_where("processor_cores");
     dag.processor_cores = parse_processor_cores(where, cores->second);
+    // Processors beyond the tasks' run nothing: their cores change nothing.
+    if (dag.processor_cores.size() > static_cast<std::size_t>(width)) dag.processor_cores.resize(static_cast<std::size_t>(width));
     if (dag.processor_cores.size() != static_cast<std::size_t>(width))
       throw InputError(where,
                        "processor_cores gives " + std::to_string(dag.processor_cores.size()) +
