@@ -339,7 +339,12 @@ struct Simulate {
     std::ostringstream out;
     out << "structure   " << s.name << " (" << engine::to_string(sim.plan.kind) << " plan), width " << s.width
         << ", levels " << s.levels << "\n";
-    if (!sim.zero_comm())
+    if (!sim.zero_comm() && sim.plan.kind == engine::PlanKind::dag && sim.plan.comm.comm_cost == 0.0)
+      // The messages are the edges' own (a DOT edge's comm, a trace's bytes over the bandwidth):
+      // no C acts.
+      out << "comm        " << sim.plan.messages.size() << " message" << (sim.plan.messages.size() == 1 ? "" : "s")
+          << " of their edges' own times, port " << sim.plan.communication() << "\n";
+    else if (!sim.zero_comm())
       out << "comm        C = " << full(sim.plan.comm.comm_cost) << ", "
           << (sim.plan.kind == engine::PlanKind::dag ? "port " : "protocol ") << sim.plan.communication()
           << (sim.plan.structure == structures::StructureKind::master_slave ? ", policy " + std::string(engine::to_string(sim.plan.comm.policy)) : std::string()) << "\n";
@@ -393,9 +398,24 @@ struct Simulate {
     } else {
       out << "closed form none for this structure\n";
     }
-    if (const auto& recorded = s.recorded_makespan)
+    if (const auto& recorded = s.recorded_makespan) {
       out << "recorded    " << fixed(*recorded, 4) << "  (the trace's makespan as it ran; the mean is "
-          << fixed(e.mean / *recorded, 3) << " times it)\n";
+          << fixed(e.mean / *recorded, 3) << " times it";
+      // The trace ran on its own machine: say what the model changed of it.
+      const auto& m = sim.model;
+      std::vector<std::string> changed;
+      if (!m.processor_scales.empty() || m.fast_count > 0 || m.wilson_machine) changed.push_back("speeds");
+      if (!m.processor_cores.empty()) changed.push_back("cores");
+      if (!m.task_graph.mapping.empty()) changed.push_back("mapping");
+      if (m.task_graph.schedule) changed.push_back("schedule");
+      if (m.task_graph.one_per_task) changed.push_back("one processor per task");
+      if (!changed.empty()) {
+        out << ", on a machine other than the one it ran on: ";
+        for (std::size_t i = 0; i < changed.size(); ++i) out << (i ? ", " : "") << changed[i];
+        out << " replaced";
+      }
+      out << ")\n";
+    }
     if (const auto& m = sim.metrics) {
       out << "power      W = " << r.text("power_weights") << "  heterogeneity H = " << fixed(sim.heterogeneity, 4) << "\n";
       out << "parallel   P_deg " << fixed(m->parallelism_degree.mean, 4) << " +- " << fixed(m->parallelism_degree.stderr_, 4)

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "cli/gnuplot.h"
+#include "cli/options.h"
 #include "cli/output.h"
 #include "distributions/input_error.h"
 #include "engine/simulate/schedule_records.h"
@@ -22,8 +23,9 @@ void ScheduleCommand::add_to(CLI::App& app) {
   app.add_option("--output-mapping", mapping_out,
                  "Write the schedule as a mapping file ('task processor' lines in each processor's order), for "
                  "simulate --graph FILE --mapping")
-      ->group("Output");
-  app.add_option("--gantt", gantt, "Draw the schedule's Gantt chart with gnuplot: BASE.gp, BASE.svg and BASE.png")->group("Output");
+      ->check(non_empty("name the mapping file to write"))->group("Output");
+  app.add_option("--gantt", gantt, "Draw the schedule's Gantt chart with gnuplot: BASE.gp, BASE.svg and BASE.png")
+      ->check(non_empty("name the base of the chart's files"))->group("Output");
   output.add_to(app, engine::Format::csv);
 }
 
@@ -76,6 +78,8 @@ auto as_algorithm(F f) {
 }  // namespace
 
 int ScheduleCommand::execute() {
+  // Before the model's own checks, which would ask for Wilson's width first.
+  if (options.model.graph.empty()) throw InputError("--graph", "missing", "a schedule is of a graph file: give --graph FILE");
   const engine::Model model = as_algorithm([&] { return options.resolved(); });
   if (model.graph.empty()) throw InputError("--graph", "missing", "a schedule is of a graph file: give --graph FILE");
   if (model.port || model.overlap)

@@ -244,6 +244,14 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
   std::vector<Machine> declared_machines;
   std::map<std::string, std::map<std::string, double>> written;  // old layout: task -> file -> bytes
   CustomDag dag;
+  // A schema this reader was not written for is read by the layout it has, and said.
+  if (const json* version = r.member(root, "schemaVersion")) {
+    const std::string v = version->is_string() ? version->get<std::string>() : version->dump();
+    static const std::set<std::string> known = {"1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6"};
+    if (!known.count(v))
+      dag.notes.push_back(source + ": schemaVersion '" + v.substr(0, 40) + "' is not one this reader knows (1.0 to 1.6): read " +
+                          "by the layout it has (" + (r.member(workflow, "specification") ? "1.5's" : "the older one") + ")");
+  }
   const json* specification = r.member(workflow, "specification");
   if (specification) {
     r.object(*specification, "workflow.specification");

@@ -428,4 +428,14 @@ TEST_CASE("WfFormat: a task recorded twice under workflow.execution.tasks is ref
               "workflow.execution.tasks[0]) (give each task one execution record)");
 }
 
+TEST_CASE("WfFormat: a schemaVersion the reader does not know is read with a note", "[wfformat]") {
+  std::string text = wf(R"([{"id": "x", "parents": [], "children": []}])", R"([{"id": "x", "runtimeInSeconds": 3}])");
+  text.replace(text.find("\"1.5\""), 5, "\"9.9\"");
+  const auto s = structures::parse_wfformat(text, "v.json");
+  REQUIRE(s.notes == std::vector<std::string>{"v.json: schemaVersion '9.9' is not one this reader knows (1.0 to 1.6): read "
+                                              "by the layout it has (1.5's)"});
+  REQUIRE(structures::parse_wfformat(wf(R"([{"id": "x", "parents": [], "children": []}])", R"([{"id": "x", "runtimeInSeconds": 3}])"),
+                                     "v.json").notes.empty());
+}
+
 }  // namespace wfformat_test
