@@ -269,6 +269,16 @@ inline void check_wfformat(const std::string& text) {
     check_custom(structures::parse_wfformat(text, "fuzz.json", messages));
   } catch (const InputError&) {
   }
+  // Both dispatch rules on every machine, whatever the trace records (the default reads ready only
+  // where a machine records no starts).
+  for (const auto dispatch : {structures::Dispatch::ordered, structures::Dispatch::ready}) {
+    try {
+      structures::TaskGraphOptions options;
+      options.dispatch = dispatch;
+      check_custom(structures::parse_wfformat(text, "fuzz.json", options));
+    } catch (const InputError&) {
+    }
+  }
   check_scheduled([&](const structures::TaskGraphOptions& options) { return structures::parse_wfformat(text, "fuzz.json", options); });
 }
 
