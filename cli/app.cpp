@@ -725,11 +725,13 @@ int report_failure(const CLI::App& app, int argc, char** argv, const std::string
     throw;
   } catch (const CLI::ParseError& e) {
     // With no command recognised, CLI11 only says one is required: name what was given instead.
+    // CLI11's messages quote the command line as InputError's are quoted: readable (printable, a
+    // long token cut).
     if (app.get_subcommands().empty() && argc > 1)
-      std::cerr << "hetstruct: unknown command or option '" << argv[1] << "' (commands: " << command_names
-                << "; see hetstruct --help)\n";
+      std::cerr << "hetstruct: " << input_error_detail::readable("unknown command or option '" + std::string(argv[1]) + "'")
+                << " (commands: " << command_names << "; see hetstruct --help)\n";
     else
-      std::cerr << "hetstruct: " << one_line(parse_error_message(e.what())) << " (see hetstruct --help)\n";
+      std::cerr << "hetstruct: " << input_error_detail::readable(parse_error_message(e.what())) << " (see hetstruct --help)\n";
     return 2;
   } catch (const InputError& e) {
     std::cerr << "hetstruct: " << one_line(flag_message(e)) << "\n";

@@ -1,5 +1,6 @@
 #include "cli/output.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -34,6 +35,16 @@ std::uint64_t parse_count(const std::string& option, const std::string& text, st
     throw InputError(option, "'" + text + "' is not a whole number >= 0");
   if (value > max) throw InputError(option, text + " is more than the limit " + std::to_string(max));
   return value;
+}
+
+std::string output_file_problem(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode))
+    return "'" + path + "' is a folder, not a file to write: name a file in it";
+  const auto slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  if (::access(dir.c_str(), W_OK) != 0) return "cannot write '" + path + "': the folder '" + dir + "' is missing or not writable";
+  return {};
 }
 
 void write_file_atomically(const std::string& path, const std::string& content) {

@@ -26,6 +26,11 @@ using engine::parse_csv_line;
 // unsigned option. Throws InputError naming `option`.
 std::uint64_t parse_count(const std::string& option, const std::string& text, std::uint64_t max);
 
+// Why `path` cannot take a command's output file, checked before any work (write_file_atomically
+// would fail only after it): an existing folder (the rename refuses it), a folder to write into
+// that is missing or not writable. Empty when none applies.
+std::string output_file_problem(const std::string& path);
+
 // Writes `content` to `path` through a temporary file and a rename, so a reader never sees a
 // half-written file. Throws InputError when the file cannot be written.
 void write_file_atomically(const std::string& path, const std::string& content);

@@ -161,9 +161,7 @@ std::string read_resume_file(const std::string& path) {
 }
 
 void check_writable_folder(const std::string& path) {
-  const auto slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-  if (::access(dir.c_str(), W_OK) != 0) throw InputError(path, "cannot write into the folder '" + dir + "'");
+  if (const auto problem = output_file_problem(path); !problem.empty()) throw InputError("--out", problem);
 }
 
 // ---- the --config file --------------------------------------------------------------------------

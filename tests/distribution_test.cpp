@@ -142,6 +142,13 @@ TEST_CASE("order-statistic ranks, Clopper-Pearson and the quantile names against
   CHECK(quantile_name(1e-5) == "q1e-05");
   CHECK(quantile_name(0.0025) == "q0025");
   CHECK(quantile_name(0.0001) == "q0001");  // as before the exact names: no column renamed
+  // Every digit the level needs (issue 38): %.15g gave both of these q333333333333333 and
+  // 0.9999999999999999 q00.
+  CHECK(quantile_name(0.333333333333333) == "q333333333333333");
+  CHECK(quantile_name(0.3333333333333333) == "q3333333333333333");
+  CHECK(quantile_name(0.9999999999999999) == "q9999999999999999");
+  CHECK(quantile_name(0.1 + 0.2) == "q30000000000000004");
+  CHECK(quantile_name(std::nextafter(1e-4, 0.0)) == "q9.999999999999999e-05");
   const std::vector<double> sorted = {1, 2, 3, 4};
   CHECK(quantile_sorted(sorted, 0.5) == 2.5);  // type 7
   CHECK(quantile_sorted(sorted, 1.0) == 4.0);
@@ -153,6 +160,9 @@ TEST_CASE("bad distribution options are InputError naming them", "[distribution]
   CHECK_THROWS_AS(o.validate(), InputError);
   o.quantile_levels = {0.5, 0.5};
   CHECK_THROWS_WITH(o.validate(), Catch::Contains("twice"));
+  // Levels that once printed alike are two columns now (issue 38); none of one name passes.
+  o.quantile_levels = {0.333333333333333, 0.3333333333333333, 0.9999999999999999, 1e-5, 0.0001};
+  CHECK_NOTHROW(o.validate());
   o.quantile_levels = {};
   o.deadlines = {std::nan("")};
   CHECK_THROWS_WITH(o.validate(), Catch::StartsWith("deadline"));

@@ -34,4 +34,31 @@ TEST_CASE("library errors name parameters, the CLI maps them to flags", "[parame
         "--n: too wide (make the model smaller, or run anyway with --no-memory-check)");
 }
 
+TEST_CASE("an error quotes input readably: a long token cut, bytes that do not print escaped", "[parameters]") {
+  // Issue 38: an error line echoed a megabyte of input, or raw binary.
+  const std::string megabyte(1 << 20, 'x');
+  const InputError long_token("--a", "'" + megabyte + "' is not a number");
+  CHECK(std::string(long_token.what()) == "--a: '" + std::string(77, 'x') + "...' is not a number");
+  CHECK(long_token.problem() == "'" + std::string(77, 'x') + "...' is not a number");
+  // 80 characters are kept whole; 81 are cut.
+  CHECK(InputError("", "'" + std::string(80, 'y') + "'").problem() == "'" + std::string(80, 'y') + "'");
+  CHECK(InputError("", "'" + std::string(81, 'y') + "'").problem() == "'" + std::string(77, 'y') + "...'");
+  // Bytes: control bytes and bytes that are not UTF-8 as \xNN, a newline as \n; UTF-8 as it is.
+  CHECK(InputError("g\xff.dot:3", "vertex 'a\x01" "b\nc\x7f': has no law", "caf\xc3\xa9").what() ==
+        std::string("g\\xff.dot:3: vertex 'a\\x01b\\nc\\x7f': has no law (caf\xc3\xa9)"));
+  // A cut counts an escape as one character, and never splits it.
+  const InputError binary("", "'" + std::string(100, '\xff') + "'");
+  std::string cut;
+  for (int i = 0; i < 77; ++i) cut += "\\xff";
+  CHECK(binary.problem() == "'" + cut + "...'");
+  // Apostrophes are not quotes (the graph's width), and a quote inside a token stays in it.
+  const std::string words = "the graph's width, the task's name";
+  CHECK(InputError("", words).problem() == words);
+  CHECK(InputError("", "'it's " + std::string(90, 'z') + "' here").problem() == "'it's " + std::string(72, 'z') + "...' here");
+  // A message rewrapped with a cut token keeps it as it is (InputError(where, e.problem())).
+  CHECK(InputError("law", long_token.problem()).problem() == long_token.problem());
+  // Unquoted input as a net: a part over 1000 characters is cut.
+  CHECK(InputError("", "got " + megabyte).problem().size() == 1000);
+}
+
 }  // namespace parameters_test

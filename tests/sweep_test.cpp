@@ -183,6 +183,21 @@ TEST_CASE("csv_field quotes what parse_csv_line would otherwise split or drop", 
   }
 }
 
+TEST_CASE("json_string escapes bytes that are not UTF-8 as U+FFFD, and keeps UTF-8 as it is", "[record]") {
+  // Issue 38: a --graph path with the byte 0xFF went into the JSON raw, which no parser reads.
+  CHECK(json_string("g\xff.dot") == "\"g\\ufffd.dot\"");
+  CHECK(json_string("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80") == "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"");
+  CHECK(json_string("\x80") == "\"\\ufffd\"");              // a continuation byte alone
+  CHECK(json_string("\xc3") == "\"\\ufffd\"");              // cut at the end
+  CHECK(json_string("\xc3(") == "\"\\ufffd(\"");            // cut before an ASCII byte, which stays
+  CHECK(json_string("\xe2\x82") == "\"\\ufffd\"");          // a cut prefix is one U+FFFD
+  CHECK(json_string("\xc0\xaf") == "\"\\ufffd\\ufffd\"");    // overlong '/': two bad bytes
+  CHECK(json_string("\xed\xa0\x80") == "\"\\ufffd\\ufffd\\ufffd\""); // a surrogate
+  CHECK(json_string("\xf4\x90\x80\x80") == "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");  // above U+10FFFF
+  CHECK(json_string("\xf5") == "\"\\ufffd\"");
+  CHECK(json_string("a\"\\\x01") == "\"a\\\"\\\\\\u0001\"");  // as before
+}
+
 TEST_CASE("a resumed sweep writes the file an uninterrupted one writes", "[sweep]") {
   const std::string path = temp_path("resume.csv");
   std::vector<std::string> args = small_grid;

@@ -1,8 +1,10 @@
 #include "engine/estimators/distribution.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <tuple>
 
@@ -39,6 +41,17 @@ void DistributionOptions::validate() const {
   for (std::size_t i = 0; i < quantile_levels.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (quantile_levels[i] == quantile_levels[j]) throw InputError("quantiles", brief(quantile_levels[i]) + " appears twice");
+  // Each level names its columns (quantile_name): two levels of one name would be two CSV columns
+  // and two JSON keys of that name, one answer read for the other.
+  std::map<std::string, double> named;
+  for (const double q : quantile_levels) {
+    const auto [at, fresh] = named.emplace(quantile_name(q), q);
+    if (!fresh)
+      throw InputError("quantiles",
+                       "levels " + distributions::format_exact(at->second) + " and " + distributions::format_exact(q) +
+                           " both name the column " + at->first,
+                       "give one of them");
+  }
   for (const double t : deadlines)
     if (!std::isfinite(t)) throw InputError("deadline", "must be a finite number, got " + brief(t));
   if (histogram_bins > max_histogram_bins)
@@ -96,12 +109,15 @@ std::pair<double, double> clopper_pearson(std::uint64_t k, std::uint64_t n, doub
 
 std::string quantile_name(double level) {
   if (level >= 1.0) return "q100";
-  // Its decimals (q05, q50, q025, q0001), down to 1e-4; below, where %.15g turns to an exponent,
-  // the shortest text that reads back to the level (q1e-05, q1e-300: they once shared "q00").
-  char fixed[32];
-  std::snprintf(fixed, sizeof fixed, "%.15g", level);
-  const std::string text = fixed;
-  if (text.find('e') != std::string::npos) return "q" + distributions::format_exact(level);
+  // Its decimals (q05, q50, q025, q0001), down to 1e-4, exactly: the shortest fixed-point text that
+  // reads back to the level, so 0.3333333333333333 is q3333333333333333 beside 0.333333333333333's
+  // q333333333333333, and 0.9999999999999999 is no longer q00 (once %.15g: both names shared one
+  // text; a level that %.15g prints exactly gets the same name as then). Below 1e-4 the shortest
+  // text, in exponent notation (q1e-05, q1e-300: they once shared "q00").
+  if (level > 0.0 && level < 1e-4) return "q" + distributions::format_exact(level);
+  char fixed[400];
+  const auto end = std::to_chars(fixed, fixed + sizeof fixed, level, std::chars_format::fixed).ptr;
+  const std::string text(fixed, end);
   const auto dot = text.find('.');
   std::string digits = dot == std::string::npos ? "0" : text.substr(dot + 1);
   if (digits.size() == 1) digits += '0';

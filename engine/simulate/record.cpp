@@ -238,9 +238,56 @@ std::vector<Record> records_of_csv(const std::string& text) {
   return records;
 }
 
+namespace {
+
+// The length of the well-formed UTF-8 sequence at s[i] (RFC 3629: no overlong form, no surrogate,
+// nothing above U+10FFFF), or 0 with `bad` the bytes of its maximal ill-formed prefix (at least 1),
+// each such prefix one U+FFFD (Unicode's "substitution of maximal subparts").
+std::size_t utf8_sequence(const std::string& s, std::size_t i, std::size_t& bad) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = byte(i);
+  std::size_t length = 0;
+  unsigned char low = 0x80, high = 0xBF;  // the second byte's range
+  if (c >= 0xC2 && c <= 0xDF) length = 2;
+  else if (c >= 0xE0 && c <= 0xEF) {
+    length = 3;
+    if (c == 0xE0) low = 0xA0;       // overlong below
+    else if (c == 0xED) high = 0x9F;  // surrogates above
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    length = 4;
+    if (c == 0xF0) low = 0x90;       // overlong below
+    else if (c == 0xF4) high = 0x8F;  // above U+10FFFF
+  }
+  bad = 1;
+  if (length == 0) return 0;  // a continuation byte alone, C0, C1, F5-FF
+  for (std::size_t k = 1; k < length; ++k) {
+    if (i + k >= s.size()) return 0;
+    const unsigned char b = byte(i + k);
+    if (k == 1 ? (b < low || b > high) : (b < 0x80 || b > 0xBF)) return 0;
+    bad = k + 1;
+  }
+  return length;
+}
+
+}  // namespace
+
 std::string json_string(const std::string& s) {
   std::string q = "\"";
-  for (const unsigned char c : s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {
+      // Text from input (a file's name, a graph's label) may be any bytes: JSON is UTF-8 (RFC 8259
+      // 8.1), so a byte that does not belong to well-formed UTF-8 prints as U+FFFD.
+      std::size_t bad = 0;
+      if (const std::size_t length = utf8_sequence(s, i, bad)) {
+        q.append(s, i, length);
+        i += length;
+      } else {
+        q += "\\ufffd";
+        i += bad;
+      }
+      continue;
+    }
     if (c == '"' || c == '\\') {
       q += '\\';
       q += static_cast<char>(c);
@@ -251,6 +298,7 @@ std::string json_string(const std::string& s) {
     } else {
       q += static_cast<char>(c);
     }
+    ++i;
   }
   return q + "\"";
 }

@@ -53,10 +53,20 @@ def to_dot(graph):
     extra = {k: v for k, v in graph.graph.items() if k != "name"}
     if extra:
         lines.append("  graph [%s];" % _attributes(extra))
+    # A task is named by its node's text: two nodes of one text (1 and "1", (0, 1) and "0,1") would
+    # be one task of the DOT file, their edges and attributes merged. They are refused.
+    ids, owner = {}, {}
+    for node in graph.nodes:
+        text = _dot_id(node)
+        if text in owner:
+            raise ValueError("graph: nodes %r and %r are both the task %s: give them names that differ as text"
+                             % (owner[text], node, text))
+        owner[text] = node
+        ids[node] = text
     for node, attrs in graph.nodes(data=True):
-        lines.append("  %s%s;" % (_dot_id(node), " [%s]" % _attributes(attrs) if attrs else ""))
+        lines.append("  %s%s;" % (ids[node], " [%s]" % _attributes(attrs) if attrs else ""))
     for u, v, attrs in graph.edges(data=True):
-        lines.append("  %s -> %s%s;" % (_dot_id(u), _dot_id(v), " [%s]" % _attributes(attrs) if attrs else ""))
+        lines.append("  %s -> %s%s;" % (ids[u], ids[v], " [%s]" % _attributes(attrs) if attrs else ""))
     lines.append("}")
     return "\n".join(lines) + "\n"
 

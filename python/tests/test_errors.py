@@ -1,6 +1,7 @@
 # Bad input from Python: ValueError naming the keyword (the command line's option without its
 # dashes), never another exception, never a crash; Ctrl-C stops a long run cleanly.
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -86,6 +87,25 @@ def test_a_graph_that_is_not_a_digraph():
     nx = pytest.importorskip("networkx")
     with pytest.raises(ValueError, match="^graph: a networkx DiGraph"):
         hetstruct.simulate(graph=nx.Graph([(1, 2)]))
+
+
+@pytest.mark.parametrize("first, second, task", [(1, "1", '"1"'), ((0, 1), "0,1", '"0,1"'), (1.5, "1.5", '"1.5"')])
+def test_nodes_of_one_name_are_refused(first, second, task):
+    # Issue 38: nodes 1 and "1" became one task of the DOT text (their edges merged), silently.
+    g = pytest.importorskip("networkx").DiGraph()
+    g.add_node(first, processor=0, law="u(0,1)")
+    g.add_node(second, processor=1, law="u(0,1)")
+    message = "^graph: nodes %s and %s are both the task %s: give them names that differ as text$" % (
+        re.escape(repr(first)), re.escape(repr(second)), re.escape(task))
+    with pytest.raises(ValueError, match=message):
+        hetstruct.to_dot(g)
+    with pytest.raises(ValueError, match=message):
+        hetstruct.simulate(graph=g, reps=10)
+    # Nodes of distinct texts stay distinct tasks: 1 and "01", as two tasks side by side.
+    g = pytest.importorskip("networkx").DiGraph()
+    g.add_node(1, processor=0, law="c(1)")
+    g.add_node("01", processor=1, law="c(2)")
+    assert hetstruct.simulate(graph=g, reps=10)[0]["mean"] == 2
 
 
 def test_dot_errors_name_the_line():

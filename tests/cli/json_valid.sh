@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every data command's --format json loads with a standard JSON parser (python3's json module),
+# Every data command's --format json loads with a standard JSON parser (python3's json module, the
+# bytes decoded as strict UTF-8, as RFC 8259 asks),
 # for every structure and every protocol the help lists (so a new protocol is covered at once),
 # and an infinite result is an error, never an `inf` token.
 #   json_valid.sh BINARY   (run from tests/cli/data)
@@ -10,7 +11,7 @@ check() {  # description, command...
   local what=$1; shift
   local out
   if ! out=$("$bin" "$@" 2>/dev/null); then echo "FAIL ($what): exit status $? from: $*" >&2; fail=1; return; fi
-  if ! printf '%s' "$out" | python3 -c 'import json,sys; json.load(sys.stdin)' 2>/dev/null; then
+  if ! printf '%s' "$out" | python3 -c 'import json,sys; json.loads(sys.stdin.buffer.read().decode("utf-8"))' 2>/dev/null; then
     echo "FAIL ($what): not valid JSON from: $*" >&2; printf '%s\n' "$out" | head -5 >&2; fail=1
   fi
 }
@@ -45,6 +46,15 @@ predict_dir=$(mktemp -d "${TMPDIR:-/tmp}/hetstruct-json.XXXXXX")
 check "hbsp predict" hbsp predict --out-dir "$predict_dir" --format json
 rm -rf "$predict_dir"
 check "hbsp replay" hbsp replay --machine hbsp-cluster-2001.txt --algorithm scatter --size 100KB --format json
+# A path that is not UTF-8 (issue 38: the byte 0xFF went in raw): U+FFFD, still valid JSON.
+bytes_dir=$(mktemp -d "${TMPDIR:-/tmp}/hetstruct-json.XXXXXX")
+bytes_graph="$bytes_dir/$(printf 'g\xff\xc3(.dot')"
+cp dag.dot "$bytes_graph"
+check "simulate, a graph path not UTF-8" simulate --graph "$bytes_graph" --reps 20 --format json
+if ! "$bin" simulate --graph "$bytes_graph" --reps 20 --format json 2>/dev/null | grep -qF 'g\ufffd\ufffd(.dot"'; then
+  echo "FAIL: the bytes 0xFF 0xC3 of a path are not \\ufffd\\ufffd in the JSON" >&2; fail=1
+fi
+rm -rf "$bytes_dir"
 # No inf in any format: an overflowing model is an error.
 if "$bin" simulate -s sync --n 2 --law "c(1e308)" --levels 10 --reps 2 --format json >/dev/null 2>&1; then
   echo "FAIL: an infinite result printed with exit 0" >&2; fail=1
