@@ -2,6 +2,7 @@
 // progress to stderr; any bad input is one line on stderr and exit status 2.
 #include "cli/app.h"
 
+#include <cstdlib>
 #include <algorithm>
 #include <filesystem>
 #include <charconv>
@@ -719,6 +720,17 @@ std::string one_line(std::string text) {
   return text;
 }
 
+// The processes of this launch, as the MPI launchers tell each of them (Open MPI's mpirun, MPICH's
+// and Intel's Hydra); 1 when not launched by one.
+int mpi_launch_size() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+    if (const char* value = std::getenv(name)) {
+      const int n = std::atoi(value);
+      if (n > 1) return n;
+    }
+  return 1;
+}
+
 // The exit status of a failure, after its one line on stderr.
 int report_failure(const CLI::App& app, int argc, char** argv, const std::string& command_names) {
   try {
@@ -798,6 +810,13 @@ int run(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
+    // Under mpirun only sweep shares its work between the processes (and hbsp probe measures
+    // them): any other command would run once in each, and print its result as many times.
+    if (const int launched = mpi_launch_size(); launched > 1 && !sweep.parsed() && !hbsp.probing())
+      throw InputError("mpirun", "this launch has " + std::to_string(launched) +
+                                     " processes, and only sweep shares its work between them: this command would run " +
+                                     std::to_string(launched) + " times",
+                       "run it without mpirun, or as a sweep");
     int status = 0;
     for (const auto& command : commands)
       if (command.parsed()) status = command.execute();

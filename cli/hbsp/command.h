@@ -44,6 +44,8 @@ class HbspCommand {
  public:
   void add_to(CLI::App& app);
   bool parsed() const;
+  // Whether `hbsp probe` was parsed: it runs under mpirun, one probe per process.
+  bool probing() const { return probe_ && probe_->parsed(); }
   int execute();
 
  private:
