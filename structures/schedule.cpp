@@ -113,7 +113,9 @@ class Timeline {
     double free_from = 0.0;
     for (std::size_t k = 0; k < slots.size(); ++k) {
       const double start = std::max(ready, free_from);
-      if (start + w <= slots[k].start) return {start, k};
+      // Not before a slot that ends by the time the data is ready: with zero times such a slot
+      // may be a predecessor's, [t, t) with the data ready at t.
+      if (start + w <= slots[k].start && slots[k].finish > ready) return {start, k};
       free_from = slots[k].finish;
     }
     return {std::max(ready, free_from), slots.size()};
