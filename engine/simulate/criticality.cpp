@@ -189,6 +189,13 @@ CriticalityRun run_criticality(const structures::Structure& s, const Plan& plan,
     c.critical = total.critical.empty() ? 0 : total.critical[t];
     c.criticality = static_cast<double>(c.critical) / n;
     c.criticality_stderr = std::sqrt(c.criticality * (1.0 - c.criticality) / n);
+    // Wilson's score interval: the fractions p whose test |c - p| <= z sqrt(p (1 - p) / n) accepts.
+    constexpr double z = 1.959963984540054;
+    const double centre = (c.criticality + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    const double half = z * std::sqrt(c.criticality * (1.0 - c.criticality) / n + z * z / (4.0 * n * n)) / (1.0 + z * z / n);
+    // At 0 and 1 the interval ends there exactly (rounding would leave 3e-18 or 1 - 2e-16).
+    c.criticality_ci_low = c.critical == 0 ? 0.0 : std::max(0.0, centre - half);
+    c.criticality_ci_high = static_cast<double>(c.critical) == n ? 1.0 : std::min(1.0, centre + half);
     c.slack = total.slack.empty() ? Estimate{} : summarize(total.slack[t]);
     result.tasks.push_back(std::move(c));
   }
@@ -200,6 +207,7 @@ std::vector<Record> criticality_records(const CriticalityRun& run, std::uint64_t
   for (const auto& t : run.tasks) {
     Record r;
     r.add("task", t.task).add("criticality", t.criticality).add("criticality_stderr", t.criticality_stderr);
+    r.add("criticality_ci_low", t.criticality_ci_low).add("criticality_ci_high", t.criticality_ci_high);
     if (run.slack)
       r.add("slack", t.slack.mean).add("slack_stderr", t.slack.stderr_);
     else

@@ -85,6 +85,8 @@ struct TaskCriticality {
   std::uint32_t position = 0;  // in plan order
   std::uint64_t critical = 0;  // replications in which it was critical
   double criticality = 0.0, criticality_stderr = 0.0;
+  // Wilson's score interval at 95% for the fraction (it stays within [0, 1] and is not empty at 0 or 1).
+  double criticality_ci_low = 0.0, criticality_ci_high = 0.0;
   Estimate slack;
 };
 
@@ -97,7 +99,8 @@ struct CriticalityRun {
 // Every replication of options (seed, reps, threads, progress) on `plan` (criticality_plan's).
 CriticalityRun run_criticality(const structures::Structure& s, const Plan& plan, const RunOptions& options);
 
-// One record per task, in the run's order: task, criticality, criticality_stderr, slack,
+// One record per task, in the run's order: task, criticality, criticality_stderr,
+// criticality_ci_low, criticality_ci_high, slack,
 // slack_stderr (none without slack), critical (the count of replications), reps, seed.
 std::vector<Record> criticality_records(const CriticalityRun& run, std::uint64_t seed);
 
