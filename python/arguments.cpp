@@ -316,6 +316,20 @@ SimulateCall simulate_call(const py::kwargs& kwargs) {
     c.distribution.deadlines = numbers("deadline", deadlines);
     c.distribution.validate();
   }
+  // Criticality: one record per task, plain Monte Carlo over a fixed number of replications, as
+  // the command line's --criticality (the same refusals, in keywords).
+  c.criticality = k.flag("criticality", false);
+  if (c.criticality) {
+    const auto refuse = [](const char* keyword, const std::string& hint) {
+      throw InputError(keyword, "does not go with criticality", hint);
+    };
+    if (c.metrics) refuse("metrics", "run simulate(metrics=True) without criticality");
+    if (c.keep) refuse("keep", "criticality returns one record per task; run keep=True without it");
+    if (c.distribution.any()) refuse("distribution", "criticality returns one record per task; run the distribution without it");
+    if (c.stop.active()) refuse("target_se", "criticality runs a fixed number of replications (reps)");
+    if (c.estimator != engine::Estimator::mc && c.estimator != engine::Estimator::automatic)
+      refuse("estimator", "criticality is plain Monte Carlo: leave estimator out or give mc");
+  }
   k.finish();
   return c;
 }

@@ -43,6 +43,7 @@ struct SimulateCall {
   engine::Estimator estimator = engine::Estimator::automatic;
   engine::StopRule stop;
   engine::DistributionOptions distribution;
+  bool criticality = false;  // one record per task, as simulate --criticality
 };
 SimulateCall simulate_call(const py::kwargs& kwargs);
 

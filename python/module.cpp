@@ -18,6 +18,7 @@
 
 #include "distributions/input_error.h"
 #include "engine/simulate/bounds_records.h"
+#include "engine/simulate/criticality.h"
 #include "engine/hbsp/records.h"
 #include "engine/driver/interrupt.h"
 #include "engine/simulate/policies.h"
@@ -151,6 +152,12 @@ auto guarded(F&& f) {
 py::object simulate(const py::kwargs& kwargs) {
   return guarded([&]() -> py::object {
     const SimulateCall call = simulate_call(kwargs);
+    if (call.criticality)  // one record per task, the CLI's simulate --criticality --format csv
+      return to_list(without_gil([&] {
+        const engine::Simulation sim = engine::prepare(call.model);
+        const engine::Plan plan = engine::criticality_plan(sim.structure, sim.plan, call.model.compile_options());
+        return engine::criticality_records(engine::run_criticality(sim.structure, plan, call.run), call.run.seed);
+      }));
     auto sim = std::make_unique<engine::Simulation>();
     without_gil([&] {
       *sim = engine::prepare(call.model);

@@ -226,3 +226,16 @@ def test_simulate_trace_dispatch(threads, dispatch):
     assert_same(records, header, rows)
     expected = 15710.326 if dispatch == "ordered" else 3011.61
     assert abs(records[0]["mean"] / expected - 1) < 0.05
+
+
+@pytest.mark.parametrize("threads", THREADS)
+def test_simulate_criticality(threads):
+    # simulate(criticality=True): one record per task, the CLI's --criticality CSV bit for bit.
+    path = str(DATA / "fork_join.dot")
+    records = hetstruct.simulate(graph=path, reps=500, seed=3, threads=threads, criticality=True)
+    header, rows = cli_rows("simulate", "--graph", path, "--reps", 500, "--seed", 3, "--threads", threads,
+                            "--criticality", "--format", "csv")
+    assert_same(records, header, rows)
+    assert [r["task"] for r in records] == ["fork", "w0", "w1", "join"]
+    with pytest.raises(ValueError, match="^metrics: does not go with criticality"):
+        hetstruct.simulate(graph=path, reps=10, criticality=True, metrics=True)
