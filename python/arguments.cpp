@@ -305,6 +305,7 @@ SimulateCall simulate_call(const py::kwargs& kwargs) {
   c.run = sampling(k);
   c.metrics = k.flag("metrics", false);
   c.keep = k.flag("keep", false);
+  const bool estimator_given = k.given("estimator");
   c.estimator = estimator(k, "auto");
   c.stop = stop(k);
   // The distribution as simulate's --distribution, --quantiles and --deadline ask for it.
@@ -329,6 +330,25 @@ SimulateCall simulate_call(const py::kwargs& kwargs) {
     if (c.stop.active()) refuse("target_se", "criticality runs a fixed number of replications (reps)");
     if (c.estimator != engine::Estimator::mc && c.estimator != engine::Estimator::automatic)
       refuse("estimator", "criticality is plain Monte Carlo: leave estimator out or give mc");
+  }
+  for (const auto& text : k.list("compare_to")) {
+    if (text.rfind("schedule=", 0) == 0)
+      throw InputError("compare_to", "schedule comparisons are the command line's for now (simulate --compare-to schedule=B)",
+                       "run them with the hetstruct command");
+    c.comparisons.emplace_back(text);
+  }
+  if (!c.comparisons.empty()) {
+    const auto refuse = [](const char* keyword, const std::string& hint) {
+      throw InputError(keyword, "does not go with compare_to", hint);
+    };
+    if (c.metrics) refuse("metrics", "run simulate(metrics=True) without compare_to");
+    if (c.keep) refuse("keep", "compare_to returns the sweep's rows; run keep=True without it");
+    if (c.criticality) refuse("criticality", "run simulate(criticality=True) without compare_to");
+    const engine::Estimator requested = estimator_given ? c.estimator : engine::Estimator::mc;
+    if (requested == engine::Estimator::exact)
+      throw InputError("estimator", "compare_to simulates the mean; the exact expectation is its closed_form row",
+                       "choose auto, cv, antithetic, antithetic-cv or mc");
+    c.mean = engine::mean_estimator(requested, c.stop, c.distribution.any(), c.model.slowed());
   }
   k.finish();
   return c;

@@ -44,6 +44,10 @@ struct SimulateCall {
   engine::StopRule stop;
   engine::DistributionOptions distribution;
   bool criticality = false;  // one record per task, as simulate --criticality
+  // Paired comparisons (compare_to): the sweep's rows of the model and its targets, as simulate
+  // --compare-to prints them, with their mean estimator (mc unless estimator says otherwise).
+  std::vector<engine::Comparison> comparisons;
+  std::optional<engine::MeanEstimator> mean;
 };
 SimulateCall simulate_call(const py::kwargs& kwargs);
 

@@ -152,6 +152,10 @@ auto guarded(F&& f) {
 py::object simulate(const py::kwargs& kwargs) {
   return guarded([&]() -> py::object {
     const SimulateCall call = simulate_call(kwargs);
+    if (!call.comparisons.empty())  // the sweep's rows, as simulate --compare-to prints them
+      return to_list(without_gil([&] {
+        return engine::model_sweep_records(call.model, call.comparisons, call.run, call.mean, call.distribution);
+      }), true);
     if (call.criticality)  // one record per task, the CLI's simulate --criticality --format csv
       return to_list(without_gil([&] {
         const engine::Simulation sim = engine::prepare(call.model);

@@ -239,3 +239,20 @@ def test_simulate_criticality(threads):
     assert [r["task"] for r in records] == ["fork", "w0", "w1", "join"]
     with pytest.raises(ValueError, match="^metrics: does not go with criticality"):
         hetstruct.simulate(graph=path, reps=10, criticality=True, metrics=True)
+
+
+@pytest.mark.parametrize("threads", THREADS)
+def test_simulate_compare_to(threads):
+    # simulate(compare_to=...): the paired rows of simulate --compare-to, bit for bit (issue 38).
+    records = hetstruct.simulate(structure="nn", n=6, m=2, levels=50, comm=0.05, reps=2000, seed=7, threads=threads,
+                                 compare_to=["m=0", "n=n-m,m=0"])
+    header, rows = cli_rows("simulate", "-s", "nn", "--n", 6, "--m", 2, "--levels", 50, "--comm", 0.05, "--reps", 2000,
+                            "--seed", 7, "--threads", threads, "--compare-to", "m=0", "--compare-to", "n=n-m,m=0",
+                            "--format", "csv")
+    assert_same(records, header, rows)
+    path = str(DATA / "wfinstances" / "pegasus_srasearch_srasearch-chameleon-10a-002.json")
+    # A trace under ready dispatch against its machine at m = 0, paired.
+    records = hetstruct.simulate(graph=path, task_cv=0.2, reps=500, seed=7, threads=threads, compare_to=["m=0"])
+    header, rows = cli_rows("simulate", "--graph", path, "--task-cv", 0.2, "--reps", 500, "--seed", 7, "--threads",
+                            threads, "--compare-to", "m=0", "--format", "csv")
+    assert_same(records, header, rows)
