@@ -296,6 +296,12 @@ Port parse_port(const std::string& name) {
   throw InputError("port", "unknown port model '" + name + "'", "choose free, one-port or one-port-greedy");
 }
 
+SpelledPort parse_port_spelling(const std::string& name) {
+  for (const Port port : {Port::one_port, Port::one_port_greedy})
+    if (name == to_string(port) + std::string("-overlap")) return {port, true};
+  return {parse_port(name), false};
+}
+
 std::string Plan::communication() const {
   if (kind == PlanKind::protocol) return protocol->name;
   if (messages.empty()) return "";
@@ -533,6 +539,35 @@ void reset_trace(const Plan& plan, DagTrace& trace) {
   trace.core_free.assign(cores, minus_infinity);
 }
 
+// Under the free port model: task t's inputs as binders of its start (a predecessor's finish, or
+// its message's arrival, the message leaving at the sender's finish: both recorded here), and then
+// each message's binder, its sender's finish.
+void bind_free_inputs(const Plan& plan, const double* finish, const double* message, DagTrace& trace, std::size_t t,
+                      const Binding& bind) {
+  for (auto j = plan.pred_begin[t]; j < plan.pred_begin[t + 1]; ++j) {
+    const auto u = plan.preds[j];
+    const int m = message ? plan.pred_message[j] : -1;
+    if (m < 0) {
+      bind(finish[u], DagTrace::Bound::finish, u);
+      continue;
+    }
+    const auto mi = static_cast<std::size_t>(m);
+    trace.message_start[mi] = finish[u];
+    trace.arrival[mi] = finish[u] + message[m];
+    bind(trace.arrival[mi], DagTrace::Bound::arrival, static_cast<std::uint32_t>(m));
+  }
+}
+
+void bind_free_messages(const Plan& plan, const double* finish, const double* message, DagTrace& trace, std::size_t t) {
+  for (auto j = plan.pred_begin[t]; j < plan.pred_begin[t + 1]; ++j) {
+    const int m = message ? plan.pred_message[j] : -1;
+    if (m < 0) continue;
+    const Binding data(trace, finish[plan.preds[j]]);
+    data(finish[plan.preds[j]], DagTrace::Bound::finish, plan.preds[j]);
+    trace.message_binders[static_cast<std::size_t>(m)] = data.range();
+  }
+}
+
 // Processors of several cores (the rule is in plan.h), with the free port model's messages when
 // `message` is given. Traced (`traced`, with the trace), it also runs plans of one core a processor:
 // the free port model's longest path, the same operations as propagate and propagate_free. The
@@ -553,30 +588,8 @@ double propagate_cores(const Plan& plan, double* finish, const double* duration,
     }
     const int p = plan.task_processor[t];
     const auto k = multicore ? static_cast<std::uint32_t>(plan.processor_cores[static_cast<std::size_t>(p)]) : 1u;
-    // The inputs' binders, and then each message's (its sender's finish: it leaves at once).
-    const auto bind_inputs = [&](const Binding& bind) {
-      for (auto j = plan.pred_begin[t]; j < plan.pred_begin[t + 1]; ++j) {
-        const auto u = plan.preds[j];
-        const int m = message ? plan.pred_message[j] : -1;
-        if (m < 0) {
-          bind(finish[u], Bound::finish, u);
-          continue;
-        }
-        const auto mi = static_cast<std::size_t>(m);
-        trace->message_start[mi] = finish[u];
-        trace->arrival[mi] = finish[u] + message[m];
-        bind(trace->arrival[mi], Bound::arrival, static_cast<std::uint32_t>(m));
-      }
-    };
-    const auto bind_messages = [&] {
-      for (auto j = plan.pred_begin[t]; j < plan.pred_begin[t + 1]; ++j) {
-        const int m = message ? plan.pred_message[j] : -1;
-        if (m < 0) continue;
-        const Binding data(*trace, finish[plan.preds[j]]);
-        data(finish[plan.preds[j]], Bound::finish, plan.preds[j]);
-        trace->message_binders[static_cast<std::size_t>(m)] = data.range();
-      }
-    };
+    const auto bind_inputs = [&](const Binding& bind) { bind_free_inputs(plan, finish, message, *trace, t, bind); };
+    const auto bind_messages = [&] { bind_free_messages(plan, finish, message, *trace, t); };
     if (k == 1) {  // its order is a chain of precedences
       start_of[t] = start;
       finish[t] = start + duration[t];
@@ -689,18 +702,7 @@ double simulate_ready(const Plan& plan, double* finish, const double* duration, 
     finish[v] = now + duration[v];
     if constexpr (traced) {
       const Binding bind(*trace, now);
-      for (auto j = plan.pred_begin[v]; j < plan.pred_begin[v + 1]; ++j) {
-        const auto u = plan.preds[j];
-        const int m = message ? plan.pred_message[j] : -1;
-        if (m < 0) {
-          bind(finish[u], Bound::finish, u);
-          continue;
-        }
-        const auto mi = static_cast<std::size_t>(m);
-        trace->message_start[mi] = finish[u];
-        trace->arrival[mi] = finish[u] + message[m];
-        bind(trace->arrival[mi], Bound::arrival, static_cast<std::uint32_t>(m));
-      }
+      bind_free_inputs(plan, finish, message, *trace, v, bind);
       if (start_orders && plan.start_after[v] != Plan::no_task) bind(start_of[plan.start_after[v]], Bound::start, plan.start_after[v]);
       if (const auto ahead = trace->compute_holder[p]; plan.processor_ready[p] && ahead.item != DagTrace::no_item)
         bind(start_of[ahead.item], ahead);
@@ -716,14 +718,7 @@ double simulate_ready(const Plan& plan, double* finish, const double* duration, 
         trace->held.push_back(core);
       }
       trace->task_binders[v] = bind.range();
-      // Each message's binder: its sender's finish (it leaves at once).
-      for (auto j = plan.pred_begin[v]; j < plan.pred_begin[v + 1]; ++j) {
-        const int m = message ? plan.pred_message[j] : -1;
-        if (m < 0) continue;
-        const Binding data(*trace, finish[plan.preds[j]]);
-        data(finish[plan.preds[j]], Bound::finish, plan.preds[j]);
-        trace->message_binders[static_cast<std::size_t>(m)] = data.range();
-      }
+      bind_free_messages(plan, finish, message, *trace, v);
     }
     events.push_back({finish[v], task_bit | v});
     std::push_heap(events.begin(), events.end(), later);

@@ -122,6 +122,13 @@ enum class Port { free, one_port, one_port_greedy };
 const char* to_string(Port port);
 // Accepts free, one-port and one-port-greedy (InputError on `port` otherwise).
 Port parse_port(const std::string& name);
+// A port model as a sweep spells it, a one-port model with overlap as one name: one-port-overlap,
+// one-port-greedy-overlap; else parse_port's names (and its InputError).
+struct SpelledPort {
+  Port port = Port::free;
+  bool overlap = false;
+};
+SpelledPort parse_port_spelling(const std::string& name);
 
 // Where a generic plan's task times come from.
 enum class TaskStreams {

@@ -8,7 +8,6 @@
 #include <mutex>
 #include <set>
 #include <vector>
-#include <string_view>
 
 #include <charconv>
 
@@ -420,13 +419,9 @@ Model parse_model(const ModelTexts& t) {
   if (const auto* v = text("machine_slowdown"); v && !v->empty()) m.machine_slowdown = parse_law_of("machine_slowdown", *v);
   if (const auto* v = text("port"); v && !v->empty()) {
     // The sweep's spelling of a one-port model with overlap, one-port-overlap, reads here too.
-    constexpr std::string_view suffix = "-overlap";
-    std::string name = *v;
-    if (name.size() > suffix.size() && name.ends_with(suffix) && name != "free-overlap") {
-      name.resize(name.size() - suffix.size());
-      m.overlap = true;
-    }
-    m.port = parse_port(name);
+    const SpelledPort spelled = parse_port_spelling(*v);
+    m.port = spelled.port;
+    m.overlap = m.overlap || spelled.overlap;
   }
   if (const auto* v = text("policy"); v && !v->empty()) m.policy = parse_policy(*v);
   // A protocol is one of its structure's family; a graph's is refused as the library words it.

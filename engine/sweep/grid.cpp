@@ -398,12 +398,13 @@ bool graph_column(std::size_t dim) {
 
 SweepPort parse_sweep_port(const std::string& value) {
   if (value.empty()) return {};
-  for (const Port port : {Port::free, Port::one_port, Port::one_port_greedy}) {
-    if (value == to_string(port)) return {port, false};
-    if (port != Port::free && value == to_string(port) + std::string("-overlap")) return {port, true};
+  try {
+    const SpelledPort spelled = parse_port_spelling(value);
+    return {spelled.port, spelled.overlap};
+  } catch (const InputError&) {  // the sweep's own hint: it lists the overlap spellings
+    throw InputError("port", "unknown port model '" + value + "'",
+                     "choose free, one-port, one-port-overlap, one-port-greedy or one-port-greedy-overlap");
   }
-  throw InputError("port", "unknown port model '" + value + "'",
-                   "choose free, one-port, one-port-overlap, one-port-greedy or one-port-greedy-overlap");
 }
 
 std::string sweep_port_value(std::optional<Port> port, bool overlap) {

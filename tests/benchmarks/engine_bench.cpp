@@ -244,6 +244,16 @@ BENCHMARK_CAPTURE(dag_plan, many_per_processor_uniform, 400, 8, false, false, 0.
 BENCHMARK_CAPTURE(dag_plan, one_per_processor_uniform_free_comm, 400, 400, false, false, 0.1, false);
 BENCHMARK_CAPTURE(dag_plan, one_per_processor_uniform_one_port, 400, 400, false, false, 0.1, true);
 
+// A 400-task layered DAG's plan, evaluated replication after replication.
+void evaluate_400(benchmark::State& state, const structures::Structure& s) {
+  const auto plan = engine::compile(s);
+  engine::Workspace ws(plan);
+  std::uint64_t rep = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(engine::evaluate(plan, seed, rep++, ws));
+  state.counters["time_per_task"] =
+      benchmark::Counter(400, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
 // The same 400 tasks on 8 processors of `cores` cores each: each processor's chain a start order.
 void dag_cores_plan(benchmark::State& state, int cores) {
   auto s = layered_dag(400, 8, false);
@@ -251,12 +261,7 @@ void dag_cores_plan(benchmark::State& state, int cores) {
   for (const auto e : boost::make_iterator_range(boost::edges(g)))
     if (!g[e].crosses_processors && boost::target(e, g) - boost::source(e, g) == 8) g[e].start_order = true;
   s.processor_cores.assign(8, cores);
-  const auto plan = engine::compile(s);
-  engine::Workspace ws(plan);
-  std::uint64_t rep = 0;
-  for (auto _ : state) benchmark::DoNotOptimize(engine::evaluate(plan, seed, rep++, ws));
-  state.counters["time_per_task"] =
-      benchmark::Counter(400, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  evaluate_400(state, s);
 }
 BENCHMARK_CAPTURE(dag_cores_plan, many_per_processor_uniform_4_cores, 4);
 BENCHMARK_CAPTURE(dag_cores_plan, many_per_processor_uniform_32_cores, 32);
@@ -273,12 +278,7 @@ void dag_ready_plan(benchmark::State& state, int cores) {
   s.processor_cores.assign(8, cores);
   s.dispatch.assign(8, structures::Dispatch::ready);
   for (int v = 0; v < 400; ++v) g[static_cast<std::size_t>(v)].name = "t" + std::to_string(v);
-  const auto plan = engine::compile(s);
-  engine::Workspace ws(plan);
-  std::uint64_t rep = 0;
-  for (auto _ : state) benchmark::DoNotOptimize(engine::evaluate(plan, seed, rep++, ws));
-  state.counters["time_per_task"] =
-      benchmark::Counter(400, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  evaluate_400(state, s);
 }
 BENCHMARK_CAPTURE(dag_ready_plan, many_per_processor_uniform_1_core, 1);
 BENCHMARK_CAPTURE(dag_ready_plan, many_per_processor_uniform_4_cores, 4);
