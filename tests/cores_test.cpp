@@ -20,6 +20,7 @@
 #include "engine/kernel/plan.h"
 #include "structures/custom.h"
 #include "structures/structure.h"
+#include "dag_support.h"
 #include "support.h"
 
 namespace cores_test {
@@ -208,15 +209,8 @@ TEST_CASE("Cores: the engine against an independent simulation of the rule on ra
       // The engine's draws, read back: task times by plan position (file order here, since every
       // edge goes forward and Kahn takes the smallest first), messages in file edge order.
       std::vector<double> duration(ws.durations.begin(), ws.durations.end());
-      std::vector<double> message_of_edge(c.dag.edges.size(), 0.0);
-      std::size_t m = 0;
-      for (std::size_t e = 0; e < c.dag.edges.size(); ++e) {
-        const auto& edge = c.dag.edges[e];
-        if (c.dag.tasks[edge.from].processor == c.dag.tasks[edge.to].processor) continue;
-        if (edge.comm_law < 0 && !(c.comm > 0.0)) continue;
-        message_of_edge[e] = ws.message_times[m++];
-      }
-      REQUIRE(m == plan.messages.size());
+      // Throws where the edges' rule and the plan name different messages.
+      const std::vector<double> message_of_edge = hetstruct::testing::messages_by_edge(c.dag, c.comm, ws);
       INFO("seed " << seed << " rep " << rep);
       REQUIRE(makespan == reference_makespan(c, duration, message_of_edge));
     }

@@ -7,12 +7,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "engine/driver/monte_carlo.h"
 #include "engine/kernel/plan.h"
 #include "engine/simulate/criticality.h"
+#include "structures/custom.h"
 #include "structures/structure.h"
 
 namespace hetstruct::testing {
@@ -62,6 +64,23 @@ inline engine::CriticalityRun criticality_run(const structures::Structure& s, st
   run.reps = reps;
   run.threads = threads;
   return engine::run_criticality(s, used, run);
+}
+
+// A custom DAG's message times of the replication just evaluated into `ws`, by file edge (0 where
+// an edge carries none: within one processor, or without a law of its own at C = 0), as the plan
+// draws them in file edge order.
+inline std::vector<double> messages_by_edge(const structures::CustomDag& dag, double comm, const engine::Workspace& ws) {
+  std::vector<double> out(dag.edges.size(), 0.0);
+  std::size_t m = 0;
+  for (std::size_t e = 0; e < dag.edges.size(); ++e) {
+    const auto& edge = dag.edges[e];
+    if (dag.tasks[edge.from].processor == dag.tasks[edge.to].processor) continue;
+    if (edge.comm_law < 0 && !(comm > 0.0)) continue;
+    out[e] = ws.message_times.at(m++);
+  }
+  // The rule above and the plan's must name the same messages.
+  if (m != ws.message_times.size()) throw std::logic_error("messages_by_edge: the edges carry another count of messages than the plan");
+  return out;
 }
 
 }  // namespace hetstruct::testing

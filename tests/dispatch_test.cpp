@@ -23,6 +23,7 @@
 #include "structures/custom.h"
 #include "structures/structure.h"
 #include "structures/task_graphs.h"
+#include "dag_support.h"
 #include "support.h"
 
 namespace dispatch_test {
@@ -266,15 +267,8 @@ void check_against_reference(bool mixed) {
       const double makespan = evaluate(plan, 7, rep, ws);
       std::vector<double> duration(c.dag.tasks.size());
       for (std::size_t pos = 0; pos < duration.size(); ++pos) duration[plan.task_vertex[pos]] = ws.durations[pos];
-      std::vector<double> message_of_edge(c.dag.edges.size(), 0.0);
-      std::size_t m = 0;
-      for (std::size_t e = 0; e < c.dag.edges.size(); ++e) {
-        const auto& edge = c.dag.edges[e];
-        if (c.dag.tasks[edge.from].processor == c.dag.tasks[edge.to].processor) continue;
-        if (edge.comm_law < 0 && !(c.comm > 0.0)) continue;
-        message_of_edge[e] = ws.message_times[m++];
-      }
-      REQUIRE(m == plan.messages.size());
+      // Throws where the edges' rule and the plan name different messages.
+      const std::vector<double> message_of_edge = hetstruct::testing::messages_by_edge(c.dag, c.comm, ws);
       INFO("seed " << seed << " rep " << rep);
       REQUIRE(makespan == reference_makespan(c, duration, message_of_edge));
       // The traced run is the same simulation: the same bits.
