@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <new>
+#include <unistd.h>
 #include <functional>
 #include <iomanip>
 #include <cstdio>
@@ -620,6 +622,7 @@ struct Figure {
   engine::FigureRun run;
   EstimatorOptions estimator{"mc"};
   std::string out_dir = "results";
+  const CLI::Option* out_dir_option = nullptr;
   OutputOptions output;  // the points also on stdout or --out, when a format or a file is asked for
 
   void add_to(CLI::App& app) {
@@ -631,7 +634,10 @@ struct Figure {
     estimator.add_to(app,
                      "mc | auto | cv | antithetic | antithetic-cv: auto takes control variates (with antithetic pairs "
                      "for ms) where they pay, else mc (a figure's points communicate: no exact expectation)");
-    app.add_option("--out-dir", out_dir, "Folder for figureN.csv, .gp, .svg and .png")->capture_default_str()->group("Output");
+    out_dir_option = app.add_option("--out-dir", out_dir,
+                                    "Folder for figureN.csv, .gp, .svg and .png (with --format or --out, only when given)")
+                         ->capture_default_str()
+                         ->group("Output");
     output.add_to(app, engine::Format::csv);
   }
 
@@ -649,10 +655,16 @@ struct Figure {
     std::vector<engine::FigureSpec> specs;
     for (const int n : numbers) specs.push_back(engine::wilson_figure(n));  // validate all before any work
     const auto base_of = [&](const engine::FigureSpec& spec) { return out_dir + "/figure" + std::to_string(spec.number); };
-    for (const auto& spec : specs) check_gnuplot_base(base_of(spec), "--out-dir");
-    std::error_code ec;  // the folder, as hbsp predict makes its own, before any work
-    std::filesystem::create_directories(out_dir, ec);
-    if (ec) throw InputError(out_dir, "cannot create the output folder: " + ec.message());
+    // Asked for the points (--format, --out), the figure writes its files only where --out-dir
+    // says: the default folder holds the committed figures, which a look at the numbers must not
+    // replace.
+    const bool files = !output.asked() || out_dir_option->count() > 0;
+    if (files) {
+      for (const auto& spec : specs) check_gnuplot_base(base_of(spec), "--out-dir");
+      std::error_code ec;  // the folder, as hbsp predict makes its own, before any work
+      std::filesystem::create_directories(out_dir, ec);
+      if (ec) throw InputError(out_dir, "cannot create the output folder: " + ec.message());
+    }
     std::vector<engine::Record> all_points;
     for (const auto& spec : specs) {
       const auto t0 = std::chrono::steady_clock::now();
@@ -660,12 +672,14 @@ struct Figure {
       const std::string base = base_of(spec);
       const auto points = engine::figure_points(spec, run, [&](std::size_t d, std::size_t t) { progress.update(d, t); });
       progress.finish();
-      write_file_atomically(base + ".csv", engine::render(points, engine::Format::csv));
-      draw_with_gnuplot(base, "--out-dir", [&](const std::string& svg, const std::string& png) {
-        return figure_script(spec, run, points.front().names(), base + ".csv", svg, png, figure_sampling(points, run));
-      });
-      std::cerr << "hetstruct figure " << spec.number << ": wrote " << base << ".csv, .gp, .svg, .png ("
-                << fixed(seconds_since(t0), 1) << " s)\n";
+      if (files) {
+        write_file_atomically(base + ".csv", engine::render(points, engine::Format::csv));
+        draw_with_gnuplot(base, "--out-dir", [&](const std::string& svg, const std::string& png) {
+          return figure_script(spec, run, points.front().names(), base + ".csv", svg, png, figure_sampling(points, run));
+        });
+        std::cerr << "hetstruct figure " << spec.number << ": wrote " << base << ".csv, .gp, .svg, .png ("
+                  << fixed(seconds_since(t0), 1) << " s)\n";
+      }
       all_points.insert(all_points.end(), points.begin(), points.end());
     }
     if (output.asked()) output.emit(all_points);
@@ -703,9 +717,20 @@ Examples:
 // Ctrl-C raises the engine's flag: runs stop at the next replication and nothing half-done is
 // written (every file is written whole, then renamed). A second Ctrl-C kills at once. SIGTERM
 // (what mpirun forwards, what a batch system sends) stops the same way.
+//
+// Where nothing looks at the flag (reading a file, validating a sweep's grid, waiting on a FIFO,
+// building a plan: outside every engine::CooperativeStop), the handler ends the process at once
+// with status 130 and the same line, since nothing is half-written there.
 void install_interrupt_handlers() {
   struct sigaction on_interrupt {};
-  on_interrupt.sa_handler = [](int) { engine::interrupt_flag().store(true, std::memory_order_relaxed); };
+  on_interrupt.sa_handler = [](int) {
+    if (engine::cooperative_depth().load(std::memory_order_relaxed) == 0) {
+      constexpr char line[] = "\nhetstruct: interrupted\n";
+      [[maybe_unused]] const auto written = ::write(STDERR_FILENO, line, sizeof line - 1);
+      ::_exit(130);
+    }
+    engine::interrupt_flag().store(true, std::memory_order_relaxed);
+  };
   on_interrupt.sa_flags = SA_RESETHAND | SA_RESTART;  // system calls resume; the flag does the rest
   sigemptyset(&on_interrupt.sa_mask);
   sigaction(SIGINT, &on_interrupt, nullptr);
@@ -751,6 +776,15 @@ int report_failure(const CLI::App& app, int argc, char** argv, const std::string
   } catch (const engine::Interrupted& e) {
     std::cerr << "\nhetstruct: " << e.what() << "\n";
     return 130;  // 128 + SIGINT, as a shell reports a process killed by Ctrl-C
+  } catch (const SystemFailure& e) {
+    std::cerr << "hetstruct: " << one_line(e.what()) << "\n";
+    return 1;
+  } catch (const std::bad_alloc&) {
+    // The memory estimate (engine/driver/resources.h) refuses most runs too large up front; one
+    // it let through is the same bad input, found late.
+    std::cerr << "hetstruct: not enough memory for this run (an allocation failed): make the model or the graph "
+                 "smaller, or keep fewer makespans (--distribution, --quantiles and --deadline keep one a replication)\n";
+    return 2;
   } catch (const std::exception& e) {
     std::cerr << "hetstruct: internal error: " << e.what() << "\n";
     return 1;

@@ -55,18 +55,20 @@ std::string temporary_name(const std::string& path) { return path + ".tmp." + st
 // images into place once gnuplot has succeeded. `script_path` names the script in messages and
 // places the temporary copy beside it.
 void run_script(const std::string& script_path, const std::string& text, std::vector<Image> images) {
+  const engine::CooperativeStop cooperative;  // Ctrl-C waits for gnuplot, then removes the temporaries
   Temporaries temporaries{temporary_name(script_path), std::move(images)};
   write_file_atomically(temporaries.script, text);
 
   const char* argv[] = {"gnuplot", temporaries.script.c_str(), nullptr};
   pid_t pid = 0;
   if (posix_spawnp(&pid, "gnuplot", nullptr, nullptr, const_cast<char* const*>(argv), environ) != 0)
-    throw std::runtime_error("cannot run gnuplot (install gnuplot-nox); the CSV and the script are written");
+    throw SystemFailure("cannot run gnuplot, which draws the images: install it (Debian: gnuplot-nox); the CSV and the gnuplot script are written");
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (engine::interrupt_flag().load()) throw engine::Interrupted();  // Ctrl-C reaches gnuplot too (one process group)
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw std::runtime_error("gnuplot failed on " + script_path);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw SystemFailure("gnuplot failed on " + script_path + " (its messages are above); the CSV and the script are written");
   for (const auto& image : temporaries.images)
     if (std::rename(image.temporary.c_str(), image.path.c_str()) != 0)
       throw InputError(image.path, "cannot move the image into place");

@@ -14,6 +14,7 @@
 
 #include "distributions/format.h"
 #include "distributions/input_error.h"
+#include "engine/driver/interrupt.h"
 #include "engine/driver/resources.h"
 
 namespace hetstruct::cli {
@@ -49,6 +50,7 @@ std::string output_file_problem(const std::string& path) {
 
 void write_file_atomically(const std::string& path, const std::string& content) {
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  const engine::CooperativeStop cooperative;  // Ctrl-C here lets the file be written whole, or removed
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out << content;

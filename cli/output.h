@@ -6,11 +6,18 @@
 #include <cstdint>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "engine/simulate/record.h"
 
 namespace hetstruct::cli {
+
+// A failure of the system the command runs on, not of its input nor of hetstruct: a program it
+// needs is not installed. Exit status 1, its one line without "internal error".
+struct SystemFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 // Shortest text that reads back to the same double (full precision for CSV and JSON);
 // empty for NaN (an undefined value, such as the standard error of one replication).

@@ -155,7 +155,9 @@ void HbspCommand::add_predict_and_probe_options() {
   predict_ = hbsp_->add_subcommand(
       "predict", "Regenerate the HBSP^1 paper's Figures 4 and 6 (predicted T_s/T_f, T_u/T_b): CSV, SVG, PNG");
   predict_->add_option("--machine", predict_machine_, "Machine file (default: the paper's cluster, embedded)");
-  predict_->add_option("--out-dir", out_dir_, "Folder for figure4/figure6 .csv, .gp, .svg, .png")->capture_default_str();
+  predict_out_dir_ = predict_->add_option("--out-dir", out_dir_,
+                                          "Folder for figure4/figure6 .csv, .gp, .svg, .png (with --format or --out, only when given)")
+                         ->capture_default_str();
   predict_output_.add_to(*predict_, engine::Format::csv);
 
   probe_ = hbsp_->add_subcommand(
@@ -265,10 +267,15 @@ int HbspCommand::predict() {
     m = model::load_machine(predict_machine_);
   }
   const auto base_of = [&](const model::Prediction& pr) { return out_dir_ + "/figure" + pr.figure; };
-  for (const auto& pr : model::paper_predictions()) check_gnuplot_base(base_of(pr), "--out-dir");  // before any work
-  std::error_code ec;
-  std::filesystem::create_directories(out_dir_, ec);
-  if (ec) throw InputError(out_dir_, "cannot create the output folder: " + ec.message());
+  // As figure: asked for the rows (--format, --out), the files go only where --out-dir says, so
+  // that a look at the numbers does not replace the committed figures.
+  const bool files = !predict_output_.asked() || predict_out_dir_->count() > 0;
+  if (files) {
+    for (const auto& pr : model::paper_predictions()) check_gnuplot_base(base_of(pr), "--out-dir");  // before any work
+    std::error_code ec;
+    std::filesystem::create_directories(out_dir_, ec);
+    if (ec) throw InputError(out_dir_, "cannot create the output folder: " + ec.message());
+  }
   predict_output_.value();  // a bad --format fails before any work
   std::vector<engine::Record> all;
   for (const auto& pr : model::paper_predictions()) {
@@ -276,6 +283,7 @@ int HbspCommand::predict() {
     const std::string base = base_of(pr);
     const auto records = replay_engine::prediction_records(m, pr);
     all.insert(all.end(), records.begin(), records.end());
+    if (!files) continue;
     write_file_atomically(base + ".csv", engine::render(records, engine::Format::csv));
     draw_with_gnuplot(base, "--out-dir", [&](const std::string& svg, const std::string& png) {
       return predict_script(m, pr, records.front().names(), base + ".csv", svg, png);

@@ -50,6 +50,7 @@ class HbspCommand {
 
  private:
   OutputOptions predict_output_;  // the predictions' rows, printed when asked for
+  const CLI::Option* predict_out_dir_ = nullptr;  // whether --out-dir was given
   void add_replay_options();
   void add_predict_and_probe_options();
   int replay();

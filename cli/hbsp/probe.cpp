@@ -242,6 +242,8 @@ void report_probe(const ProbePlan& plan, const ProbeMeasurements& measured, int 
 
 int run_probe(const ProbeOptions& options) {
   const MpiWorld world;  // initialises MPI only under mpirun
+  // Every rank stops at one round (agree() on the interrupt flag): never at once, in a collective.
+  const engine::CooperativeStop cooperative;
   const int rank = world.rank(), size = world.size();
   const auto agreed = agreed_plan(options, rank);
   if (!agreed) return 2;

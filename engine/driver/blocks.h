@@ -39,6 +39,7 @@ void compute_blocks(const Options& options, BlockRange range, MakeState make_sta
     throw std::out_of_range("block range [" + std::to_string(range.first) + ", " + std::to_string(range.last) +
                             ") outside the " + std::to_string(block_count(options.reps)) + " blocks of the run");
   if (range.first == range.last) return;
+  const CooperativeStop cooperative;  // the loop below looks at the interrupt flag
   constexpr std::uint64_t wave = 1024;
   const std::uint64_t blocks = range.last - range.first;
   const std::uint64_t range_reps = std::min(range.last * block_size, options.reps) - range.first * block_size;

@@ -12,6 +12,7 @@
 #include "bounds/structure_bounds.h"
 #include "distributions/format.h"
 #include "distributions/law.h"
+#include "engine/driver/interrupt.h"
 #include "engine/driver/resources.h"
 #include "engine/simulate/simulation.h"
 #include "structures/structure.h"
@@ -361,6 +362,9 @@ double SweepShare::work(const std::vector<RunSpec>& runs, std::uint64_t reps) co
 
 void SweepShare::compute(const std::vector<Entry>& entries, const std::vector<RunSpec>& runs, std::size_t comparisons,
                          RunOptions options) {
+  // Interruptible as a whole: a stop between two configurations keeps those complete (the
+  // caller's checkpoint), as one inside a configuration's replications does.
+  const CooperativeStop cooperative;
   estimates.assign(runs.size(), Estimate{});
   extras.assign(runs.size(), RunExtras{});
   const bool keep_makespans = distribution.any();
@@ -370,6 +374,7 @@ void SweepShare::compute(const std::vector<Entry>& entries, const std::vector<Ru
   std::optional<Job> job;
   std::size_t job_entry = no_run;
   for (const SweepPiece& piece : pieces) {
+    throw_if_interrupted();
     const RunSpec& spec = runs[piece.run];
     const Entry& entry = entries[spec.entry];
     if (job_entry != spec.entry) {  // a share's pieces come configuration after configuration

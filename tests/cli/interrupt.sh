@@ -80,3 +80,17 @@ signal_after_checkpoint "$tmp/killed.csv" KILL
 "$binary" "${grid[@]}" --out "$tmp/killed.csv" --resume || fail "sweep resumed after SIGKILL"
 cmp -s "$tmp/whole.csv" "$tmp/killed.csv" || fail "the sweep resumed after SIGKILL differs from the uninterrupted one"
 echo "ok: sweep killed (SIGKILL) after $kept of 8 configurations; --resume wrote the same file"
+
+# 5. Where nothing looks at the flag, Ctrl-C ends the process at once: waiting on a FIFO that no
+#    one writes (an open that never returns), and validating a grid of a million configurations.
+mkfifo "$tmp/graph.dot" || fail "mkfifo"
+interrupt_after 1 "$binary" simulate --graph "$tmp/graph.dot" --reps 10
+[ "$rc" -eq 130 ] || fail "simulate on a FIFO: exit status $rc, expected 130"
+[ "$ms" -le 1000 ] || fail "simulate on a FIFO: stopped $ms ms after SIGINT, expected at most 1000"
+grep -q '^hetstruct: interrupted$' "$tmp/stderr" || fail "simulate on a FIFO: stderr was: $(cat "$tmp/stderr")"
+echo "ok: simulate waiting on a FIFO stopped $ms ms after SIGINT"
+interrupt_after 1 "$binary" sweep -s sync --n 1:1000000 --reps 1 --out "$tmp/grid.csv"
+[ "$rc" -eq 130 ] || fail "sweep validating a large grid: exit status $rc, expected 130"
+[ "$ms" -le 1000 ] || fail "sweep validating a large grid: stopped $ms ms after SIGINT, expected at most 1000"
+[ ! -e "$tmp/grid.csv" ] || fail "sweep validating a large grid: wrote $tmp/grid.csv"
+echo "ok: sweep validating a grid of 10^6 configurations stopped $ms ms after SIGINT"
