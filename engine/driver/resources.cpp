@@ -16,12 +16,15 @@ namespace hetstruct::engine {
 
 namespace {
 
-// Measured: 10^6 processors take 262 MB on 2 threads and 263 MB on 4 (simulate, any structure,
-// with or without communication); a 16 MB DOT file of 200,000 tasks takes 288 MB.
-constexpr double bytes_per_processor = 300.0;
-constexpr double bytes_per_processor_thread = 100.0;
-constexpr double bytes_per_dag_file_byte = 20.0;
-constexpr double bytes_base = 64.0 * 1024 * 1024;  // the executable, TBB, CLI11, the tables
+// Measured (peak RSS, simulate --reps 1, tests/memory_estimate.py): 10^6 processors take 752 MB
+// of sync on 1 and on 2 threads and 811 MB of nn (a processor's sampler, its copy in the control
+// variates' twin plan, the structure and the plan), 2*10^6 take 1,495 MB; a DOT file takes 32-34
+// bytes per byte beyond the 11 MB of any run (a 16 MB file of 200,000 tasks 567 MB, a 10.8 MB one
+// of 100,000 tasks with laws on its edges 358 MB, a 3 MB one 118 MB). The estimate is set a few percent above: within 25% of those.
+constexpr double bytes_per_processor = 700.0;
+constexpr double bytes_per_processor_thread = 30.0;
+constexpr double bytes_per_dag_file_byte = 34.0;
+constexpr double bytes_base = 16.0 * 1024 * 1024;  // the executable, TBB, CLI11, the tables (11 MB measured)
 
 // ns per task on one core (hetstruct_bench, (16,8), load ~2; rounded up).
 double ns_per_task(engine::PlanKind kind) {
