@@ -357,8 +357,9 @@ struct Simulate {
           << " processors, makespan " << full(s.schedule->makespan) << " at the mean times\n";
     if (const auto& slow = sim.plan.slowdown; slow.any()) {
       out << "slowdown    ";
-      if (slow.machine) out << "machine " << slow.machine->to_string() << (slow.processor ? ", " : "");
-      if (slow.processor) out << "per processor " << slow.processor->to_string();
+      if (slow.machine) out << "machine " << slow.machine->to_string() << (slow.processor.empty() ? "" : ", ");
+      if (slow.processor.size() == 1) out << "per processor " << slow.processor.front().to_string();
+      else if (!slow.processor.empty()) out << "processor by processor " << slow.processor_text();
       out << " (one factor per replication, multiplying the task times)\n";
     }
     if (std::any_of(s.processor_cores.begin(), s.processor_cores.end(), [](int k) { return k > 1; })) {

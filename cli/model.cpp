@@ -112,7 +112,8 @@ void ModelOptions::add_to(CLI::App& app, Offer offer) {
   if (offer.slowdown) {
     app.add_option("--slowdown", slowdown,
                    "Correlated slowdowns: each replication draws one factor per processor from this law (a law >= 0, "
-                   "e.g. u(1,2) or c(2)) and multiplies all that processor's task times by it; independent across "
+                   "e.g. u(1,2) or c(2)), or from its own law of a list of one per processor (c(1),mix(0.9:c(1),0.1:c(2))), "
+                   "and multiplies all that processor's task times by it; independent across "
                    "processors. No closed form, bound, analytic estimate or estimator but mc applies")
         ->check(non_empty("give a law such as u(1,2); leave --slowdown out for independent times"))->group(group);
     app.add_option("--machine-slowdown", machine_slowdown,

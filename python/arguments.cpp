@@ -198,9 +198,10 @@ std::vector<double> numbers(const char* parameter, const std::vector<std::string
 }
 
 // slowdown= or machine_slowdown=: a law's text ("" when not given); an empty one would do nothing,
-// as the command line's non-empty check refuses it.
+// as the command line's non-empty check refuses it. slowdown= also takes one law per processor, a
+// list or a comma-separated text, as the command line's --slowdown.
 std::string slowdown_law(Keywords& k, const char* name) {
-  const auto law = k.text(name);
+  const auto law = std::string(name) == "slowdown" && k.given(name) ? std::optional<std::string>(k.joined(name)) : k.text(name);
   if (law && law->empty())
     throw InputError(name, "an empty law does nothing", "give a law such as u(1,2); leave it out for independent times");
   return law.value_or("");

@@ -270,7 +270,7 @@ TEST_CASE("criticality: the same bits on 1 and 2 threads, and its makespan is ru
   for (const auto kind : {StructureKind::asynchronous, StructureKind::synchronous, StructureKind::nearest_neighbor})
     for (const char* slowdown : {"", "u(1,2)"}) {
       Model model = Model::wilson(kind, 5, 2, "1/2", "uniform", 7);
-      if (*slowdown) model.slowdown = parse_law_of("slowdown", slowdown);  // the factors reach the generic plan's times too
+      if (*slowdown) model.slowdown = parse_slowdown(slowdown);  // the factors reach the generic plan's times too
       const Simulation sim = prepare(model);
       const Plan generic = criticality_plan(sim.structure, sim.plan, model.compile_options());
       run.reps = 300;
@@ -283,7 +283,7 @@ TEST_CASE("criticality: the same bits on 1 and 2 threads, and its makespan is ru
   // A graph's slowdowns too.
   CompileOptions slowed;
   slowed.slowdown.machine = parse_law("u(1,2)");
-  slowed.slowdown.processor = parse_law("gamma(4,0.25)");
+  slowed.slowdown.processor = {parse_law("gamma(4,0.25)")};
   const auto c = criticality_of(s, 300, 2, slowed);
   run.reps = 300;
   CHECK(c.makespan.mean == hetstruct::engine::run(compile(s, slowed), run).mean);

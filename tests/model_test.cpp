@@ -42,12 +42,12 @@ TEST_CASE("parse_model: every text becomes a value, with the user's text kept be
   CHECK(*m.fast_law == Spelled<Law>{Law::constant(1.0), "c(1)"});
   CHECK(m.fast_law_value() == Law::constant(1.0));
   REQUIRE(m.slowdown);
-  CHECK(m.slowdown->value == Law::uniform(1.0, 2.0));
+  CHECK(m.slowdown->value == std::vector<Law>{Law::uniform(1.0, 2.0)});
   REQUIRE(m.machine_slowdown);
   CHECK(m.machine_slowdown->value == Law::gamma(4.0, 0.25));
   CHECK(m.slowed());
   CHECK(m.compile_options().comm_cost == 0.025);
-  CHECK(m.compile_options().slowdown.processor == Law::uniform(1.0, 2.0));
+  CHECK(m.compile_options().slowdown.processor == std::vector<Law>{Law::uniform(1.0, 2.0)});
 
   // The defaults are Wilson's: u(0,1), a = 1/2, C = 0, no fast law, no slowdown.
   const Model d = parse_model(wilson_texts());

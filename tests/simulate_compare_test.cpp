@@ -293,7 +293,7 @@ TEST_CASE("slowdowns: simulate's comparisons are the sweep's rows, and the mean 
   for (const char* structure : {"sync", "nn", "async"}) {
     Model m = Model::wilson(structures::parse_structure_kind(structure), 5, 2, "1/2", "uniform", 6);
     m.comm = parse_comm_cost("0.05");
-    m.slowdown = parse_law_of("slowdown", slowdowns.processor);
+    m.slowdown = parse_slowdown(slowdowns.processor);
     m.machine_slowdown = parse_law_of("machine_slowdown", slowdowns.machine);
     const std::vector<Comparison> comparisons = {Comparison("m=0")};
     const auto rows = model_sweep_records(m, comparisons, options);
@@ -320,7 +320,8 @@ TEST_CASE("slowdowns: simulate's comparisons are the sweep's rows, and the mean 
     // The paired difference runs both sides on the same factors: with m = 0 it differs from the
     // independent run's.
     Model independent = m;
-    independent.slowdown = independent.machine_slowdown = std::nullopt;
+    independent.slowdown = std::nullopt;
+    independent.machine_slowdown = std::nullopt;
     CHECK(row_of(model_sweep_records(independent, comparisons, options), "difference", "m=0").text("value") !=
           row_of(rows, "difference", "m=0").text("value"));
   }
@@ -328,7 +329,7 @@ TEST_CASE("slowdowns: simulate's comparisons are the sweep's rows, and the mean 
   Model g;
   g.graph = std::string(HETSTRUCT_TEST_DATA) + "/diamond.dot";
   g.fast_count = 1;
-  g.slowdown = parse_law_of("slowdown", "u(1,2)");
+  g.slowdown = parse_slowdown("u(1,2)");
   const auto rows = model_sweep_records(g, {Comparison("m=0")}, options);
   Simulation sim = prepare(g);
   run(sim, options, false, Estimator::mc);

@@ -51,7 +51,7 @@ TEST_CASE("slowdown: a machine factor c(2) doubles every makespan exactly, c(1) 
   for (const Model& base : all) {
     Model doubled = base, same = base;
     doubled.machine_slowdown = parse_law_of("machine_slowdown", "c(2)");
-    same.slowdown = parse_law_of("slowdown", "c(1)");
+    same.slowdown = parse_slowdown("c(1)");
     const Simulation a = prepare(base), b = prepare(doubled), c = prepare(same);
     Workspace wa(a.plan), wb(b.plan), wc(c.plan);
     INFO(a.structure.name << " " << to_string(a.plan.kind));
@@ -79,7 +79,7 @@ TEST_CASE("slowdown: per-processor factors on async against an independent simul
   // stream (seed, r, i); the makespan is the largest processor's sum.
   const int n = 4, m = 2, levels = 9;
   Model model = Model::wilson(StructureKind::asynchronous, n, m, "1/2", "uniform", levels);
-  model.slowdown = parse_law_of("slowdown", "u(1,3)");
+  model.slowdown = parse_slowdown("u(1,3)");
   model.machine_slowdown = parse_law_of("machine_slowdown", "gamma(4,0.25)");
   const Simulation sim = prepare(model);
   Workspace ws(sim.plan);
@@ -100,6 +100,57 @@ TEST_CASE("slowdown: per-processor factors on async against an independent simul
   }
 }
 
+TEST_CASE("slowdown: one law per processor, processor i's factor from law i, on async against the rules", "[slowdown]") {
+  // The same rules with law i for processor i: the factors drawn in the same order from the same
+  // stream, each from its processor's own law.
+  const int n = 4, levels = 5;
+  const std::vector<std::string> texts{"c(1)", "mix(0.9:c(1),0.1:c(2))", "u(1,3)", "gamma(4,0.25)"};
+  Model model = Model::wilson(StructureKind::asynchronous, n, 2, "1/2", "uniform", levels);
+  model.slowdown = parse_slowdown(texts[0] + "," + texts[1] + "," + texts[2] + "," + texts[3]);
+  REQUIRE(model.slowdown->value.size() == 4);
+  model.machine_slowdown = parse_law_of("machine_slowdown", "u(1,2)");
+  const Simulation sim = prepare(model);
+  CHECK(sim.plan.slowdown.processor_text() == "c(1),mix(0.9:c(1),0.1:c(2)),u(1,3),gamma(4,0.25)");
+  Workspace ws(sim.plan);
+  const Sampler machine_factor(parse_law("u(1,2)"));
+  std::vector<Sampler> factors;
+  for (const auto& t : texts) factors.emplace_back(parse_law(t));
+  for (std::uint64_t r = 0; r < 200; ++r) {
+    ProcessorStream f(9, r, 0, ProcessorStream::slowdown);
+    const double machine = machine_factor(f);
+    double expected = -1.0;
+    for (int i = 0; i < n; ++i) {
+      const double factor = machine * factors[static_cast<std::size_t>(i)](f);
+      ProcessorStream times(9, r, i);
+      const Sampler law(sim.structure.laws[i]);
+      double sum = 0.0;
+      for (int k = 0; k < levels; ++k) sum += factor * law(times);
+      expected = std::max(expected, sum);
+    }
+    REQUIRE(evaluate(sim.plan, 9, r, ws) == expected);
+  }
+}
+
+TEST_CASE("slowdown: a list of one law is that law, and a list of the wrong length is refused", "[slowdown]") {
+  Model one = Model::wilson(StructureKind::synchronous, 3, 1, "1/2", "uniform", 4), listed = one;
+  one.slowdown = parse_slowdown("u(1,2)");
+  listed.slowdown = parse_slowdown("u(1,2),u(1,2),u(1,2)");
+  const Simulation a = prepare(one), b = prepare(listed);
+  Workspace wa(a.plan), wb(b.plan);
+  for (std::uint64_t r = 0; r < 50; ++r) REQUIRE(evaluate(a.plan, 3, r, wa) == evaluate(b.plan, 3, r, wb));
+  Model wrong = one;
+  wrong.slowdown = parse_slowdown("c(1),c(2)");
+  CHECK(error_of([&] { prepare(wrong); }) ==
+        "slowdown: gives 2 laws, one per processor, but the model has 3 processors (give one law for every processor, "
+        "or exactly one law per processor)");
+  CHECK(error_of([&] { parse_slowdown("c(1),,c(2)"); }) ==
+        "slowdown: 'c(1),,c(2)': law 2 of 3 is empty (give one law, or one law per processor separated by commas)");
+  CHECK(error_of([&] { parse_slowdown("c(1),u(-1,1)"); }).empty());  // parsed; refused at compile:
+  Model negative = one;
+  negative.slowdown = parse_slowdown("c(1),c(1),u(-1,1)");
+  CHECK(error_of([&] { prepare(negative); }).rfind("slowdown: the law u(-1,1) draws a negative factor", 0) == 0);
+}
+
 TEST_CASE("slowdown: one processor's p constant tasks take p t F, with the mean and sd of F's law", "[slowdown]") {
   // Four tasks of time 1.5 on one processor, F ~ u(1,3): makespan 6 F, mean 12, sd 6 * 2 / sqrt(12).
   const Structure s = parse_dot(
@@ -107,7 +158,7 @@ TEST_CASE("slowdown: one processor's p constant tasks take p t F, with the mean 
       "d [processor=0, law=\"c(1.5)\"]; a -> b -> c -> d; }",
       "one.dot");
   CompileOptions options;
-  options.slowdown.processor = parse_law("u(1,3)");
+  options.slowdown.processor = {parse_law("u(1,3)")};
   const Plan plan = compile(s, options);
   Workspace ws(plan);
   const Sampler factor(parse_law("u(1,3)"));
@@ -144,7 +195,7 @@ TEST_CASE("slowdown: the makespan's spread grows with the factors' spread", "[sl
 
 TEST_CASE("slowdown: the same bits on 1 and 2 threads", "[slowdown]") {
   for (Model model : models()) {
-    model.slowdown = parse_law_of("slowdown", "lognormal(0,0.3)");
+    model.slowdown = parse_slowdown("lognormal(0,0.3)");
     model.machine_slowdown = parse_law_of("machine_slowdown", "u(1,2)");
     const Plan plan = prepare(model).plan;
     RunOptions run;
@@ -160,7 +211,7 @@ TEST_CASE("slowdown: the same bits on 1 and 2 threads", "[slowdown]") {
 
 TEST_CASE("slowdown: closed forms, estimates, controls and measures refused", "[slowdown]") {
   Model model = Model::wilson(StructureKind::synchronous, 4, 1, "1/2", "uniform", 5);
-  model.slowdown = parse_law_of("slowdown", "u(1,2)");
+  model.slowdown = parse_slowdown("u(1,2)");
   Simulation sim = prepare(model);
   CHECK_FALSE(sim.closed_form);
   CHECK_FALSE(sim.estimators.exact);
@@ -174,9 +225,9 @@ TEST_CASE("slowdown: closed forms, estimates, controls and measures refused", "[
   CHECK(histogram_marks(sim, {}).empty());
   const Record r = simulation_record(sim, 1);
   CHECK(r.text("slowdown") == "u(1,2)");
-  model.slowdown = parse_law_of("slowdown", "u(-1,2)");
+  model.slowdown = parse_slowdown("u(-1,2)");
   CHECK(error_of([&] { (void)prepare(model); }).find("negative factor") != std::string::npos);
-  CHECK(error_of([&] { (void)parse_law_of("slowdown", "u(1,"); }).rfind("slowdown", 0) == 0);
+  CHECK(error_of([&] { (void)parse_slowdown("u(1,"); }).rfind("slowdown", 0) == 0);
   // Without slowdowns the record has no such column.
   model.slowdown.reset();
   CHECK(simulation_record(prepare(model), 1).text("slowdown").empty());

@@ -365,24 +365,35 @@ void specialise_draws(Plan& plan) {
 namespace {
 
 // A slowdown law draws factors >= 0 (a negative factor would make every task time negative).
-void check_slowdown(const char* parameter, const std::optional<distributions::Law>& law) {
-  if (law && law->negative_probability() > 0.0)
-    throw InputError(parameter, "the law " + law->to_string() + " draws a negative factor",
+void check_slowdown(const char* parameter, const distributions::Law& law) {
+  if (law.negative_probability() > 0.0)
+    throw InputError(parameter, "the law " + law.to_string() + " draws a negative factor",
                      "a slowdown factor must be >= 0: give a law whose values are >= 0 (c, u(a,b) with a >= 0, "
                      "tn, gamma, lognormal)");
 }
 
 void compile_slowdown(const CompileOptions& options, Plan& plan) {
-  check_slowdown("machine_slowdown", options.slowdown.machine);
-  check_slowdown("slowdown", options.slowdown.processor);
+  if (options.slowdown.machine) check_slowdown("machine_slowdown", *options.slowdown.machine);
+  for (const auto& law : options.slowdown.processor) check_slowdown("slowdown", law);
+  const std::size_t laws = options.slowdown.processor.size();
+  if (laws > 1 && laws != static_cast<std::size_t>(plan.width))
+    throw InputError("slowdown", "gives " + std::to_string(laws) + " laws, one per processor, but the model has " +
+                                     std::to_string(plan.width) + " processors",
+                     "give one law for every processor, or exactly one law per processor");
   plan.slowdown = options.slowdown;
   if (plan.slowdown.machine) plan.slowdown_samplers.emplace_back(*plan.slowdown.machine);
-  if (plan.slowdown.processor) plan.slowdown_samplers.emplace_back(*plan.slowdown.processor);
+  for (const auto& law : plan.slowdown.processor) plan.slowdown_samplers.emplace_back(law);
 }
 
 Plan compile_unslowed(const structures::Structure& s, CompileOptions options);
 
 }  // namespace
+
+std::string Slowdown::processor_text() const {
+  std::string text;
+  for (const auto& law : processor) text += (text.empty() ? "" : ",") + law.to_string();
+  return text;
+}
 
 Plan compile(const structures::Structure& s, CompileOptions options) {
   Plan plan = compile_unslowed(s, options);
@@ -1246,9 +1257,11 @@ void draw_slowdowns(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Wor
   stream.reset(seed, rep, 0, ProcessorStream::slowdown);
   const distributions::Sampler* sampler = plan.slowdown_samplers.data();
   const double machine = plan.slowdown.machine ? (*sampler++)(stream) : 1.0;
-  for (int i = 0; i < plan.width; ++i)
-    ws.factors[static_cast<std::size_t>(i)] =
-        plan.slowdown.processor ? (plan.slowdown.machine ? machine * (*sampler)(stream) : (*sampler)(stream)) : machine;
+  const std::size_t laws = plan.slowdown.processor.size();  // 0, 1 (every processor's) or the width
+  for (std::size_t i = 0; i < static_cast<std::size_t>(plan.width); ++i) {
+    const distributions::Sampler& law = sampler[laws > 1 ? i : 0];
+    ws.factors[i] = laws > 0 ? (plan.slowdown.machine ? machine * law(stream) : law(stream)) : machine;
+  }
 }
 
 void draw_dag_times(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws) {

@@ -84,7 +84,8 @@
 // Correlated slowdowns (Slowdown, any plan; absent, nothing changes: evaluate() takes one branch
 // per replication). Replication r draws its factors from one stream, (seed, r, 0) of domain
 // slowdown, in a fixed order: the machine's factor M first (with a machine law), then processor
-// 0's, 1's, ... factor F_i (with a processor law; processors 0..width-1 of the plan). Processor i's
+// 0's, 1's, ... factor F_i (with processor laws: one for all, or law i for processor i; processors
+// 0..width-1 of the plan). Processor i's
 // every task time in that replication is then (M * F_i) * x (a missing factor is 1, and with one
 // law alone the factor is that law's draw: c(2) doubles every time exactly), x the time it would
 // take without slowdowns (its processor's scale included). Messages are not slowed. The task
@@ -136,11 +137,15 @@ enum class TaskStreams {
   single,         // a custom DAG: one stream per replication, tasks in the file's order (above)
 };
 
-// Correlated slowdowns (above): a law per processor (each draws its own factor) and a law for the
-// whole machine, either or both.
+// Correlated slowdowns (above): the laws of the processors' factors (one law that every processor
+// draws its own factor from, or one law per processor, processor i's factor from law i) and a law
+// for the whole machine, either or both.
 struct Slowdown {
-  std::optional<distributions::Law> processor, machine;
-  bool any() const { return processor || machine; }
+  std::vector<distributions::Law> processor;  // empty: no processor factors
+  std::optional<distributions::Law> machine;
+  bool any() const { return !processor.empty() || machine; }
+  // The processor laws as the law syntax writes them, comma-separated (empty without).
+  std::string processor_text() const;
 };
 
 // A message of a DAG plan: from task `from` to task `to` (plan positions), its time drawn by

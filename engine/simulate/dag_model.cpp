@@ -85,7 +85,7 @@ bounds::StochasticDag stochastic_dag(const structures::Structure& structure, boo
 
 bounds::StochasticDag stochastic_dag(const Simulation& simulation) {
   if (simulation.plan.slowed())
-    throw InputError(simulation.plan.slowdown.processor ? "slowdown" : "machine_slowdown",
+    throw InputError(!simulation.plan.slowdown.processor.empty() ? "slowdown" : "machine_slowdown",
                      std::string("no analytic DAG estimates: ") + slowdown_reason, "leave the estimates out");
   if (simulation.plan.kind == PlanKind::dag) return stochastic_dag(simulation.plan);
   if (!simulation.zero_comm())

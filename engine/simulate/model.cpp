@@ -13,6 +13,7 @@
 
 #include "distributions/format.h"
 #include "distributions/input_error.h"
+#include "distributions/law_syntax.h"
 #include "engine/driver/resources.h"
 #include "structures/custom.h"
 
@@ -162,6 +163,18 @@ Spelled<Law> parse_law_of(const std::string& parameter, const std::string& text)
   } catch (const InputError& e) {
     throw InputError(parameter, e.what());
   }
+}
+
+Spelled<std::vector<Law>> parse_slowdown(const std::string& text) {
+  Spelled<std::vector<Law>> laws{{}, text};
+  const auto items = distributions::split_outside_laws(text, ',');
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (items[i].find_first_not_of(" \t") == std::string::npos)
+      throw InputError("slowdown", "'" + text + "': law " + std::to_string(i + 1) + " of " + std::to_string(items.size()) + " is empty",
+                       "give one law, or one law per processor separated by commas");
+    laws.value.push_back(parse_law_of("slowdown", items[i]).value);
+  }
+  return laws;
 }
 
 Model Model::wilson(structures::StructureKind structure, int n, int m, const std::string& scale, const std::string& law,
@@ -415,7 +428,7 @@ Model parse_model(const ModelTexts& t) {
   if (const auto* v = text("comm_cost")) m.comm = parse_comm_cost(*v);
   if (const auto* v = text("processor_scale")) m.processor_scales = parse_processor_scales(*v);
   if (const auto* v = text("processor_cores")) m.processor_cores = parse_processor_cores(*v);
-  if (const auto* v = text("slowdown"); v && !v->empty()) m.slowdown = parse_law_of("slowdown", *v);
+  if (const auto* v = text("slowdown"); v && !v->empty()) m.slowdown = parse_slowdown(*v);
   if (const auto* v = text("machine_slowdown"); v && !v->empty()) m.machine_slowdown = parse_law_of("machine_slowdown", *v);
   if (const auto* v = text("port"); v && !v->empty()) {
     // The sweep's spelling of a one-port model with overlap, one-port-overlap, reads here too.

@@ -60,7 +60,9 @@ struct Model {
   bool memory_check = true;     // refuse a model larger than the available memory (engine/driver/resources.h)
   // Correlated slowdowns (engine/kernel/plan.h): laws of a factor per processor and of one for the
   // whole machine, drawn each replication; none: independent task times.
-  std::optional<Spelled<distributions::Law>> slowdown, machine_slowdown;
+  // slowdown: one law for every processor, or one per processor (comma-separated, as --scales).
+  std::optional<Spelled<std::vector<distributions::Law>>> slowdown;
+  std::optional<Spelled<distributions::Law>> machine_slowdown;
 
   // Wilson's (n, m) model of a structure: n - m processors draw `law`, m draw `scale` * `law`
   // (texts, parsed as parse_model parses them; InputError on scale, law, comm_cost).
@@ -88,6 +90,9 @@ struct Model {
 Spelled<double> parse_scale(const std::string& text);
 Spelled<double> parse_comm_cost(const std::string& text);
 Spelled<distributions::Law> parse_law_of(const std::string& parameter, const std::string& text);
+// The processors' slowdown laws: one law, or a comma-separated list of one per processor
+// ("c(1),mix(0.9:c(1),0.1:c(2))"; commas inside a law do not separate). InputError on `slowdown`.
+Spelled<std::vector<distributions::Law>> parse_slowdown(const std::string& text);
 // The processor scales a list "1,1,1/2" gives (InputError on processor_scale).
 std::vector<double> parse_processor_scales(const std::string& text);
 // The core counts a list "4,4,1" gives, or one count for every processor (InputError on

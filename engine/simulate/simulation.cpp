@@ -125,7 +125,7 @@ Record simulation_record(const Simulation& sim, std::uint64_t seed) {
   text("policy", comm && sim.plan.structure == structures::StructureKind::master_slave ? to_string(sim.plan.comm.policy) : "");
   r.add("estimator", to_string(sim.estimator)).add("variance_factor", sim.variance_factor);
   // Only with slowdowns: every record without them keeps its columns.
-  if (const auto& law = sim.plan.slowdown.processor) r.add("slowdown", law->to_string());
+  if (!sim.plan.slowdown.processor.empty()) r.add("slowdown", sim.plan.slowdown.processor_text());
   if (const auto& law = sim.plan.slowdown.machine) r.add("machine_slowdown", law->to_string());
   // A trace's makespan as it ran, beside the model's: how far the model is from the real run.
   if (s.recorded_makespan)

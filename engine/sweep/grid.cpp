@@ -339,16 +339,18 @@ SweepGrid make_grid(const std::array<std::vector<std::string>, SweepDim::count>&
 std::vector<SweepGrid> make_grids(const std::array<std::vector<std::string>, SweepDim::count>& texts,
                                   const std::vector<std::string>& graphs, const std::vector<std::string>& ports,
                                   std::uint64_t limit, const SweepSlowdowns& slowdowns) {
-  // Checked once here, not per configuration: the laws parse (parse_law_of) and draw no negative
-  // factor (as compile() refuses them).
-  for (const auto& [parameter, text] : {std::pair{"machine_slowdown", &slowdowns.machine}, std::pair{"slowdown", &slowdowns.processor}}) {
-    if (text->empty()) continue;
-    const auto law = parse_law_of(parameter, *text).value;
+  // Checked once here, not per configuration: the laws parse (parse_law_of, parse_slowdown) and
+  // draw no negative factor (as compile() refuses them). A list of one law per processor is checked
+  // against each configuration's width when it compiles.
+  std::vector<std::pair<const char*, distributions::Law>> laws;
+  if (!slowdowns.machine.empty()) laws.emplace_back("machine_slowdown", parse_law_of("machine_slowdown", slowdowns.machine).value);
+  if (!slowdowns.processor.empty())
+    for (auto& law : parse_slowdown(slowdowns.processor).value) laws.emplace_back("slowdown", std::move(law));
+  for (const auto& [parameter, law] : laws)
     if (law.negative_probability() > 0.0)
       throw InputError(parameter, "the law " + law.to_string() + " draws a negative factor",
                        "a slowdown factor must be >= 0: give a law whose values are >= 0 (c, u(a,b) with a >= 0, "
                        "tn, gamma, lognormal)");
-  }
   const bool structures = !texts[SweepDim::structure].empty();
   if (!structures && graphs.empty())
     throw InputError("structure", "missing", "give a structure (sync, or a list such as sync,nn,ms) or a graph");

@@ -502,10 +502,10 @@ Record sweep_record(const SweepConfig& c, const std::string& estimator, const st
   if (std::isnan(variance_factor)) r.add_none("variance_factor");
   else r.add("variance_factor", variance_factor);
   if (slowdown.any()) {
-    for (const auto& [name, law] : {std::pair{"slowdown", &slowdown.processor}, std::pair{"machine_slowdown", &slowdown.machine}}) {
-      if (*law) r.add(name, (*law)->to_string());
-      else r.add_none(name);
-    }
+    if (!slowdown.processor.empty()) r.add("slowdown", slowdown.processor_text());
+    else r.add_none("slowdown");
+    if (slowdown.machine) r.add("machine_slowdown", slowdown.machine->to_string());
+    else r.add_none("machine_slowdown");
   }
   return r;
 }
@@ -525,7 +525,7 @@ Estimate with_error(std::uint64_t reps, double value, double stderr_, double ci_
 
 const std::vector<std::string>& sweep_columns(bool target, bool slowdowns) {
   static const std::array<std::vector<std::string>, 4> names = [] {
-    const Slowdown some{distributions::Law::constant(1.0), distributions::Law::constant(1.0)};
+    const Slowdown some{{distributions::Law::constant(1.0)}, distributions::Law::constant(1.0)};
     std::array<std::vector<std::string>, 4> n;
     n[0] = sweep_record({}, "", "", "", 0.0, nullptr, 0).names();
     n[2] = sweep_record({}, "", "", "", 0.0, nullptr, 0, std::nan(""), some).names();
@@ -660,8 +660,9 @@ std::vector<std::string> resumed_rows(const std::vector<Entry>& entries, const s
   // rows of the same laws are kept.
   std::array<std::string, 2> slowdown_texts;
   if (!entries.empty()) {
-    const auto canonical = [](const std::string& law) { return law.empty() ? "" : distributions::parse_law(law).to_string(); };
-    slowdown_texts = {canonical(entries.front().c.slowdown), canonical(entries.front().c.machine_slowdown)};
+    const auto& c = entries.front().c;
+    slowdown_texts = {c.slowdown.empty() ? "" : Slowdown{parse_slowdown(c.slowdown).value, {}}.processor_text(),
+                      c.machine_slowdown.empty() ? "" : distributions::parse_law(c.machine_slowdown).to_string()};
   }
   const bool slowdowns = !slowdown_texts[0].empty() || !slowdown_texts[1].empty();
   const bool file_target = text.rfind(csv_header(sweep_columns(!target, slowdowns)), 0) == 0 ? !target : target;

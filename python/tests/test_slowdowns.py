@@ -22,6 +22,21 @@ def test_simulate_slowdowns(threads):
 
 
 @pytest.mark.parametrize("threads", THREADS)
+def test_simulate_slowdown_per_processor(threads):
+    laws = ["c(1)", "mix(0.9:c(1),0.1:c(2))", "u(1,3)", "c(3/2)"]
+    records = hetstruct.simulate(structure="async", n=4, m=2, levels=8, reps=300, seed=3, threads=threads,
+                                 slowdown=laws, quantiles=[0.9])
+    header, rows = cli_rows("simulate", "-s", "async", "--n", 4, "--m", 2, "--levels", 8, "--reps", 300, "--seed", 3,
+                            "--threads", threads, "--slowdown", ",".join(laws), "--quantiles", 0.9, "--format", "csv")
+    assert_same(records, header, rows)
+    assert records[0]["slowdown"] == "c(1),mix(0.9:c(1),0.1:c(2)),u(1,3),c(1.5)"
+    assert records == hetstruct.simulate(structure="async", n=4, m=2, levels=8, reps=300, seed=3, threads=threads,
+                                         slowdown=",".join(laws), quantiles=[0.9])
+    with pytest.raises(ValueError, match="slowdown: gives 2 laws, one per processor, but the model has 4"):
+        hetstruct.simulate(structure="async", n=4, reps=10, slowdown=["c(1)", "c(2)"])
+
+
+@pytest.mark.parametrize("threads", THREADS)
 def test_simulate_graph_machine_slowdown(threads):
     path = str(DATA / "two_speeds.dot")
     records = hetstruct.simulate(graph=path, comm=0.25, reps=200, seed=11, threads=threads, machine_slowdown="u(1,3)")
