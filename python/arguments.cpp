@@ -312,12 +312,22 @@ SimulateCall simulate_call(const py::kwargs& kwargs) {
   // The distribution as simulate's --distribution, --quantiles and --deadline ask for it.
   const bool asked = k.flag("distribution", false);
   const auto quantiles = k.list("quantiles"), deadlines = k.list("deadline");
-  if (asked || !quantiles.empty() || !deadlines.empty()) {
+  // histogram=BINS: the histogram's records returned beside the others (and, with
+  // histogram_out=FILE, its CSV written there, as --histogram BINS --histogram-out FILE).
+  const std::uint64_t bins = k.count("histogram", 0, engine::max_histogram_bins);
+  if (k.given("histogram") && bins == 0) throw InputError("histogram", "needs at least 1 bin");
+  c.histogram_out = k.text("histogram_out", "");
+  if (!c.histogram_out.empty() && bins == 0)
+    throw InputError("histogram_out", "needs histogram=BINS", "give histogram=BINS, or leave histogram_out out");
+  if (asked || !quantiles.empty() || !deadlines.empty() || bins > 0) {
     c.distribution.sd = true;
     c.distribution.quantile_levels = quantiles.empty() ? engine::default_quantile_levels : numbers("quantiles", quantiles);
     c.distribution.deadlines = numbers("deadline", deadlines);
+    c.distribution.histogram_bins = bins;
     c.distribution.validate();
   }
+  // estimates=True: the analytic DAG estimates beside the simulated mean, as --estimates.
+  c.estimates = k.flag("estimates", false);
   // Criticality: one record per task, plain Monte Carlo over a fixed number of replications, as
   // the command line's --criticality (the same refusals, in keywords).
   c.criticality = k.flag("criticality", false);
@@ -329,6 +339,7 @@ SimulateCall simulate_call(const py::kwargs& kwargs) {
     if (c.keep) refuse("keep", "criticality returns one record per task; run keep=True without it");
     if (c.distribution.any()) refuse("distribution", "criticality returns one record per task; run the distribution without it");
     if (c.stop.active()) refuse("target_se", "criticality runs a fixed number of replications (reps)");
+    if (c.estimates) refuse("estimates", "run simulate(estimates=True) without criticality");
     if (c.estimator != engine::Estimator::mc && c.estimator != engine::Estimator::automatic)
       refuse("estimator", "criticality is plain Monte Carlo: leave estimator out or give mc");
   }
@@ -345,6 +356,8 @@ SimulateCall simulate_call(const py::kwargs& kwargs) {
     if (c.metrics) refuse("metrics", "run simulate(metrics=True) without compare_to");
     if (c.keep) refuse("keep", "compare_to returns the sweep's rows; run keep=True without it");
     if (c.criticality) refuse("criticality", "run simulate(criticality=True) without compare_to");
+    if (c.estimates) refuse("estimates", "run simulate(estimates=True) without compare_to");
+    if (bins > 0) refuse("histogram", "the sweep's rows have no histogram; distribution, quantiles and deadline give its rows");
     const engine::Estimator requested = estimator_given ? c.estimator : engine::Estimator::mc;
     if (requested == engine::Estimator::exact)
       throw InputError("estimator", "compare_to simulates the mean; the exact expectation is its closed_form row",

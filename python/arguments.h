@@ -44,6 +44,8 @@ struct SimulateCall {
   engine::StopRule stop;
   engine::DistributionOptions distribution;
   bool criticality = false;  // one record per task, as simulate --criticality
+  bool estimates = false;    // the analytic DAG estimates' rows, as simulate --estimates
+  std::string histogram_out;  // histogram_out=: the histogram's CSV written there too, as --histogram-out
   // Paired comparisons (compare_to): the sweep's rows of the model and its targets, as simulate
   // --compare-to prints them, with their mean estimator (mc unless estimator says otherwise).
   std::vector<engine::Comparison> comparisons;

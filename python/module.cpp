@@ -19,6 +19,7 @@
 #include "distributions/input_error.h"
 #include "engine/simulate/bounds_records.h"
 #include "engine/simulate/criticality.h"
+#include "engine/simulate/dag_model.h"
 #include "engine/hbsp/records.h"
 #include "engine/driver/interrupt.h"
 #include "engine/simulate/policies.h"
@@ -149,6 +150,25 @@ auto guarded(F&& f) {
   return f();
 }
 
+// Writes `text` to `path` whole or not at all (a temporary beside it, renamed); InputError on
+// `keyword` when it cannot.
+void write_whole(const std::string& path, const char* keyword, const std::string& text) {
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) {
+      std::remove(temporary.c_str());
+      throw InputError(keyword, "cannot write '" + path + "'", "check the folder exists and is writable");
+    }
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    std::remove(temporary.c_str());
+    throw InputError(keyword, "cannot write '" + path + "'", "check the folder exists and is writable");
+  }
+}
+
 py::object simulate(const py::kwargs& kwargs) {
   return guarded([&]() -> py::object {
     const SimulateCall call = simulate_call(kwargs);
@@ -163,19 +183,37 @@ py::object simulate(const py::kwargs& kwargs) {
         return engine::criticality_records(engine::run_criticality(sim.structure, plan, call.run), call.run.seed);
       }));
     auto sim = std::make_unique<engine::Simulation>();
+    std::vector<engine::Record> rows, histogram;
     without_gil([&] {
       *sim = engine::prepare(call.model);
       sim->distribution_options = call.distribution;
       sim->keep_makespans = call.keep;
-      engine::run(*sim, call.run, call.metrics, call.estimator, call.stop);
+      // The analytic estimates before the run, as the command line: bad input fails first.
+      std::vector<bounds::DagEstimate> dag_estimates;
+      if (call.estimates || (call.distribution.histogram_bins > 0 && engine::dag_estimates_apply(*sim)))
+        dag_estimates = bounds::dag_estimates(engine::stochastic_dag(*sim));
+      const engine::Estimator requested = call.estimates ? engine::comparison_estimator(call.estimator) : call.estimator;
+      engine::run(*sim, call.run, call.metrics, requested, call.stop);
+      const engine::Record r = engine::simulation_record(*sim, call.run.seed);
+      if (call.estimates) rows = engine::comparison_records(sim->structure.name, dag_estimates, sim->estimate, call.run.seed);
+      else rows = {r};
+      if (sim->distribution && call.distribution.histogram_bins > 0) {
+        histogram = engine::histogram_records(*sim->distribution, engine::histogram_marks(*sim, dag_estimates));
+        if (!call.histogram_out.empty()) write_whole(call.histogram_out, "histogram_out", engine::render(histogram, engine::Format::csv));
+      }
       return 0;
     });
-    py::list records = to_list({engine::simulation_record(*sim, call.run.seed)});
-    if (!call.keep) return records;
-    // The makespans without a copy: the array owns the vector.
-    auto* kept = new std::vector<double>(std::move(sim->makespans));
-    py::capsule owner(kept, [](void* p) { delete static_cast<std::vector<double>*>(p); });
-    return py::make_tuple(records, py::array_t<double>(static_cast<py::ssize_t>(kept->size()), kept->data(), owner));
+    py::list records = to_list(rows);
+    if (!call.keep && histogram.empty()) return records;
+    py::tuple result = py::make_tuple(records);
+    if (call.keep) {
+      // The makespans without a copy: the array owns the vector.
+      auto* kept = new std::vector<double>(std::move(sim->makespans));
+      py::capsule owner(kept, [](void* p) { delete static_cast<std::vector<double>*>(p); });
+      result = result + py::make_tuple(py::array_t<double>(static_cast<py::ssize_t>(kept->size()), kept->data(), owner));
+    }
+    if (!histogram.empty()) result = result + py::make_tuple(to_list(histogram));
+    return result;
   });
 }
 
@@ -200,22 +238,7 @@ py::list schedule(const py::kwargs& kwargs) {
         throw InputError("algorithm", e.problem(), e.hint());
       }
     });
-    if (scheduled.mapping) {
-      const std::string temporary = call.mapping_out + ".tmp";
-      {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        out << *scheduled.mapping;
-        out.close();
-        if (!out) {
-          std::remove(temporary.c_str());
-          throw InputError("output_mapping", "cannot write '" + call.mapping_out + "'", "check the folder exists and is writable");
-        }
-      }
-      if (std::rename(temporary.c_str(), call.mapping_out.c_str()) != 0) {
-        std::remove(temporary.c_str());
-        throw InputError("output_mapping", "cannot write '" + call.mapping_out + "'", "check the folder exists and is writable");
-      }
-    }
+    if (scheduled.mapping) write_whole(call.mapping_out, "output_mapping", *scheduled.mapping);
     return to_list(scheduled.records);
   });
 }

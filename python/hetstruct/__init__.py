@@ -140,7 +140,10 @@ def _records(function, *args, **options):
 
 def simulate(**options):
     """One model's Monte Carlo estimate: [record] with the fields of `hetstruct simulate --format
-    csv`; with keep=True, ([record], makespans as a numpy array, in replication order)."""
+    csv`; with keep=True, ([record], makespans as a numpy array, in replication order); with
+    histogram=BINS, the histogram's records after them ([record], histogram) or ([record],
+    makespans, histogram), the rows of --histogram-out (histogram_out=FILE writes them there too);
+    with estimates=True, the rows of --estimates (the analytic DAG estimates beside the mean)."""
     return _records(_hetstruct.simulate, **options)
 
 
@@ -154,8 +157,53 @@ def schedule(**options):
     """A static schedule of graph= (a file or a networkx DiGraph; a vertex's costs= give its time on
     each processor) computed from the mean times: algorithm='heft' (default), 'cpop' or 'heft-sd'
     (with sd_weight=k), comm=, scales=; output_mapping=FILE also writes it as a mapping file for
-    simulate(mapping=FILE). The records of `hetstruct schedule`, one per task."""
-    return _records(_hetstruct.schedule, **options)
+    simulate(mapping=FILE); gantt=BASE draws its Gantt chart with matplotlib to BASE.svg and
+    BASE.png (the command line's --gantt draws it with gnuplot). The records of `hetstruct
+    schedule`, one per task."""
+    gantt = options.pop("gantt", None)
+    if gantt is not None:
+        gantt = os.fspath(gantt)
+        if not isinstance(gantt, str) or not gantt:
+            raise ValueError("gantt: give the base name of the chart's files (BASE.svg, BASE.png)")
+        folder = os.path.dirname(gantt) or "."
+        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+            raise ValueError("gantt: the folder '%s' is missing or not writable" % folder)
+    records = _records(_hetstruct.schedule, **options)
+    if gantt is not None:
+        _draw_gantt(records, gantt)
+    return records
+
+
+def _draw_gantt(records, base):
+    """The schedule's tasks as bars on their processors, as `hetstruct schedule --gantt` draws them;
+    each image written whole (a temporary beside it, renamed)."""
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(9, 4.2))
+    axes = figure.add_subplot()
+    processors = 1 + max(int(r["processor"]) for r in records)
+    for r in records:
+        start, finish, p = float(r["start"]), float(r["finish"]), int(r["processor"])
+        axes.barh(p, finish - start, left=start, height=0.7, color="#1f4e79", alpha=0.3, edgecolor="#1f4e79")
+        axes.text((start + finish) / 2, p, str(r["task"]), ha="center", va="center", fontsize=9)
+    makespan = float(records[0]["makespan"])
+    axes.set_xlim(0, makespan if makespan > 0 else 1)
+    axes.set_ylim(-0.6, processors - 0.4)
+    axes.set_yticks(range(processors))
+    axes.set_xlabel("time")
+    axes.set_ylabel("processor")
+    axes.grid(axis="x")
+    axes.set_title("%s schedule of %s: makespan %r at the mean times" % (records[0]["algorithm"], records[0]["graph"],
+                                                                         makespan))
+    for ext in ("svg", "png"):
+        path = "%s.%s" % (base, ext)
+        temporary = "%s.tmp.%d.%s" % (base, os.getpid(), ext)
+        try:
+            figure.savefig(temporary, format=ext)
+            os.replace(temporary, path)
+        finally:
+            if os.path.exists(temporary):
+                os.remove(temporary)
 
 
 def sweep(**options):

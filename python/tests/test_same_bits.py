@@ -1,5 +1,7 @@
 # The module's records equal the CLI's CSV fields bit for bit, for every command, on 1 and 2
 # threads (the same seed gives the same bits on any thread count).
+import csv
+
 import pytest
 
 import hetstruct
@@ -239,6 +241,35 @@ def test_simulate_criticality(threads):
     assert [r["task"] for r in records] == ["fork", "w0", "w1", "join"]
     with pytest.raises(ValueError, match="^metrics: does not go with criticality"):
         hetstruct.simulate(graph=path, reps=10, criticality=True, metrics=True)
+
+
+@pytest.mark.parametrize("threads", THREADS)
+def test_simulate_estimates_and_histogram(threads, tmp_path):
+    # simulate(estimates=True): the rows of --estimates; histogram=BINS: the --histogram-out CSV's
+    # rows after the record (issue 38), and histogram_out=FILE the same bytes as the CLI's file.
+    path = str(DATA / "fork_join.dot")
+    records = hetstruct.simulate(graph=path, reps=400, seed=5, threads=threads, estimates=True)
+    header, rows = cli_rows("simulate", "--graph", path, "--reps", 400, "--seed", 5, "--threads", threads,
+                            "--estimates", "--format", "csv")
+    assert_same(records, header, rows)
+    assert "clark_canonical" in [r["method"] for r in records]
+    ours, theirs = tmp_path / "ours.csv", tmp_path / "theirs.csv"
+    result = hetstruct.simulate(graph=path, reps=400, seed=5, threads=threads, histogram=6, histogram_out=str(ours))
+    header, rows = cli_rows("simulate", "--graph", path, "--reps", 400, "--seed", 5, "--threads", threads,
+                            "--histogram", 6, "--histogram-out", theirs, "--format", "csv")
+    assert len(result) == 2
+    assert_same(result[0], header, rows)
+    assert ours.read_bytes() == theirs.read_bytes()
+    with open(theirs, newline="") as f:
+        lines = list(csv.reader(f))
+    assert_same(result[1], lines[0], lines[1:])
+    assert sum(r["count"] for r in result[1]) == 400
+    kept = hetstruct.simulate(graph=path, reps=400, seed=5, threads=threads, histogram=6, keep=True)
+    assert len(kept) == 3 and len(kept[1]) == 400 and kept[2] == result[1]
+    with pytest.raises(ValueError, match="^histogram_out: needs histogram=BINS"):
+        hetstruct.simulate(graph=path, reps=10, histogram_out=str(ours))
+    with pytest.raises(ValueError, match="^estimates: does not go with criticality"):
+        hetstruct.simulate(graph=path, reps=10, estimates=True, criticality=True)
 
 
 @pytest.mark.parametrize("threads", THREADS)

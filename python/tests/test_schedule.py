@@ -52,6 +52,18 @@ def test_output_mapping_is_the_clis(tmp_path):
     assert placed[0]["max"] > placed[0]["min"]
 
 
+def test_gantt_draws_the_schedule(tmp_path):
+    # schedule(gantt=BASE): the records as without it, and BASE.svg, BASE.png drawn (matplotlib).
+    base = tmp_path / "heft"
+    records = hetstruct.schedule(graph=TOPCUOGLU, gantt=base)
+    assert records == hetstruct.schedule(graph=TOPCUOGLU)
+    assert (tmp_path / "heft.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert b"<svg" in (tmp_path / "heft.svg").read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["heft.png", "heft.svg"]  # no temporary left
+    with pytest.raises(ValueError, match="^gantt: the folder .* is missing or not writable"):
+        hetstruct.schedule(graph=TOPCUOGLU, gantt=tmp_path / "missing" / "heft")
+
+
 def test_networkx_costs_pass_through():
     nx = pytest.importorskip("networkx")
     g = nx.DiGraph(name="paper")
