@@ -393,7 +393,9 @@ void SweepCommand::add_to(CLI::App& app) {
                    "same configuration with these options set together; n, m, a, levels and "
                    "comm take expressions over the configuration's own columns (n=n-m,m=0 compares (n,m) with "
                    "(n-m,0)); repeatable. A target that cannot be built (n-m = 0) is an error, or with "
-                   "--skip-invalid leaves out that difference row")
+                   "--skip-invalid leaves out that difference row. schedule=heft|cpop|heft-sd|none|one-per-task "
+                   "(alone) compares each graph's --schedule with another. With quantiles or deadlines, the paired "
+                   "quantile_difference and p_deadline_difference rows too")
       ->group(g);
   app_->add_option("--checkpoint-every", checkpoint_interval,
                    "Seconds between checkpoints of --out (the complete configurations so far; 0: after each one)")
