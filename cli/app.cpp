@@ -107,7 +107,9 @@ struct Simulate {
                    "OPTION=VALUE[,OPTION=VALUE...]: the paired difference and ratio of the means (common random "
                    "numbers) against the model with these options set, as sweep --compare-to (same grammar: "
                    "n=n-m,m=0); repeatable. Prints the one-configuration sweep's rows (mean by mc unless "
-                   "--estimator); not with --metrics, --estimates or --histogram. schedule=heft|cpop|heft-sd|none|one-per-task compares a graph's "
+                   "--estimator); not with --metrics, --estimates or --histogram. With --quantiles or --deadline, the paired "
+                   "difference of each quantile (bootstrap interval) and of each deadline's probability (Newcombe's "
+                   "interval) too. schedule=heft|cpop|heft-sd|none|one-per-task compares a graph's "
                    "--schedule with another: each mean, the paired difference and ratio")
         ->group("Output");
     app.add_flag("--criticality", criticality,
@@ -244,9 +246,6 @@ struct Simulate {
     if (!std::all_of(compare_to.begin(), compare_to.end(), is_schedule))
       throw InputError("--compare-to", "compares schedules (schedule=ALGORITHM) or model options, not both at once",
                        "run one simulate for each");
-    if (distribution.resolved().any())
-      throw InputError("--compare-to", "schedule=... compares the mean makespans only",
-                       "run simulate --schedule ALGORITHM for each schedule's distribution");
     if (estimator_option && estimator_option->count() > 0 && estimator.value() != engine::Estimator::mc)
       throw InputError("--estimator", "schedule comparisons are plain Monte Carlo", "leave it out, or give mc");
     sampling.validate();
@@ -264,7 +263,8 @@ struct Simulate {
     if (!model.task_graph.schedule)
       throw InputError("--compare-to", "schedule=" + compare_to.front().substr(std::string("schedule=").size()) + " needs the schedule to compare it with",
                        "give --schedule heft, cpop or heft-sd");
-    output.emit(engine::compare_schedules(model, against, sampling.run_options()));
+    // --distribution, --quantiles and --deadline: each schedule's rows, and the paired differences.
+    output.emit(engine::compare_schedules(model, against, sampling.run_options(), distribution.resolved()));
     return 0;
   }
 

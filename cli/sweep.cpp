@@ -393,7 +393,9 @@ void SweepCommand::add_to(CLI::App& app) {
                    "same configuration with these options set together; n, m, a, levels and "
                    "comm take expressions over the configuration's own columns (n=n-m,m=0 compares (n,m) with "
                    "(n-m,0)); repeatable. A target that cannot be built (n-m = 0) is an error, or with "
-                   "--skip-invalid leaves out that difference row")
+                   "--skip-invalid leaves out that difference row. schedule=heft|cpop|heft-sd|none|one-per-task "
+                   "(alone) compares each graph's --schedule with another. With quantiles or deadlines, the paired "
+                   "quantile_difference and p_deadline_difference rows too")
       ->group(g);
   app_->add_option("--checkpoint-every", checkpoint_interval,
                    "Seconds between checkpoints of --out (the complete configurations so far; 0: after each one)")
@@ -643,7 +645,9 @@ void print_summary(const SweepCommand& c, const Settings& s, const Sweep& sweep,
 // The makespans an mc run keeps for the distribution: one run's at a time in one process; under
 // MPI rank 0 gathers every run's (8 bytes a replication, in MPI's 2 GB) and holds them twice.
 void check_kept_makespans(const Sweep& sweep, const Settings& s, int ranks, bool memory_check) {
-  const double runs = ranks > 1 ? static_cast<double>(sweep.todo.size()) : 1.0;
+  // A difference run keeps two makespans a replication for the paired rows (quantiles, deadlines).
+  const double pairs = engine::keeps_pairs(s.distribution) ? 2.0 * static_cast<double>(sweep.comparisons.size()) : 0.0;
+  const double runs = ranks > 1 ? static_cast<double>(sweep.todo.size()) * (1.0 + pairs) : pairs > 0.0 ? 3.0 : 1.0;
   if (ranks > 1 && runs * static_cast<double>(s.reps) * sizeof(double) > 2147483647.0)
     throw InputError("--reps", "the makespans of " + std::to_string(sweep.todo.size()) + " configurations of " +
                                    std::to_string(s.reps) + " replications exceed what MPI gathers (2 GB)",
@@ -709,7 +713,7 @@ int SweepCommand::execute() {
     // Rank 0: every run folded in block order, then every configuration's rows.
     std::vector<engine::RunExtras> extras;
     const auto estimates =
-        engine::fold_pieces(share.computed, sweep.runs, s.reps, &extras, share.distribution);
+        engine::fold_pieces(share.computed, sweep.runs, s.reps, &extras, share.distribution, &options);
     for (const auto& entry : sweep.todo)
       sweep.rows[entry.row] = sweep.rows_of(entry, engine::Job(entry, sweep.comparisons.size()), estimates, s.seed, extras);
     computed_configs = sweep.todo.size();

@@ -343,12 +343,35 @@ SimulateCall simulate_call(const py::kwargs& kwargs) {
     if (c.estimator != engine::Estimator::mc && c.estimator != engine::Estimator::automatic)
       refuse("estimator", "criticality is plain Monte Carlo: leave estimator out or give mc");
   }
-  for (const auto& text : k.list("compare_to")) {
-    if (text.rfind("schedule=", 0) == 0)
-      throw InputError("compare_to", "schedule comparisons are the command line's for now (simulate --compare-to schedule=B)",
-                       "run them with the hetstruct command");
-    c.comparisons.emplace_back(text);
+  // compare_to=['schedule=B']: the graph's schedule against B, as simulate --compare-to schedule=B.
+  const auto compare_to = k.list("compare_to");
+  const auto is_schedule = [](const std::string& text) { return text.rfind("schedule=", 0) == 0; };
+  if (std::any_of(compare_to.begin(), compare_to.end(), is_schedule)) {
+    if (!std::all_of(compare_to.begin(), compare_to.end(), is_schedule))
+      throw InputError("compare_to", "compares schedules (schedule=ALGORITHM) or model options, not both at once",
+                       "make one call for each");
+    for (const auto& text : compare_to) {
+      try {
+        c.schedules.push_back(engine::parse_schedule_choice(text.substr(std::string("schedule=").size())));
+      } catch (const InputError& e) {
+        throw InputError("compare_to", e.problem(), e.hint());
+      }
+    }
+    const auto refuse = [](const char* keyword, const std::string& hint) {
+      throw InputError(keyword, "does not go with compare_to", hint);
+    };
+    if (c.metrics) refuse("metrics", "run simulate(metrics=True) without compare_to");
+    if (c.keep) refuse("keep", "compare_to returns the comparison's rows; run keep=True without it");
+    if (c.criticality) refuse("criticality", "run simulate(criticality=True) without compare_to");
+    if (estimator_given && c.estimator != engine::Estimator::mc)
+      throw InputError("estimator", "schedule comparisons are plain Monte Carlo", "leave it out, or give mc");
+    if (!c.model.task_graph.schedule)
+      throw InputError("compare_to", compare_to.front() + " needs the schedule to compare it with",
+                       "give schedule='heft', 'cpop' or 'heft-sd'");
+    k.finish();
+    return c;
   }
+  for (const auto& text : compare_to) c.comparisons.emplace_back(text);
   if (!c.comparisons.empty()) {
     const auto refuse = [](const char* keyword, const std::string& hint) {
       throw InputError(keyword, "does not go with compare_to", hint);

@@ -50,6 +50,9 @@ struct SimulateCall {
   // --compare-to prints them, with their mean estimator (mc unless estimator says otherwise).
   std::vector<engine::Comparison> comparisons;
   std::optional<engine::MeanEstimator> mean;
+  // compare_to=['schedule=B', ...]: the graph's schedule against each B, as simulate --compare-to
+  // schedule=B prints them (engine::compare_schedules), instead of the sweep's rows.
+  std::vector<engine::ScheduleChoice> schedules;
 };
 SimulateCall simulate_call(const py::kwargs& kwargs);
 

@@ -172,6 +172,10 @@ void write_whole(const std::string& path, const char* keyword, const std::string
 py::object simulate(const py::kwargs& kwargs) {
   return guarded([&]() -> py::object {
     const SimulateCall call = simulate_call(kwargs);
+    if (!call.schedules.empty())  // the schedules' rows, as simulate --compare-to schedule=B prints them
+      return to_list(without_gil([&] {
+        return engine::compare_schedules(call.model, call.schedules, call.run, call.distribution);
+      }));
     if (!call.comparisons.empty())  // the sweep's rows, as simulate --compare-to prints them
       return to_list(without_gil([&] {
         return engine::model_sweep_records(call.model, call.comparisons, call.run, call.mean, call.distribution);

@@ -331,10 +331,12 @@ std::string sweep_rows(int workers, const DistributionOptions& distribution) {
     for (const auto& piece : share) {
       const Entry& entry = valid.entries[runs[piece.run].entry];
       Job job(entry.c, comparisons.size());
-      pieces.push_back(compute_piece(piece, runs[piece.run], entry, job, options, distribution.any()));
+      // A difference run keeps its pairs for the paired rows (quantiles or deadlines), as SweepShare.
+      const bool keep = runs[piece.run].kind == RunKind::difference ? keeps_pairs(distribution) : distribution.any();
+      pieces.push_back(compute_piece(piece, runs[piece.run], entry, job, options, keep));
     }
   std::vector<RunExtras> extras;
-  const auto estimates = fold_pieces(pieces, runs, options.reps, &extras, distribution);
+  const auto estimates = fold_pieces(pieces, runs, options.reps, &extras, distribution, &options);
   for (const auto& entry : valid.entries)
     for (const auto& r : config_records(entry, Job(entry.c, comparisons.size()), comparisons, estimates, options.seed, extras))
       text += csv_line(r);
@@ -351,14 +353,31 @@ TEST_CASE("a sweep's distribution and ratio rows: the same bits from pieces deal
   const std::string one = sweep_rows(0, d);
   CHECK(sweep_rows(2, d) == one);
   CHECK(sweep_rows(3, d) == one);
-  // Per configuration: ..., difference, ratio, sd, quantile 0.1, quantile 0.5, p_deadline, mc.
+  // Per configuration: ..., difference, ratio, the paired quantile and deadline differences, sd,
+  // quantile 0.1, quantile 0.5, p_deadline, mc.
   const auto records = records_of_csv(csv_header(sweep_columns()) + one);
   std::vector<std::string> estimators;
   for (const auto& r : records)
     if (r.text("structure") == "async") estimators.push_back(r.text("estimator") + ":" + r.text("method"));
   CHECK(estimators == std::vector<std::string>{"closed_form:cf_inversion", "difference:paired", "ratio:paired_delta",
-                                               "sd:sample", "quantile:0.1", "quantile:0.5", "p_deadline:2.5",
-                                               "mc:asynchronous"});
+                                               "quantile_difference:0.1", "quantile_difference:0.5",
+                                               "p_deadline_difference:2.5", "sd:sample", "quantile:0.1", "quantile:0.5",
+                                               "p_deadline:2.5", "mc:asynchronous"});
+  // A difference run that kept its pairs needs the bootstrap's seed to be folded.
+  {
+    RunOptions options;
+    options.reps = 100;
+    const std::vector<Comparison> comparisons = {Comparison("m=0")};
+    auto valid = build_entries(make_grid({{{"sync"}, {}, {}, {"4"}, {"2"}, {}, {"5"}, {}, {}, {}, {}}}, 100), comparisons, false);
+    const auto runs = plan_runs(valid.entries);
+    std::vector<BlockPiece> pieces;
+    Job job(valid.entries[0].c, 1);
+    const auto dealt = deal_blocks(run_work(runs, options.reps), 1);
+    for (const auto& piece : dealt[0])
+      pieces.push_back(compute_piece(piece, runs[piece.run], valid.entries[0], job, options, true));
+    std::vector<RunExtras> extras;
+    CHECK_THROWS_AS(fold_pieces(pieces, runs, options.reps, &extras, d), std::logic_error);
+  }
   // Without distribution options nothing is kept, and the ratio rows stay.
   const std::string plain = sweep_rows(0, {});
   CHECK(plain.find(",sd,") == std::string::npos);

@@ -31,8 +31,10 @@ class ProcessorStream {
   // orders) takes another domain, so it never shifts the task times. A custom DAG draws all its
   // task times from one stream of domain dag_tasks (counter 0) and its message times from one of
   // domain messages, so that message draws never shift task times (engine/kernel/plan.h). Correlated
-  // slowdowns draw their factors from one stream of domain slowdown (counter 0).
-  enum Domain : std::uint64_t { tasks = 0, protocol = 1, dag_tasks = 2, messages = 3, slowdown = 4 };
+  // slowdowns draw their factors from one stream of domain slowdown (counter 0). A paired
+  // comparison's bootstrap draws resample b's indices from the stream of (seed, b, 0) in domain
+  // bootstrap (engine/estimators/paired.h), so it never shares a variate with a replication.
+  enum Domain : std::uint64_t { tasks = 0, protocol = 1, dag_tasks = 2, messages = 3, slowdown = 4, bootstrap = 5 };
 
   ProcessorStream(std::uint64_t seed, std::uint64_t replication, std::uint64_t processor, Domain domain = tasks) {
     reset(seed, replication, processor, domain);

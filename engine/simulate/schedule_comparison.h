@@ -12,6 +12,7 @@
 
 #include "engine/simulate/model.h"
 #include "engine/driver/monte_carlo.h"
+#include "engine/estimators/distribution.h"
 #include "engine/simulate/record.h"
 #include "structures/schedule.h"
 
@@ -36,13 +37,27 @@ struct ScheduleChoice {
 // heft, cpop, heft-sd, none or one-per-task (InputError naming `schedule` otherwise).
 ScheduleChoice parse_schedule_choice(const std::string& name);
 
-// `base` is a graph's model with a schedule (task_graph.schedule); each of `against` replaces its
-// algorithm (the sd weight, machine and C kept), or drops the schedule (none). Records: one `mean` row per schedule, then per
+// A graph's placement options with `choice` for their schedule: its algorithm replacing the
+// schedule's (the sd weight kept), or no schedule, the processors' scales (which gave the
+// schedule's machine) dropped with it, and one_per_task for one-per-task. `options` has a
+// schedule (the caller's check).
+void apply_schedule_choice(const ScheduleChoice& choice, structures::TaskGraphOptions& options,
+                           std::vector<double>& processor_scales);
+
+// `base` is a graph's model with a schedule (task_graph.schedule); each of `against` replaces it
+// (apply_schedule_choice; the machine's cores and C kept). Records: one `mean` row per schedule, then per
 // other schedule a `difference` (base - other) and a `ratio` (base / other) row, each with graph,
 // schedule, against, planned_makespan (the schedule's own, at the mean times), reps, seed, value,
 // stderr, ci_low, ci_high. Plain Monte Carlo. InputError naming `schedule` for a model without a
 // schedule, `compare_to` for a schedule compared with itself.
+// With `distribution` asking for anything, every record has the columns level and deadline after
+// quantity (empty where they do not apply), each schedule's mean row is followed by its `sd` row
+// (when asked), a `quantile` row per level and a `p_deadline` row per deadline (the distribution's
+// estimates, engine/estimators/distribution.h), and each other schedule's ratio row by a
+// `quantile_difference` row per level and a `p_deadline_difference` row per deadline (base - other,
+// paired: describe_paired, its bootstrap on run's seed). The mean, difference and ratio rows keep
+// their bits.
 std::vector<Record> compare_schedules(const Model& base, const std::vector<ScheduleChoice>& against,
-                                      const RunOptions& run);
+                                      const RunOptions& run, const DistributionOptions& distribution = {});
 
 }  // namespace hetstruct::engine

@@ -644,9 +644,22 @@ bool NumericExpression::reads(std::size_t dim) const {
 
 Comparison::Comparison(const std::string& text) {
   if (trim(text).empty()) throw InputError("compare_to", "empty comparison", "give OPTION=VALUE, for example m=0");
-  for (const auto& item : split_list("compare_to", text)) {
+  const auto items = split_list("compare_to", text);
+  for (const auto& item : items) {
     const auto eq = item.find('=');
     const std::string name = eq == std::string::npos ? "" : trim(item.substr(0, eq));
+    if (name == "schedule") {  // a graph's schedule against another: alone, no column set
+      if (items.size() > 1)
+        throw InputError("compare_to", "'" + text + "' sets the schedule beside other options",
+                         "compare schedules alone (schedule=B), and the other options in comparisons of their own");
+      try {
+        schedule_ = parse_schedule_choice(trim(item.substr(eq + 1)));
+      } catch (const InputError& e) {
+        throw InputError("compare_to", e.problem(), e.hint());
+      }
+      label_ = "schedule=" + schedule_->name();
+      return;
+    }
     const auto it = std::find_if(sweep_dimensions.begin(), sweep_dimensions.end(), [&](const std::string& d) {
       return d == name || (d == "fast_law" && name == "fast-law");
     });
@@ -679,6 +692,7 @@ Comparison::Comparison(const std::string& text) {
 }
 
 bool Comparison::applies_to(const SweepConfig& c) const {
+  if (schedule_) return is_graph(c.structure);  // only a graph has a schedule
   if (!is_graph(c.structure)) return true;
   for (const auto& a : assignments_)  // a graph against one of Wilson's structures
     if (a.dim == SweepDim::structure && !is_graph(a.value)) return false;

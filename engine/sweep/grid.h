@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "engine/simulate/model.h"
+#include "engine/simulate/schedule_comparison.h"
 
 namespace hetstruct::engine {
 
@@ -201,6 +202,10 @@ class NumericExpression {
 // assigned; n, m and levels must come out whole. Other options take one literal value. The label
 // (the CSV's compare_to column) joins the assignments: a constant as the option's canonical value
 // (`a=1/2` gives a=0.5, as in the grid), an expression as written without spaces.
+// `schedule=B` (heft, cpop, heft-sd, none, one-per-task: parse_schedule_choice) is a comparison of
+// its own, set alone: each graph's static schedule (the sweep's schedule setting) against B, the
+// configuration's columns kept (apply_schedule_choice on the graph's settings); its label is
+// schedule=B.
 class Comparison {
  public:
   explicit Comparison(const std::string& text);  // throws InputError on compare_to
@@ -216,6 +221,8 @@ class Comparison {
   bool applies_to(const SweepConfig& c) const;
   // Whether it assigns column `dim` (SweepDim).
   bool sets(std::size_t dim) const;
+  // The schedule of a schedule=B comparison (which sets no column); none for the others.
+  const std::optional<ScheduleChoice>& schedule() const { return schedule_; }
 
  private:
   struct Assignment {
@@ -224,6 +231,7 @@ class Comparison {
     std::optional<NumericExpression> expression;  // expressions over columns
   };
   std::vector<Assignment> assignments_;
+  std::optional<ScheduleChoice> schedule_;
   std::string label_;
 };
 

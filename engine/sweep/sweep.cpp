@@ -118,7 +118,11 @@ Entry make_entry(const SweepConfig& c, const Validated& v, const std::vector<Com
     }
     try {
       const SweepConfig t = cmp.target(c);
-      if (entry.graph && (cmp.sets(SweepDim::m) || cmp.sets(SweepDim::a))) {
+      if (const auto& choice = cmp.schedule()) {  // the same configuration under another schedule
+        auto settings = std::make_shared<GraphSettings>(*graph);
+        apply_schedule_choice(*choice, settings->task_graph, settings->processor_scales);
+        entry.target_graphs.back() = std::move(settings);
+      } else if (entry.graph && (cmp.sets(SweepDim::m) || cmp.sets(SweepDim::a))) {
         auto settings = std::make_shared<GraphSettings>(*graph);
         settings->wilson_machine = true;
         entry.target_graphs.back() = std::move(settings);
@@ -169,6 +173,19 @@ SweepEntries build_entries(const std::vector<SweepGrid>& grids, const std::vecto
 SweepEntries build_entries(const std::vector<SweepGrid>& grids, const std::vector<Comparison>& comparisons,
                            bool skip_invalid, const GraphSettings& settings) {
   const auto graph = std::make_shared<const GraphSettings>(settings);  // one copy, shared by the graphs' entries
+  // A schedule comparison needs the graphs' schedule, and another one.
+  for (const Comparison& cmp : comparisons) {
+    const auto& choice = cmp.schedule();
+    if (!choice) continue;
+    const auto& own = settings.task_graph.schedule;
+    if (!own)
+      throw InputError("compare_to", "'" + cmp.label() + "' compares each graph's schedule with " + choice->name() +
+                                         ", and no schedule is set",
+                       "give the schedule (heft, cpop or heft-sd) to compare it with");
+    if (*choice == ScheduleChoice(own->algorithm))
+      throw InputError("compare_to", "'" + cmp.label() + "' compares the schedule " + choice->name() + " with itself",
+                       "compare it with another algorithm");
+  }
   SweepEntries out;
   std::vector<std::string> reasons(comparisons.size());
   for (const auto& grid : grids)
@@ -188,9 +205,13 @@ SweepEntries build_entries(const std::vector<SweepGrid>& grids, const std::vecto
   if (out.entries.empty()) throw InputError("sweep", "no configuration of the grid can be built");
   for (std::size_t k = 0; k < comparisons.size(); ++k) {
     const Comparison& cmp = comparisons[k];
-    if (std::none_of(out.entries.begin(), out.entries.end(), [&cmp](const Entry& e) { return cmp.applies_to(e.c); }))
+    if (std::none_of(out.entries.begin(), out.entries.end(), [&cmp](const Entry& e) { return cmp.applies_to(e.c); })) {
+      if (cmp.schedule())
+        throw InputError("compare_to", "'" + cmp.label() + "' compares graphs' schedules, and no configuration is a graph",
+                         "give graphs, or compare the structures on their options (m=0, ...)");
       throw InputError("compare_to", "'" + cmp.label() + "' has no meaning for a graph: its width, laws and levels are its file's",
                        "compare graphs on m, a, comm or port");
+    }
     // A comparison that changes no configuration's model would give differences of 0 by doing nothing.
     if (!reasons[k].empty() && std::none_of(out.entries.begin(), out.entries.end(), [k](const Entry& e) {
           return e.targets[k].has_value();
@@ -313,18 +334,29 @@ BlockPiece compute_piece(const SweepPiece& piece, const RunSpec& spec, const Ent
         for (const auto& b : blocks) keep(b);
       });
       break;
-    case RunKind::difference:
+    case RunKind::difference: {
       // The differences are run_difference_blocks()'s bits; the moments give the ratio.
-      run_paired_blocks(job.plan, job.base(entry, spec.comparison), options, range,
-                        [&](std::span<const PairedBlock> blocks) {
-                          for (const auto& b : blocks) {
-                            keep(b.difference);
-                            if (folded) paired_total.merge(b.moments);
-                            else out.paired.push_back(b.moments);
-                          }
-                        });
+      const auto take = [&](const PairedBlock& b) {
+        keep(b.difference);
+        if (folded) paired_total.merge(b.moments);
+        else out.paired.push_back(b.moments);
+      };
+      if (keep_makespans)  // the same blocks with both makespans of each replication, for the paired rows
+        run_paired_sample_blocks(job.plan, job.base(entry, spec.comparison), options, range,
+                                 [&](std::span<const PairedSampleBlock> blocks) {
+                                   for (const auto& b : blocks) {
+                                     take(b.paired);
+                                     out.makespans.insert(out.makespans.end(), b.values.begin(), b.values.end());
+                                   }
+                                 });
+      else
+        run_paired_blocks(job.plan, job.base(entry, spec.comparison), options, range,
+                          [&](std::span<const PairedBlock> blocks) {
+                            for (const auto& b : blocks) take(b);
+                          });
       if (folded) out.paired = {paired_total};
       break;
+    }
     case RunKind::mc:
       if (spec.whole) {
         if (piece.first != 0 || piece.last != 1) throw std::logic_error("compute_piece: a run estimated whole is one piece");
@@ -360,6 +392,21 @@ double SweepShare::work(const std::vector<RunSpec>& runs, std::uint64_t reps) co
   return w;
 }
 
+bool keeps_pairs(const DistributionOptions& distribution) {
+  return !distribution.quantile_levels.empty() || !distribution.deadlines.empty();
+}
+
+PairedDistribution describe_pairs(std::vector<double>& interleaved, const DistributionOptions& distribution,
+                                  const RunOptions& run) {
+  std::vector<double> a(interleaved.size() / 2), b(interleaved.size() / 2);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    a[i] = interleaved[2 * i];
+    b[i] = interleaved[2 * i + 1];
+  }
+  std::vector<double>().swap(interleaved);
+  return describe_paired(a, b, distribution, run);
+}
+
 void SweepShare::compute(const std::vector<Entry>& entries, const std::vector<RunSpec>& runs, std::size_t comparisons,
                          RunOptions options) {
   // Interruptible as a whole: a stop between two configurations keeps those complete (the
@@ -367,7 +414,7 @@ void SweepShare::compute(const std::vector<Entry>& entries, const std::vector<Ru
   const CooperativeStop cooperative;
   estimates.assign(runs.size(), Estimate{});
   extras.assign(runs.size(), RunExtras{});
-  const bool keep_makespans = distribution.any();
+  const bool keep_makespans = distribution.any(), keep_pairs = keeps_pairs(distribution);
   std::vector<std::size_t> pieces_left(entries.size(), 0);  // per configuration, its pieces here
   for (const auto& p : pieces) ++pieces_left[runs[p.run].entry];
   double done = 0.0;
@@ -385,7 +432,8 @@ void SweepShare::compute(const std::vector<Entry>& entries, const std::vector<Ru
     options.progress = [&, w](std::uint64_t d, std::uint64_t t) {
       if (progress) progress(done + w * static_cast<double>(d) / static_cast<double>(t));
     };
-    BlockPiece result = compute_piece(piece, spec, entry, *job, options, keep_makespans, &surrogates);
+    const bool keep = spec.kind == RunKind::difference ? keep_pairs : keep_makespans;
+    BlockPiece result = compute_piece(piece, spec, entry, *job, options, keep, &surrogates);
     done += w;
     if (result.estimated) {
       estimates[piece.run] = result.estimated->estimate;
@@ -395,6 +443,11 @@ void SweepShare::compute(const std::vector<Entry>& entries, const std::vector<Ru
       if (!result.paired.empty()) extras[piece.run].ratio = ratio_of_means(result.paired.front());
       if (!keep_pieces && spec.kind == RunKind::mc && keep_makespans)
         extras[piece.run].distribution = describe_distribution(result.makespans, distribution);
+      if (!keep_pieces && spec.kind == RunKind::difference && keep_pairs) {
+        RunOptions bootstrap = options;
+        bootstrap.progress = nullptr;
+        extras[piece.run].paired = describe_pairs(result.makespans, distribution, bootstrap);
+      }
     }
     if (keep_pieces) computed.push_back(std::move(result));
     if (--pieces_left[spec.entry] == 0) {
@@ -408,7 +461,8 @@ void SweepShare::compute(const std::vector<Entry>& entries, const std::vector<Ru
 // Every run's estimate from its pieces (any order, from any ranks): each run's pieces folded in
 // block order into an empty total, fold_blocks, so the estimate is one process's bit for bit.
 std::vector<Estimate> fold_pieces(std::vector<BlockPiece>& pieces, const std::vector<RunSpec>& specs, std::uint64_t reps,
-                                  std::vector<RunExtras>* extras, const DistributionOptions& distribution) {
+                                  std::vector<RunExtras>* extras, const DistributionOptions& distribution,
+                                  const RunOptions* run) {
   const std::size_t runs = specs.size();
   std::sort(pieces.begin(), pieces.end(),
             [](const BlockPiece& x, const BlockPiece& y) { return std::tie(x.run, x.first) < std::tie(y.run, y.first); });
@@ -438,7 +492,14 @@ std::vector<Estimate> fold_pieces(std::vector<BlockPiece>& pieces, const std::ve
     if (!extras) continue;
     (*extras)[i].estimator = estimated[i];
     if (paired[i].count > 0) (*extras)[i].ratio = ratio_of_means(paired[i]);
-    if (!makespans[i].empty()) {
+    if (!makespans[i].empty() && specs[i].kind == RunKind::difference) {  // pairs, interleaved
+      if (makespans[i].size() != 2 * totals[i].count)
+        throw std::runtime_error("sweep: the gathered makespans of run " + std::to_string(i) + " are incomplete");
+      if (!run) throw std::logic_error("fold_pieces: a difference run's paired rows need the run's seed");
+      RunOptions bootstrap = *run;
+      bootstrap.progress = nullptr;
+      (*extras)[i].paired = describe_pairs(makespans[i], distribution, bootstrap);
+    } else if (!makespans[i].empty()) {
       if (makespans[i].size() != totals[i].count)
         throw std::runtime_error("sweep: the gathered makespans of run " + std::to_string(i) + " are incomplete");
       (*extras)[i].distribution = describe_distribution(makespans[i], distribution);
@@ -586,6 +647,16 @@ std::vector<Record> config_records(const Entry& entry, const Job& job, const std
       if (const auto& r = extras[entry.difference_runs[i]].ratio) {
         const Estimate e = with_error(r->reps, r->value, r->stderr_, r->ci_low, r->ci_high);
         row("ratio", "paired_delta", comparisons[i].label(), r->value, &e);
+      }
+      if (const auto& p = extras[entry.difference_runs[i]].paired) {
+        for (const auto& q : p->quantiles) {
+          const Estimate e = with_error(p->reps, q.value, q.stderr_, q.ci_low, q.ci_high);
+          row("quantile_difference", Record().add("level", q.level).text("level"), comparisons[i].label(), q.value, &e);
+        }
+        for (const auto& t : p->deadlines) {
+          const Estimate e = with_error(p->reps, t.value, t.stderr_, t.ci_low, t.ci_high);
+          row("p_deadline_difference", Record().add("deadline", t.deadline).text("deadline"), comparisons[i].label(), t.value, &e);
+        }
       }
     }
   }
@@ -771,7 +842,9 @@ std::vector<Record> model_sweep_records(const Model& model, const std::vector<Co
   grid.machine_slowdown = ms.config.machine_slowdown;
   SweepEntries valid = build_entries(std::vector<SweepGrid>{grid}, comparisons, false, ms.graph);
   const std::vector<RunSpec> runs = plan_runs(valid.entries, mean);
-  if (distribution.any()) check_stored_makespans(options.reps, 2.0, model.memory_check);
+  // The mc run's makespans and their sorted copy; a difference run's pairs, split, and their orders.
+  if (distribution.any())
+    check_stored_makespans(options.reps, !comparisons.empty() && keeps_pairs(distribution) ? 6.0 : 2.0, model.memory_check);
   // One worker, as the sweep in one process: every run whole, in order.
   SweepShare share;
   share.pieces = deal_blocks(run_work(runs, options.reps), 1).front();

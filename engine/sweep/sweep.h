@@ -150,7 +150,9 @@ std::vector<std::vector<SweepPiece>> deal_blocks(const std::vector<std::pair<std
 // exactly as the blocks would.
 // Beside them, a difference run's PairedMoments the same way (one folded from block 0, else one a
 // block), and an mc run that keeps its makespans (keep_makespans) the piece's makespans in
-// replication order. A run estimated whole is one piece [0, 1) that holds its result alone.
+// replication order; a difference run that keeps them (keep_makespans with quantiles or deadlines
+// asked, for the paired rows) both makespans of each replication, interleaved (a_0, b_0, a_1, ...:
+// run_paired_sample_blocks). A run estimated whole is one piece [0, 1) that holds its result alone.
 struct BlockPiece {
   std::uint64_t run = 0, first = 0, last = 0;
   std::vector<Accumulator> blocks;
@@ -159,11 +161,13 @@ struct BlockPiece {
   std::optional<EstimatorResult> estimated;  // a run estimated whole
 };
 
-// What a run gives beyond its Estimate: a difference run's ratio of the means, an mc run's
-// distribution (when asked for), and the estimator that made an mc run's mean where it was
-// estimated whole (none: plain blocks).
+// What a run gives beyond its Estimate: a difference run's ratio of the means and, with quantiles or
+// deadlines asked, its paired differences of them (describe_paired), an mc run's distribution (when
+// asked for), and the estimator that made an mc run's mean where it was estimated whole (none:
+// plain blocks).
 struct RunExtras {
   std::optional<RatioEstimate> ratio;
+  std::optional<PairedDistribution> paired;
   std::optional<Distribution> distribution;
   std::optional<EstimatorResult> estimator;
 };
@@ -226,12 +230,24 @@ struct SweepShare {
 // whole: its one piece's result). `reps`: the cap of the run (blocks_of). Throws
 // std::runtime_error when a run's blocks are missing or do not follow on.
 // With `extras`, every run's extras too (the distribution with `distribution`'s estimates, from the
-// pieces' makespans, which it releases).
+// pieces' makespans, which it releases; a difference run's paired differences with the bootstrap of
+// `run`'s seed on its threads, which a difference run that kept its makespans needs: std::logic_error
+// without it).
 std::vector<Estimate> fold_pieces(std::vector<BlockPiece>& pieces, const std::vector<RunSpec>& runs, std::uint64_t reps,
-                                  std::vector<RunExtras>* extras = nullptr, const DistributionOptions& distribution = {});
+                                  std::vector<RunExtras>* extras = nullptr, const DistributionOptions& distribution = {},
+                                  const RunOptions* run = nullptr);
+
+// Whether difference runs keep their makespans for `distribution`: quantiles or deadlines asked.
+bool keeps_pairs(const DistributionOptions& distribution);
+// A difference run's paired differences from its makespans, interleaved as a piece keeps them
+// (released here).
+PairedDistribution describe_pairs(std::vector<double>& interleaved, const DistributionOptions& distribution,
+                                  const RunOptions& run);
 
 // A configuration's records, from its runs' estimates (indexed as plan_runs laid them out).
-// With `extras` (indexed likewise), the ratio rows and the distribution's rows where they hold them.
+// With `extras` (indexed likewise), the ratio rows, the paired rows (quantile_difference per level,
+// p_deadline_difference per deadline, after the comparison's ratio row) and the distribution's rows
+// where they hold them.
 // `target`: the mean rows stop on a target (MeanEstimator::stop), and every row has the column
 // target_met (sweep_columns(true)).
 std::vector<Record> config_records(const Entry& entry, const Job& job, const std::vector<Comparison>& comparisons,

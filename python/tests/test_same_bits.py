@@ -287,3 +287,41 @@ def test_simulate_compare_to(threads):
     header, rows = cli_rows("simulate", "--graph", path, "--task-cv", 0.2, "--reps", 500, "--seed", 7, "--threads",
                             threads, "--compare-to", "m=0", "--format", "csv")
     assert_same(records, header, rows)
+
+
+@pytest.mark.parametrize("threads", THREADS)
+def test_simulate_compare_to_quantiles(threads):
+    # compare_to with quantiles and a deadline: the paired quantile and deadline differences,
+    # their bootstrap and Newcombe intervals, bit for bit (issue 38).
+    records = hetstruct.simulate(structure="sync", n=5, m=2, levels=20, reps=600, seed=4, threads=threads,
+                                 compare_to=["m=0"], quantiles=[0.5, 0.95], deadline=12)
+    header, rows = cli_rows("simulate", "-s", "sync", "--n", 5, "--m", 2, "--levels", 20, "--reps", 600, "--seed", 4,
+                            "--threads", threads, "--compare-to", "m=0", "--quantiles", "0.5,0.95", "--deadline", 12,
+                            "--format", "csv")
+    assert_same(records, header, rows)
+    assert [r["estimator"] for r in records].count("quantile_difference") == 2
+
+
+@pytest.mark.parametrize("threads", THREADS)
+def test_simulate_compare_to_schedules(threads):
+    # compare_to=['schedule=B']: simulate --compare-to schedule=B's rows, with the distribution's
+    # and the paired ones (issue 38).
+    path = str(DATA / "topcuoglu2002_cv30.dot")
+    for extra, args in [({}, []), (dict(quantiles=[0.5, 0.95], deadline=90), ["--quantiles", "0.5,0.95", "--deadline", 90])]:
+        records = hetstruct.simulate(graph=path, schedule="heft", reps=400, seed=3, threads=threads,
+                                     compare_to=["schedule=cpop", "schedule=heft-sd"], **extra)
+        header, rows = cli_rows("simulate", "--graph", path, "--schedule", "heft", "--reps", 400, "--seed", 3,
+                                "--threads", threads, "--compare-to", "schedule=cpop", "--compare-to", "schedule=heft-sd",
+                                *args, "--format", "csv")
+        assert_same(records, header, rows)
+    assert [r["quantity"] for r in records].count("quantile_difference") == 4
+
+
+@pytest.mark.parametrize("threads", THREADS)
+def test_sweep_compare_to_schedule(threads):
+    path = str(DATA / "topcuoglu2002_cv30.dot")
+    records = hetstruct.sweep(graph=path, schedule="heft", reps=300, seed=2, threads=threads,
+                              compare_to=["schedule=cpop"], quantiles=[0.9], deadline=90)
+    header, rows = cli_rows("sweep", "--graph", path, "--schedule", "heft", "--reps", 300, "--seed", 2, "--threads",
+                            threads, "--compare-to", "schedule=cpop", "--quantiles", 0.9, "--deadline", 90, "--quiet")
+    assert_same(records, header, rows)

@@ -21,9 +21,15 @@ estimated=(sweep -s sync,nn,ms --n 4,8 --m 3 --a 1/2 --law uniform,normal --comm
 # Antithetic pairs alone, stopped on a relative half-width.
 antithetic=(sweep -s sync,ms --n 4,8 --m 3 --a 1/2 --law uniform --comm 0,0.1 --levels 20 --reps 2000 --seed 11
             --estimator antithetic --target-rel 0.0005 --quiet)
+# Paired quantile and deadline differences: the difference runs' pairs gathered, rank 0
+# bootstrapping them; a schedule comparison beside a comm one (issue 38).
+data=$(cd "$(dirname "$0")/../data" && pwd)
+paired=(sweep --graph "$data/topcuoglu2002_cv30.dot,$data/diamond.dot" --schedule heft --comm 0,0.5
+        --compare-to schedule=cpop --compare-to comm=0.2 --reps 700 --seed 11 --quantiles 0.5,0.95
+        --deadline 90 --quiet)
 
 status=0
-for name in grid estimated antithetic; do
+for name in grid estimated antithetic paired; do
   declare -n args=$name
   "$binary" "${args[@]}" --out "$tmp/one.csv" || { echo "$name: one-process sweep failed"; exit 1; }
   mpirun -n "$ranks" --oversubscribe --allow-run-as-root --bind-to none \
