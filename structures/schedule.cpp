@@ -147,8 +147,16 @@ class Timeline {
     for (std::size_t k = i; k < m && slots[k].start == ready; ++k)
       if (slots[k].finish <= ready) i = k + 1;
     for (;;) {
+      // A quick pass first: position i is out when slot i spares fewer than c cores and starts
+      // before the task could end, started at the earliest at a bound of position i's start (the
+      // ready time, the previous start, and the previous task's soonest finish when it leaves
+      // fewer than c cores free; a later start only ends later). With one core this is HEFT's
+      // scan, and the full check below runs only where the task fits.
+      for (double bound = i > 0 ? start_bound(slots[i - 1], ready, c) : ready;
+           i < m && slots[i].slack < c && bound + w > slots[i].start; ++i)
+        bound = start_bound(slots[i], ready, c);
       double start = ready;
-      if (i > 0) start = std::max({start, slots[i - 1].start, free_from(slots[i - 1], line.cores, c)});
+      if (i > 0) start = std::max({start, slots[i - 1].start, free_from(line, i - 1, c)});
       if (i == m) return {start, m};
       if (start > slots[i].start) {
         ++i;
@@ -168,23 +176,28 @@ class Timeline {
   void place(std::size_t p, Place place, std::size_t task, double w, int c) {
     Line& line = lines_[p];
     auto& slots = line.slots;
-    Slot v{place.start, place.start + w, c, 0, task, {}};
-    int held = 0;
+    Slot v{place.start, place.start + w, 0, line.cores, 0, 0.0, task};
+    std::vector<std::pair<double, int>> running;
     if (place.at > 0)
-      for (const auto& r : slots[place.at - 1].running)
+      for (const auto& r : line.running[place.at - 1])
         if (r.first > v.start) {
-          v.running.push_back(r);
-          held += r.second;
+          running.push_back(r);
+          v.free -= r.second;
         }
-    v.slack = line.cores - c - held;
+    v.slack = v.free - c;
     if (v.finish > v.start) {
-      hold(v.running, v.finish, c);
+      hold(running, v.finish, c);
+      v.free -= c;
       for (std::size_t j = place.at; j < slots.size() && slots[j].start < v.finish; ++j) {
         slots[j].slack -= c;
-        hold(slots[j].running, v.finish, c);
+        slots[j].free -= c;
+        hold(line.running[j], v.finish, c);
+        soonest(slots[j], line.running[j]);
       }
     }
-    slots.insert(slots.begin() + static_cast<std::ptrdiff_t>(place.at), std::move(v));
+    soonest(v, running);
+    slots.insert(slots.begin() + static_cast<std::ptrdiff_t>(place.at), v);
+    line.running.insert(line.running.begin() + static_cast<std::ptrdiff_t>(place.at), std::move(running));
   }
 
   std::vector<std::vector<std::size_t>> order() const {
@@ -195,33 +208,54 @@ class Timeline {
   }
 
  private:
+  // What the scan reads, kept small (the scan runs over many of them).
   struct Slot {
     double start, finish;
-    int cores;  // the cores it holds
     // Its processor's cores that are still free at its start once it has taken its own, counting
     // the tasks before it in the order: K - its cores - the cores of those running past its start.
     int slack;
+    // The cores free just after its start: K - the cores of the tasks up to it (itself included)
+    // running past its start (its slack, or its slack + its cores for a task of time 0).
+    int free;
+    // The first of those tasks to finish: its cores and its finish (running's first entry, kept here
+    // so that the scan seldom reads the list).
+    int soonest_cores;
+    double soonest;
     std::size_t task;
-    // The tasks up to it in the order (itself included) that run past its start: (finish, cores),
-    // by finish. Their cores are the ones not free at its start.
-    std::vector<std::pair<double, int>> running;
   };
   struct Line {
     int cores = 1;
     std::vector<Slot> slots;
+    // running[k]: the tasks up to slots[k] in the order (itself included) that run past its
+    // start, (finish, cores) by finish. Their cores are the ones not free at its start.
+    std::vector<std::vector<std::pair<double, int>>> running;
   };
 
-  // The earliest time from which c of K cores are free after the tasks up to `s` (-infinity when
-  // they are at its start): the c-th earliest core free time, for a start after s's.
-  static double free_from(const Slot& s, int cores, int c) {
-    int free = cores;
-    for (const auto& r : s.running) free -= r.second;
+  // The earliest time from which c of the processor's cores are free after the tasks up to
+  // slots[k] (-infinity when they are free at its start): the c-th earliest core free time, for a
+  // start after slots[k]'s.
+  static double free_from(const Line& line, std::size_t k, int c) {
+    const Slot& s = line.slots[k];
+    int free = s.free;
     if (free >= c) return -std::numeric_limits<double>::infinity();
-    for (const auto& r : s.running) {
+    if (free + s.soonest_cores >= c) return s.soonest;
+    for (const auto& r : line.running[k]) {
       free += r.second;
       if (free >= c) return r.first;
     }
     throw std::logic_error("schedule: a task takes more cores than its processor has");
+  }
+
+  // At most the start of a task of c cores placed right after s, its data ready at `ready`.
+  static double start_bound(const Slot& s, double ready, int c) {
+    const double bound = std::max(ready, s.start);
+    return s.free < c ? std::max(bound, s.soonest) : bound;
+  }
+
+  static void soonest(Slot& s, const std::vector<std::pair<double, int>>& running) {
+    if (running.empty()) return;
+    s.soonest_cores = running.front().second;
+    s.soonest = running.front().first;
   }
 
   static void hold(std::vector<std::pair<double, int>>& running, double finish, int c) {
