@@ -15,8 +15,10 @@
 
 #include <catch2/catch.hpp>
 
+#include "cli/schedule_command.h"
 #include "distributions/law.h"
 #include "engine/kernel/plan.h"
+#include "engine/simulate/schedule_records.h"
 #include "structures/custom.h"
 #include "structures/schedule.h"
 #include "support.h"
@@ -210,12 +212,26 @@ TEST_CASE("Schedule cores: a hand-worked HEFT schedule on a processor of 2 cores
   CHECK(s.multicore());
   // The same at the simulator's constant times.
   CHECK(simulated(dag_of(p), s) == 10.0);
+  // The records name each task's core, and the chart has a row per core: processor 0's cores on
+  // rows 0 and 1, processor 1's on row 2.
+  const std::vector<std::string> names = {"s", "x", "b0", "b1", "v", "t"};
+  const auto records = engine::schedule_records("h.dot", s, names);
+  CHECK(records.front().names() == std::vector<std::string>{"graph", "algorithm", "task", "processor", "core", "start", "finish",
+                                                            "makespan", "upward_rank"});
+  CHECK(engine::csv_line(records[3]) == "h.dot,heft,b1,0,1,5,7,10,52\n");
+  const std::string chart = cli::gantt_script("h.dot", s, names, "h.svg", "h.png");
+  CHECK(chart.find("\"s\" 2 0 1\n\"x\" 2 1 5\n\"b0\" 1 1 3\n\"b1\" 1 5 7\n\"v\" 0 0 10\n\"t\" 1 7 8\n") != std::string::npos);
+  CHECK(chart.find("set ytics (\"0:0\" 0, \"1:0\" 2)\n") != std::string::npos);
+  CHECK(chart.find("set yrange [-0.6:3-0.4]") != std::string::npos);
   // One core on processor 0: v no longer runs beside b0 and b1 and goes to processor 1 after x,
   // [5, 15.5); t then starts at 7 on processor 0 after b1.
   p.cores = {1, 1};
   const Schedule one = structures::heft(p);
   check_slots(one, {{1, 0, 1, 0}, {1, 1, 5, 0}, {0, 1, 3, 0}, {0, 5, 7, 0}, {1, 5, 15.5, 0}, {0, 7, 8, 0}});
   CHECK(!one.multicore());
+  CHECK(engine::schedule_records("h.dot", one, names).front().names() ==
+        std::vector<std::string>{"graph", "algorithm", "task", "processor", "start", "finish", "makespan", "upward_rank"});
+  CHECK(cli::gantt_script("h.dot", one, names, "h.svg", "h.png").find("\"v\" 1 5 15.5\n") != std::string::npos);
 }
 
 TEST_CASE("Schedule cores: a task of 2 cores waits for both, and never goes to a processor of 1", "[schedule][cores]") {
