@@ -110,8 +110,8 @@ std::vector<double> scaled_downward(const SchedulingProblem& problem, const Adja
 // start it already has. HEFT's insertion rule is the case K = 1.
 //
 // Why a placement keeps the others' starts, and what it must check. In an order of starts that
-// never decrease, the cores of the tasks before j that run past start_j (finish > start_j) are
-// exactly the core free times after start_j: a task running at start_j is the last to hold its
+// never decrease, the tasks before j that run past start_j (finish > start_j) hold exactly the
+// cores whose free times are after start_j: a task running at start_j is the last to hold its
 // cores, since a task after it on the same core would start after it finishes. So j gets its
 // start from the rule iff (1) start_j is the latest of its data, the previous start and the c_j-th
 // earliest free time, and (2) the tasks before j running past start_j hold at most K - c_j cores
