@@ -32,6 +32,12 @@ void ScheduleCommand::add_to(CLI::App& app) {
 std::string gantt_script(const std::string& graph, const structures::Schedule& schedule,
                          const std::vector<std::string>& names, const std::string& svg, const std::string& png) {
   std::ostringstream g;
+  // With processors of several cores, one row per core (processor by processor), each task on the
+  // row of the lowest of its cores; else one row per processor.
+  const bool cores = schedule.multicore();
+  std::vector<std::size_t> first_row(schedule.order.size() + 1, 0);
+  for (std::size_t p = 0; p < schedule.order.size(); ++p)
+    first_row[p + 1] = first_row[p] + (cores ? static_cast<std::size_t>(schedule.processor_cores.at(p)) : 1);
   g << "# The Gantt chart of a " << structures::to_string(schedule.algorithm) << " schedule, written by hetstruct schedule.\n"
     << "$schedule << EOD\n";
   for (std::size_t v = 0; v < schedule.tasks.size(); ++v) {
@@ -39,7 +45,10 @@ std::string gantt_script(const std::string& graph, const structures::Schedule& s
     for (char& c : label)
       if (c == '"' || c == '\\') c = '\'';
     const auto& slot = schedule.tasks[v];
-    g << '"' << label << "\" " << slot.processor << ' ' << full(slot.start) << ' ' << full(slot.finish) << '\n';
+    g << '"' << label << "\" ";
+    if (cores) g << first_row[static_cast<std::size_t>(slot.processor)] + static_cast<std::size_t>(slot.core);
+    else g << slot.processor;
+    g << ' ' << full(slot.start) << ' ' << full(slot.finish) << '\n';
   }
   std::string title = graph;
   for (char& c : title)
@@ -47,11 +56,20 @@ std::string gantt_script(const std::string& graph, const structures::Schedule& s
   g << "EOD\n"
     << "set title \"" << structures::to_string(schedule.algorithm) << " schedule of " << title << ": makespan "
     << full(schedule.makespan) << " at the mean times\" noenhanced\n"
-    << "set xlabel 'time'\n"
-    << "set ylabel 'processor'\n"
-    << "set yrange [-0.6:" << schedule.order.size() << "-0.4]\n"
-    << "set ytics 1\n"
-    << "set xrange [0:" << full(schedule.makespan) << "]\n"
+    << "set xlabel 'time'\n";
+  if (cores) {
+    // A tic at each processor's first core, named 'processor:0'.
+    g << "set ylabel 'processor:core'\n"
+      << "set yrange [-0.6:" << first_row.back() << "-0.4]\n"
+      << "set ytics (";
+    for (std::size_t p = 0; p < schedule.order.size(); ++p) g << (p ? ", " : "") << '"' << p << ":0\" " << first_row[p];
+    g << ")\n";
+  } else {
+    g << "set ylabel 'processor'\n"
+      << "set yrange [-0.6:" << schedule.order.size() << "-0.4]\n"
+      << "set ytics 1\n";
+  }
+  g << "set xrange [0:" << full(schedule.makespan) << "]\n"
     << "set grid x\n"
     << "unset key\n"
     << "set style fill solid 0.3 border lc rgb '#1f4e79'\n"

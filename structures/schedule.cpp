@@ -101,55 +101,183 @@ std::vector<double> scaled_downward(const SchedulingProblem& problem, const Adja
   return rank;
 }
 
-// Each processor's busy intervals, by start; the insertion rule finds the first idle interval
-// [finish of one task, start of the next) where the task fits whole after its data is ready.
+// Each processor's tasks in the order they start, with what the simulator's rule of ordered
+// dispatch needs to know about them (docs/schedule.md, "Processors of several cores"). A processor
+// of K cores runs its order this way: task j starts at the latest of its data's arrival, the
+// start of the task before it and the c_j-th earliest free time of the K cores, and holds the c_j
+// cores that free earliest until it finishes. A task is placed at a position of that order and a
+// start t such that the rule, run over the order, gives it t and every task placed before it the
+// start it already has. HEFT's insertion rule is the case K = 1.
+//
+// Why a placement keeps the others' starts, and what it must check. In an order of starts that
+// never decrease, the tasks before j that run past start_j (finish > start_j) hold exactly the
+// cores whose free times are after start_j: a task running at start_j is the last to hold its
+// cores, since a task after it on the same core would start after it finishes. So j gets its
+// start from the rule iff (1) start_j is the latest of its data, the previous start and the c_j-th
+// earliest free time, and (2) the tasks before j running past start_j hold at most K - c_j cores
+// (its `slack`, K - c_j - those cores, is >= 0). Inserting v at position i with start t changes
+// nothing before i, adds v's c cores to (2) for each task after it that starts while v runs
+// (start < t + w) and nothing for the others, and moves no later task's (1) up (t is at most the
+// next start, and a free time that grows by v is still at most the start it bounds, by (2)). So v
+// may go at position i iff t is position i's start by (1) and is at most start_i, and every task
+// after it that starts before t + w has a slack of at least c. The starts of positions grow with
+// the position: the first position that qualifies gives the earliest start.
 class Timeline {
  public:
-  explicit Timeline(std::size_t processors) : busy_(processors) {}
-
-  // The earliest start of a task of time w on p, data ready at `ready`, and where it goes.
-  std::pair<double, std::size_t> earliest(std::size_t p, double ready, double w) const {
-    const auto& slots = busy_[p];
-    double free_from = 0.0;
-    for (std::size_t k = 0; k < slots.size(); ++k) {
-      const double start = std::max(ready, free_from);
-      // Not before a slot that ends by the time the data is ready: with zero times such a slot
-      // may be a predecessor's, [t, t) with the data ready at t.
-      if (start + w <= slots[k].start && slots[k].finish > ready) return {start, k};
-      free_from = slots[k].finish;
-    }
-    return {std::max(ready, free_from), slots.size()};
+  explicit Timeline(const SchedulingProblem& problem) : lines_(problem.processors) {
+    for (std::size_t p = 0; p < lines_.size(); ++p) lines_[p].cores = problem.cores_of(p);
   }
 
-  void place(std::size_t p, std::size_t at, std::size_t task, double start, double finish) {
-    busy_[p].insert(busy_[p].begin() + static_cast<std::ptrdiff_t>(at), {start, finish, task});
+  struct Place {
+    double start;
+    std::size_t at;  // its position in the processor's order
+  };
+
+  // The earliest start of a task of time w and c cores on p, data ready at `ready`, and where it
+  // goes in p's order.
+  Place earliest(std::size_t p, double ready, double w, int c) const {
+    const Line& line = lines_[p];
+    const auto& slots = line.slots;
+    const std::size_t m = slots.size();
+    // A position before a task that starts before the data is ready cannot hold a start >= ready.
+    std::size_t i = static_cast<std::size_t>(
+        std::lower_bound(slots.begin(), slots.end(), ready, [](const Slot& s, double t) { return s.start < t; }) - slots.begin());
+    // Not before a task that ends by the time the data is ready: with zero times such a task may be
+    // a predecessor's, [t, t) with the data ready at t.
+    for (std::size_t k = i; k < m && slots[k].start == ready; ++k)
+      if (slots[k].finish <= ready) i = k + 1;
+    for (;;) {
+      // A quick pass first: position i is out when slot i spares fewer than c cores and starts
+      // before the task could end, started at the earliest at a bound of position i's start (the
+      // ready time, the previous start, and the previous task's soonest finish when it leaves
+      // fewer than c cores free; a later start only ends later). With one core this is HEFT's
+      // scan, and the full check below runs only where the task fits.
+      for (double bound = i > 0 ? start_bound(slots[i - 1], ready, c) : ready;
+           i < m && slots[i].slack < c && bound + w > slots[i].start; ++i)
+        bound = start_bound(slots[i], ready, c);
+      double start = ready;
+      if (i > 0) start = std::max({start, slots[i - 1].start, free_from(line, i - 1, c)});
+      if (i == m) return {start, m};
+      if (start > slots[i].start) {
+        ++i;
+        continue;
+      }
+      const double finish = start + w;
+      std::size_t j = i;
+      while (j < m && slots[j].start < finish && slots[j].slack >= c) ++j;
+      if (j < m && slots[j].start < finish) {
+        i = j + 1;  // every position up to j has j among the tasks it would delay
+        continue;
+      }
+      return {start, i};
+    }
+  }
+
+  void place(std::size_t p, Place place, std::size_t task, double w, int c) {
+    Line& line = lines_[p];
+    auto& slots = line.slots;
+    Slot v{place.start, place.start + w, 0, line.cores, 0, 0.0, task};
+    std::vector<std::pair<double, int>> running;
+    if (place.at > 0)
+      for (const auto& r : line.running[place.at - 1])
+        if (r.first > v.start) {
+          running.push_back(r);
+          v.free -= r.second;
+        }
+    v.slack = v.free - c;
+    if (v.finish > v.start) {
+      hold(running, v.finish, c);
+      v.free -= c;
+      for (std::size_t j = place.at; j < slots.size() && slots[j].start < v.finish; ++j) {
+        slots[j].slack -= c;
+        slots[j].free -= c;
+        hold(line.running[j], v.finish, c);
+        soonest(slots[j], line.running[j]);
+      }
+    }
+    soonest(v, running);
+    slots.insert(slots.begin() + static_cast<std::ptrdiff_t>(place.at), v);
+    line.running.insert(line.running.begin() + static_cast<std::ptrdiff_t>(place.at), std::move(running));
   }
 
   std::vector<std::vector<std::size_t>> order() const {
-    std::vector<std::vector<std::size_t>> out(busy_.size());
-    for (std::size_t p = 0; p < busy_.size(); ++p)
-      for (const auto& s : busy_[p]) out[p].push_back(s.task);
+    std::vector<std::vector<std::size_t>> out(lines_.size());
+    for (std::size_t p = 0; p < lines_.size(); ++p)
+      for (const auto& s : lines_[p].slots) out[p].push_back(s.task);
     return out;
   }
 
  private:
-  struct Busy {
+  // What the scan reads, kept small (the scan runs over many of them).
+  struct Slot {
     double start, finish;
+    // Its processor's cores that are still free at its start once it has taken its own, counting
+    // the tasks before it in the order: K - its cores - the cores of those running past its start.
+    int slack;
+    // The cores free just after its start: K - the cores of the tasks up to it (itself included)
+    // running past its start (its slack, or its slack + its cores for a task of time 0).
+    int free;
+    // The first of those tasks to finish: its cores and its finish (running's first entry, kept here
+    // so that the scan seldom reads the list).
+    int soonest_cores;
+    double soonest;
     std::size_t task;
   };
-  std::vector<std::vector<Busy>> busy_;
+  struct Line {
+    int cores = 1;
+    std::vector<Slot> slots;
+    // running[k]: the tasks up to slots[k] in the order (itself included) that run past its
+    // start, (finish, cores) by finish. Their cores are the ones not free at its start.
+    std::vector<std::vector<std::pair<double, int>>> running;
+  };
+
+  // The earliest time from which c of the processor's cores are free after the tasks up to
+  // slots[k] (-infinity when they are free at its start): the c-th earliest core free time, for a
+  // start after slots[k]'s.
+  static double free_from(const Line& line, std::size_t k, int c) {
+    const Slot& s = line.slots[k];
+    int free = s.free;
+    if (free >= c) return -std::numeric_limits<double>::infinity();
+    if (free + s.soonest_cores >= c) return s.soonest;
+    for (const auto& r : line.running[k]) {
+      free += r.second;
+      if (free >= c) return r.first;
+    }
+    throw std::logic_error("schedule: a task takes more cores than its processor has");
+  }
+
+  // At most the start of a task of c cores placed right after s, its data ready at `ready`.
+  static double start_bound(const Slot& s, double ready, int c) {
+    const double bound = std::max(ready, s.start);
+    return s.free < c ? std::max(bound, s.soonest) : bound;
+  }
+
+  static void soonest(Slot& s, const std::vector<std::pair<double, int>>& running) {
+    if (running.empty()) return;
+    s.soonest_cores = running.front().second;
+    s.soonest = running.front().first;
+  }
+
+  static void hold(std::vector<std::pair<double, int>>& running, double finish, int c) {
+    const auto at = std::upper_bound(running.begin(), running.end(), finish,
+                                     [](double f, const std::pair<double, int>& r) { return f < r.first; });
+    running.insert(at, {finish, c});
+  }
+
+  std::vector<Line> lines_;
 };
 
 // The list scheduler both algorithms share: ready tasks by decreasing priority (ties: the task the
 // file lists first), each on the processor `choose` names (none: the least earliest finish time,
-// ties to the lowest index), inserted in the first idle interval it fits.
+// ties to the lowest index, among the processors with cores enough), inserted at the earliest
+// start its processor's order allows.
 template <class Fixed>
 Schedule list_schedule(const SchedulingProblem& problem, const Adjacency& a, const std::vector<double>& priority,
                        Fixed fixed_processor) {
   const std::size_t n = problem.cost.size(), q = problem.processors;
   Schedule s;
   s.tasks.resize(n);
-  Timeline timeline(q);
+  Timeline timeline(problem);
   std::vector<std::size_t> waiting(n);
   using Key = std::pair<double, std::size_t>;  // (priority, index): largest priority, then smallest index
   const auto later = [](const Key& x, const Key& y) { return x.first < y.first || (x.first == y.first && x.second > y.second); };
@@ -161,35 +289,41 @@ Schedule list_schedule(const SchedulingProblem& problem, const Adjacency& a, con
   while (!ready.empty()) {
     const std::size_t v = ready.top().second;
     ready.pop();
+    const int c = problem.cores_of_task(v);
     const auto data_ready = [&](std::size_t p) {
       double t = 0.0;
-      for (const auto& [u, c] : a.pred[v])
-        t = std::max(t, s.tasks[u].finish + (static_cast<std::size_t>(s.tasks[u].processor) == p ? 0.0 : c));
+      for (const auto& [u, m] : a.pred[v])
+        t = std::max(t, s.tasks[u].finish + (static_cast<std::size_t>(s.tasks[u].processor) == p ? 0.0 : m));
       return t;
     };
-    std::size_t best = q, best_at = 0;
-    double best_start = 0.0, best_finish = std::numeric_limits<double>::infinity();
+    std::size_t best = q;
+    Timeline::Place best_place{0.0, 0};
+    double best_finish = std::numeric_limits<double>::infinity();
     const auto consider = [&](std::size_t p) {
+      if (c > problem.cores_of(p)) return;
       const double w = problem.cost[v][p];
-      const auto [start, at] = timeline.earliest(p, data_ready(p), w);
-      if (best == q || start + w < best_finish) {
+      const auto place = timeline.earliest(p, data_ready(p), w, c);
+      if (best == q || place.start + w < best_finish) {
         best = p;
-        best_at = at;
-        best_start = start;
-        best_finish = start + w;
+        best_place = place;
+        best_finish = place.start + w;
       }
     };
     const int fixed = fixed_processor(v);
     if (fixed >= 0) consider(static_cast<std::size_t>(fixed));
     else
       for (std::size_t p = 0; p < q; ++p) consider(p);
-    timeline.place(best, best_at, v, best_start, best_finish);
-    s.tasks[v] = {static_cast<int>(best), best_start, best_finish};
+    // Internal: scheduling_problem refuses a task that takes more cores than every processor has.
+    if (best == q) throw std::logic_error("schedule: a task fits no processor");
+    timeline.place(best, best_place, v, problem.cost[v][best], c);
+    s.tasks[v] = {static_cast<int>(best), best_place.start, best_finish, 0};
     s.makespan = std::max(s.makespan, best_finish);
-    for (const auto& [w, c] : a.succ[v])
+    for (const auto& [w, m] : a.succ[v])
       if (--waiting[w] == 0) ready.push({priority[w], w});
   }
   s.order = timeline.order();
+  s.processor_cores.resize(q);
+  for (std::size_t p = 0; p < q; ++p) s.processor_cores[p] = problem.cores_of(p);
   return s;
 }
 
@@ -197,6 +331,26 @@ void check_problem(const SchedulingProblem& problem) {
   if (problem.processors == 0) throw std::logic_error("schedule: a machine of no processors");
   for (const auto& row : problem.cost)
     if (row.size() != problem.processors) throw std::logic_error("schedule: a cost row of the wrong length");
+  if (!problem.cores.empty() && problem.cores.size() != problem.processors)
+    throw std::logic_error("schedule: a core list of the wrong length");
+  for (const int k : problem.cores)
+    if (k < 1) throw std::logic_error("schedule: a processor of no cores");
+  if (!problem.task_cores.empty() && problem.task_cores.size() != problem.cost.size())
+    throw std::logic_error("schedule: a task core list of the wrong length");
+  for (const int k : problem.task_cores)
+    if (k < 1) throw std::logic_error("schedule: a task of no cores");
+}
+
+// A list schedule's cores: its orders run by the simulator's rule (replay), which must give every
+// task the start the scheduler gave it (the rule the timeline keeps; an internal error otherwise).
+Schedule with_cores(Schedule s, const SchedulingProblem& problem) {
+  const Schedule ran = replay(s, problem);
+  for (std::size_t v = 0; v < s.tasks.size(); ++v) {
+    if (ran.tasks[v].start != s.tasks[v].start || ran.tasks[v].finish != s.tasks[v].finish)
+      throw std::logic_error("schedule: the simulator's rule moves a scheduled task");
+    s.tasks[v].core = ran.tasks[v].core;
+  }
+  return s;
 }
 
 }  // namespace
@@ -221,7 +375,7 @@ Schedule heft(const SchedulingProblem& problem) {
   check_problem(problem);
   const auto a = adjacency(problem);
   const auto up = scaled_upward(problem, a, topological(a));
-  Schedule s = list_schedule(problem, a, up, [](std::size_t) { return -1; });
+  Schedule s = with_cores(list_schedule(problem, a, up, [](std::size_t) { return -1; }), problem);
   s.algorithm = ScheduleAlgorithm::heft;
   s.upward_rank = up;
   for (double& r : s.upward_rank) r /= static_cast<double>(problem.processors);
@@ -253,20 +407,26 @@ Schedule cpop(const SchedulingProblem& problem) {
     if (next == n) break;
     v = next;
   }
-  // The critical-path processor: the least total time of the critical tasks (ties: lowest index).
-  std::size_t cp_processor = 0;
+  // The critical-path processor: the least total time of the critical tasks (ties: lowest index),
+  // among the processors with cores enough for each of them (none: each goes where it finishes
+  // first, as the others).
+  int widest = 1;
+  for (std::size_t v = 0; v < n; ++v)
+    if (critical[v]) widest = std::max(widest, problem.cores_of_task(v));
+  int cp_processor = -1;
   double least = std::numeric_limits<double>::infinity();
   for (std::size_t p = 0; p < problem.processors; ++p) {
+    if (problem.cores_of(p) < widest) continue;
     double sum = 0.0;
     for (std::size_t v = 0; v < n; ++v)
       if (critical[v]) sum += problem.cost[v][p];
-    if (sum < least) {
+    if (cp_processor < 0 || sum < least) {
       least = sum;
-      cp_processor = p;
+      cp_processor = static_cast<int>(p);
     }
   }
-  Schedule s = list_schedule(problem, a, priority,
-                             [&](std::size_t v) { return critical[v] ? static_cast<int>(cp_processor) : -1; });
+  Schedule s = with_cores(list_schedule(problem, a, priority, [&](std::size_t v) { return critical[v] ? cp_processor : -1; }),
+                          problem);
   s.algorithm = ScheduleAlgorithm::cpop;
   s.upward_rank = up;
   for (double& r : s.upward_rank) r /= static_cast<double>(problem.processors);
@@ -282,12 +442,17 @@ Schedule schedule(const SchedulingProblem& problem, ScheduleAlgorithm algorithm)
 
 Schedule replay(const Schedule& schedule, const SchedulingProblem& problem) {
   check_problem(problem);
-  const std::size_t n = problem.cost.size();
+  const std::size_t n = problem.cost.size(), q = problem.processors;
+  if (schedule.order.size() != q) throw std::logic_error("schedule: not this problem's machine");
   Schedule out = schedule;
   out.makespan = 0.0;
-  // The graph's edges and each processor's order, as the simulator runs them.
+  out.processor_cores.resize(q);
+  for (std::size_t p = 0; p < q; ++p) out.processor_cores[p] = problem.cores_of(p);
+  // The graph's edges (with their messages) and each processor's order, as the simulator runs them.
+  constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
   std::vector<std::vector<std::pair<std::size_t, double>>> pred(n);
   std::vector<std::vector<std::size_t>> succ(n);
+  std::vector<std::size_t> previous(n, none);
   for (const auto& e : problem.edges) {
     const bool apart = schedule.tasks[e.from].processor != schedule.tasks[e.to].processor;
     pred[e.to].emplace_back(e.from, apart ? e.comm : 0.0);
@@ -295,23 +460,47 @@ Schedule replay(const Schedule& schedule, const SchedulingProblem& problem) {
   }
   for (const auto& tasks : schedule.order)
     for (std::size_t k = 1; k < tasks.size(); ++k) {
-      pred[tasks[k]].emplace_back(tasks[k - 1], 0.0);
+      previous[tasks[k]] = tasks[k - 1];
       succ[tasks[k - 1]].push_back(tasks[k]);
     }
+  // Each processor's core free times, a min-heap of (free time, core): the c earliest taken, equal
+  // times by core index, as the simulator takes them.
+  using Core = std::pair<double, int>;
+  std::vector<std::vector<Core>> free(q);
+  for (std::size_t p = 0; p < q; ++p)
+    for (int k = 0; k < problem.cores_of(p); ++k) free[p].push_back({-std::numeric_limits<double>::infinity(), k});
   std::vector<std::size_t> waiting(n);
   std::vector<std::size_t> ready;
   for (std::size_t v = 0; v < n; ++v)
-    if ((waiting[v] = pred[v].size()) == 0) ready.push_back(v);
+    if ((waiting[v] = pred[v].size() + (previous[v] != none ? 1 : 0)) == 0) ready.push_back(v);
   std::size_t done = 0;
+  std::vector<Core> taken;
   while (!ready.empty()) {
     const std::size_t v = ready.back();
     ready.pop_back();
     ++done;
-    double start = 0.0;
-    for (const auto& [u, c] : pred[v]) start = std::max(start, out.tasks[u].finish + c);
     const auto p = static_cast<std::size_t>(schedule.tasks[v].processor);
+    const int c = problem.cores_of_task(v);
+    if (c > problem.cores_of(p)) throw std::logic_error("schedule: a task on a processor of fewer cores than it takes");
+    double start = 0.0;
+    for (const auto& [u, m] : pred[v]) start = std::max(start, out.tasks[u].finish + m);
+    if (previous[v] != none) start = std::max(start, out.tasks[previous[v]].start);
+    auto& heap = free[p];
+    taken.clear();
+    for (int i = 0; i < c; ++i) {
+      std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+      taken.push_back(heap.back());
+      heap.pop_back();
+    }
+    start = std::max(start, taken.back().first);
     out.tasks[v].start = start;
     out.tasks[v].finish = start + problem.cost[v][p];
+    out.tasks[v].core = taken.front().second;
+    for (auto& [f, k] : taken) {
+      out.tasks[v].core = std::min(out.tasks[v].core, k);
+      heap.push_back({out.tasks[v].finish, k});
+      std::push_heap(heap.begin(), heap.end(), std::greater<>());
+    }
     out.makespan = std::max(out.makespan, out.tasks[v].finish);
     for (const std::size_t w : succ[v])
       if (--waiting[w] == 0) ready.push_back(w);
@@ -345,14 +534,37 @@ SchedulingProblem scheduling_problem(const CustomDag& dag, const ScheduleOptions
     }
     problem.processors = scales.size();
   }
-  for (std::size_t p = 0; p < dag.processor_cores.size(); ++p)
-    if (dag.processor_cores[p] > 1)
-      throw InputError(source + ": processor " + std::to_string(p),
-                       "has " + std::to_string(dag.processor_cores[p]) + " cores: a schedule runs one task at a time on a processor");
+  // The cores: the options' (one count for every processor), else the graph's, 1 beyond its list;
+  // counts beyond the machine's processors run nothing.
+  const std::size_t q = problem.processors;
+  if (!options.cores.empty()) {
+    if (options.cores.size() != 1 && options.cores.size() < q)
+      throw InputError("processor_cores",
+                       "gives " + std::to_string(options.cores.size()) + " core counts, but the schedule's machine has " +
+                           std::to_string(q) + " processors",
+                       "give one count per processor, or one count for all");
+    problem.cores.assign(q, options.cores.front());
+    if (options.cores.size() != 1) std::copy_n(options.cores.begin(), q, problem.cores.begin());
+  } else {
+    problem.cores.assign(q, 1);
+    std::copy_n(dag.processor_cores.begin(), std::min(q, dag.processor_cores.size()), problem.cores.begin());
+  }
+  for (std::size_t p = 0; p < q; ++p)
+    if (problem.cores[p] < 1 || problem.cores[p] > max_cores)
+      throw InputError(options.cores.empty() ? source + ": processor " + std::to_string(p) : std::string("processor_cores"),
+                       "has " + std::to_string(problem.cores[p]) + " cores",
+                       "a processor has 1 to " + std::to_string(max_cores) + " cores");
+  const int most = *std::max_element(problem.cores.begin(), problem.cores.end());
   problem.cost.reserve(dag.tasks.size());
   for (const auto& t : dag.tasks) {
-    if (t.cores > 1)
-      throw InputError(source + ": task '" + t.name + "'", "takes " + std::to_string(t.cores) + " cores: a schedule runs one task at a time on a processor");
+    if (t.cores < 1)
+      throw InputError(source + ": task '" + t.name + "'", "takes " + std::to_string(t.cores) + " cores", "a task takes at least 1 core");
+    if (t.cores > most)
+      throw InputError(source + ": task '" + t.name + "'",
+                       "takes " + std::to_string(t.cores) + " cores, but no processor of the schedule's machine has that many (the most is " +
+                           std::to_string(most) + ")",
+                       "give a processor at least that many cores");
+    problem.task_cores.push_back(t.cores);
     if (t.costs.size() != (unrelated ? problem.processors : 0))
       throw InputError(source + ": task '" + t.name + "'", "gives its costs for " + std::to_string(t.costs.size()) +
                                                                " processors, but the machine has " + std::to_string(problem.processors));
@@ -392,8 +604,14 @@ Schedule schedule_dag(const CustomDag& dag, const ScheduleOptions& options, cons
   return replay(s, scheduling_problem(dag, means, source));
 }
 
+bool Schedule::multicore() const {
+  return std::any_of(processor_cores.begin(), processor_cores.end(), [](int k) { return k > 1; });
+}
+
 void apply_schedule(const Schedule& schedule, CustomDag& dag) {
   if (schedule.tasks.size() != dag.tasks.size()) throw std::logic_error("schedule: not this graph's");
+  // The machine's cores are the schedule's (the options' or the graph's, one per processor).
+  if (schedule.multicore() || !dag.processor_cores.empty()) dag.processor_cores = schedule.processor_cores;
   for (const auto& tasks : schedule.order)
     for (std::size_t k = 0; k < tasks.size(); ++k) {
       auto& t = dag.tasks[tasks[k]];

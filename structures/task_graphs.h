@@ -44,8 +44,8 @@ struct TaskGraphOptions {
   // communication cost instead. STG and DOT files refuse it.
   std::optional<double> bandwidth;
   // Instead of a mapping file: a static schedule computed from the graph's mean times
-  // (structures/schedule.h), applied as a mapping. An STG or WfFormat file names no machine: the
-  // schedule's scales give it.
+  // (structures/schedule.h), applied as a mapping. An STG file names no machine: the schedule's
+  // scales give it; a WfFormat trace's machines and cores are the schedule's without scales.
   std::optional<ScheduleOptions> schedule;
   // Instead of both: each task on a processor of its own, of scale 1 and one core, whatever the
   // file names (the one-processor-per-task reference a schedule comparison can take).
@@ -82,7 +82,8 @@ Structure parse_stg(const std::string& text, const std::string& source, const Ta
 // runtimeInSeconds or runtime, parents, children, files with name, sizeInBytes or size, and link
 // input or output, machine or machines, cores; workflow.machines with cpu.count; workflow.makespan
 // or makespanInSeconds). A task is named by its id (its name when it has none).
-// Without a mapping, a machine is a processor with the machine's cores (numbered: the listed
+// Without a mapping (or with a schedule without scales, which places the tasks on these
+// processors), a machine is a processor with the machine's cores (numbered: the listed
 // machines that ran tasks in the list's order, then unlisted ones by first use, then a processor of
 // its own for each task that names no machine), and its tasks run in the order they started
 // (executedAt) when all of them have a start, else in the topological order closest to the

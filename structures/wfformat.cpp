@@ -409,9 +409,11 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
     dag.notes.push_back(source + ": the trace records a makespan of 0, taken as not recorded");
   }
 
-  // Processors: the mapping file (its processors have one core, and each task takes one), else
-  // the machines the tasks ran on, else one per task.
-  if (!options.mapping.empty() || options.schedule || options.one_per_task) {
+  // Processors: the mapping file (its processors have one core, and each task takes one), or a
+  // schedule's processors' scales (the same), else the machines the tasks ran on (a schedule
+  // without scales places the tasks on them, with their cores), else one per task.
+  const bool scheduled_here = options.schedule && options.schedule->scales.empty() && options.mapping.empty() && !options.one_per_task;
+  if (!scheduled_here && (!options.mapping.empty() || options.schedule || options.one_per_task)) {
     for (auto& t : dag.tasks) t.cores = 1;
     return build_placed(std::move(dag), options, source, {}, false);
   }
@@ -473,6 +475,7 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
                         ", which ran several tasks: each runs as many at once as its largest task's cores (" +
                         std::to_string(dag.processor_cores[unknown.front()]) + " for '" + first + "'); the processors' cores (processor_cores) set them");
   }
+  if (scheduled_here) return build_placed(std::move(dag), options, source, {}, true);
   // Each machine's tasks in the order they ran, by their recorded starts, when every task of the
   // machine has one (ties in the topological order); else the trace states no order (its listing
   // means nothing) and the machine dispatches its tasks as they become ready. Starts are compared

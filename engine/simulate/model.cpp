@@ -255,13 +255,13 @@ structures::Structure Model::build() const {
     if (memory_check && !ec) check_model_memory(0, file_bytes, "graph", graph + " and its graph");
     structures::TaskGraphOptions read_options = task_graph;
     if (read_options.schedule) {
-      // A schedule places the tasks on the machine the file or the processors' scales give, one task
-      // at a time per processor, from the mean message times (C on edges without their own).
+      // A schedule places the tasks on the machine the file or the processors' scales give, on the
+      // cores the file or processor_cores give, from the mean message times (C on edges without
+      // their own).
       if (fast_count > 0 || wilson_machine)
         throw InputError("fast_count", "a schedule takes the machine the graph file or the processors' scales give",
                          "give the processors' scales (processor_scale) instead of fast processors");
-      if (!processor_cores.empty())
-        throw InputError("processor_cores", "a schedule runs one task at a time on a processor", "leave the cores out");
+      read_options.schedule->cores = processor_cores;
       check_comm_cost(comm);
       read_options.schedule->comm_cost = comm.value;
       if (!processor_scales.empty()) read_options.schedule->scales = processor_scales;

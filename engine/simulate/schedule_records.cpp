@@ -28,11 +28,15 @@ ScheduledGraph schedule_graph(const Model& model, bool mapping) {
 std::vector<Record> schedule_records(const std::string& graph, const structures::Schedule& schedule,
                                      const std::vector<std::string>& names) {
   std::vector<Record> records;
+  // A task's core only where a processor has several: the records of one-core machines keep their fields.
+  const bool cores = schedule.multicore();
   for (std::size_t v = 0; v < schedule.tasks.size(); ++v) {
     const auto& slot = schedule.tasks[v];
     Record r;
     r.add("graph", graph).add("algorithm", structures::to_string(schedule.algorithm)).add("task", names.at(v));
-    r.add("processor", slot.processor).add("start", slot.start).add("finish", slot.finish);
+    r.add("processor", slot.processor);
+    if (cores) r.add("core", slot.core);
+    r.add("start", slot.start).add("finish", slot.finish);
     r.add("makespan", schedule.makespan).add("upward_rank", schedule.upward_rank.at(v));
     records.push_back(std::move(r));
   }

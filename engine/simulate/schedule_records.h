@@ -23,12 +23,13 @@ struct ScheduledGraph {
 
 // The schedule of `model`'s graph on the free port model (HEFT when the model names none).
 // InputError naming the parameter: graph missing, port or overlap given, the schedule's own
-// (schedule, sd_weight, fast_count, processor_cores, ...); with `mapping`, a task name a mapping
+// (schedule, sd_weight, fast_count, processor_cores lists, ...); with `mapping`, a task name a mapping
 // file cannot hold.
 ScheduledGraph schedule_graph(const Model& model, bool mapping);
 
-// One record per task, in the file's order: graph, algorithm, task, processor, start, finish (at
-// the mean times), makespan, upward_rank.
+// One record per task, in the file's order: graph, algorithm, task, processor, core (the lowest of
+// the cores it holds; only when some processor has several), start, finish (at the mean times),
+// makespan, upward_rank.
 std::vector<Record> schedule_records(const std::string& graph, const structures::Schedule& schedule,
                                      const std::vector<std::string>& names);
 

@@ -119,7 +119,7 @@ def test_sweep_with_a_schedule_is_the_clis():
     (hetstruct.schedule, dict(n=3), "graph"),
     (hetstruct.schedule, dict(graph=TOPCUOGLU, port="one-port"), "port"),
     (hetstruct.schedule, dict(graph=TOPCUOGLU, overlap=True), "overlap"),
-    (hetstruct.schedule, dict(graph=TOPCUOGLU, cores=2), "cores"),
+    (hetstruct.schedule, dict(graph=TOPCUOGLU, cores="2,2"), "cores"),
     (hetstruct.schedule, dict(graph=TOPCUOGLU, scales="1,1,1"), "scales"),
     (hetstruct.schedule, dict(graph=TOPCUOGLU, m=1), "m"),
     (hetstruct.schedule, dict(graph=TOPCUOGLU, reps=10), "reps"),
