@@ -1,4 +1,5 @@
 #include "cli/mpi_sweep.h"
+#include "engine/driver/interrupt.h"
 #include "engine/sweep/sweep.h"
 
 #include <mpi.h>
@@ -219,7 +220,10 @@ void PieceStream::finish() {
   sent_->send({}, done_tag, world_);
   // Tested and slept rather than MPI_Waitall, which spins: rank 0 may compute for a while yet, and
   // ranks often share cores (--oversubscribe).
-  for (sent_->reap(); !sent_->requests.empty(); sent_->reap()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  for (sent_->reap(); !sent_->requests.empty(); sent_->reap()) {
+    engine::throw_if_interrupted();  // mpirun's SIGTERM, or Ctrl-C, while rank 0 is still busy
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
 }
 
 bool PieceStream::poll(std::vector<engine::BlockPiece>& pieces) {

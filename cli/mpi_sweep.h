@@ -60,7 +60,7 @@ class PieceStream {
   // A rank other than 0: sends `pieces` to rank 0 and clears them, without waiting for rank 0.
   void send(std::vector<engine::BlockPiece>& pieces);
   // A rank other than 0, after its last piece: says it is done, and waits until rank 0 has taken
-  // everything it sent.
+  // everything it sent (engine::Interrupted if interrupted meanwhile).
   void finish();
   // Rank 0: appends to `pieces` what has arrived, without waiting; true once every other rank has
   // finished (everything it sent is then here).

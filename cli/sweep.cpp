@@ -599,12 +599,14 @@ engine::SweepShare share_of(const Sweep& sweep, const Settings& s, int rank, int
 class Checkpoint {
  public:
   Checkpoint(const SweepCommand& c, const Sweep& sweep) : c_(c), sweep_(sweep) {}
-  void operator()() {
-    if (c_.out_path.empty() || c_.format != "csv") return;
+  // True when it wrote.
+  bool operator()() {
+    if (c_.out_path.empty() || c_.format != "csv") return false;
     const auto now = std::chrono::steady_clock::now();
-    if (now - last_ < std::chrono::duration<double>(c_.checkpoint_interval)) return;
+    if (now - last_ < std::chrono::duration<double>(c_.checkpoint_interval)) return false;
     write_file_atomically(c_.out_path, sweep_.csv());
     last_ = now;
+    return true;
   }
 
  private:
@@ -621,9 +623,9 @@ class Checkpoint {
 class Collector {
  public:
   Collector(SweepCommand& c, Sweep& sweep, const Settings& s, const engine::DistributionOptions& distribution)
-      : c_(c), sweep_(sweep), s_(s), distribution_(distribution), checkpoint_(c, sweep),
-        pieces_(sweep.runs.size()), blocks_in_(sweep.runs.size(), 0), waiting_(sweep.runs.size()),
-        runs_left_(sweep.todo.size(), 0), estimates(sweep.runs.size()), extras(sweep.runs.size()) {
+      : estimates(sweep.runs.size()), extras(sweep.runs.size()), c_(c), sweep_(sweep), s_(s),
+        distribution_(distribution), checkpoint_(c, sweep), pieces_(sweep.runs.size()),
+        blocks_in_(sweep.runs.size(), 0), waiting_(sweep.runs.size()), runs_left_(sweep.todo.size(), 0) {
     for (std::size_t k = 0; k < sweep.todo.size(); ++k) {
       const engine::Entry& e = sweep.todo[k];
       std::vector<std::size_t> runs(e.difference_runs.begin(), e.difference_runs.end());
@@ -635,9 +637,8 @@ class Collector {
   }
 
   // Takes `pieces` (leaving it empty), makes the rows of the configurations complete now, and
-  // checkpoints them when it is time.
+  // checkpoints them when it is time and the file lacks some.
   void add(std::vector<engine::BlockPiece>& pieces) {
-    if (pieces.empty()) return;
     for (auto& piece : pieces) {
       const std::size_t run = piece.run;
       if (run >= pieces_.size()) throw std::runtime_error("sweep: a rank sent a piece of no run");
@@ -646,7 +647,7 @@ class Collector {
       if (blocks_in_[run] == engine::blocks_of(sweep_.runs[run], s_.reps)) fold(run);
     }
     pieces.clear();
-    checkpoint_();
+    if (complete_ > checkpointed_ && checkpoint_()) checkpointed_ = complete_;
   }
   std::uint64_t complete() const { return complete_; }
 
@@ -680,7 +681,7 @@ class Collector {
   std::vector<std::uint64_t> blocks_in_;                 // per run, the blocks arrived
   std::vector<std::vector<std::size_t>> waiting_;        // per run, the configurations (todo) that need it
   std::vector<std::size_t> runs_left_;                   // per configuration, its runs not folded yet
-  std::uint64_t complete_ = 0;
+  std::uint64_t complete_ = 0, checkpointed_ = 0;  // configurations complete, and in the last checkpoint
 };
 
 // Progress, and with one process each configuration's rows as soon as it is done, checkpointed to
@@ -826,6 +827,20 @@ int SweepCommand::execute() {
   };
   try {
     share.compute(sweep.todo, sweep.runs, sweep.comparisons.size(), options);
+#ifdef HETSTRUCT_MPI
+    if (ranks > 1 && rank != 0) stream.finish();  // rank 0 has everything this rank computed
+    if (collector) {
+      // Rank 0: the other ranks' last pieces, then every configuration's rows are made.
+      for (bool all = false; !all; std::this_thread::sleep_for(std::chrono::milliseconds(10))) {
+        engine::throw_if_interrupted();  // mpirun's SIGTERM when a rank is lost: keep what is complete
+        all = stream.poll(arrived);
+        collector->add(arrived);
+      }
+      if (collector->complete() != sweep.todo.size())
+        throw std::runtime_error("MPI: " + std::to_string(sweep.todo.size() - collector->complete()) +
+                                 " configurations lack blocks after every rank finished");
+    }
+#endif
   } catch (const engine::Interrupted&) {
     // Keep what is complete, so that --resume loses nothing but the configurations under way (under
     // MPI rank 0 writes them, then stops every rank).
@@ -859,29 +874,8 @@ int SweepCommand::execute() {
   };
   std::uint64_t reps_of_means = mean_reps(share.estimates);
 #ifdef HETSTRUCT_MPI
-  if (ranks > 1) {
-    if (rank != 0) {
-      stream.finish();
-      return 0;  // ranks other than 0 are done
-    }
-    // Rank 0: the other ranks' last pieces, then every configuration's rows are made.
-    try {
-      while (true) {
-        const bool all = stream.poll(arrived);
-        collector->add(arrived);
-        if (all) break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      }
-      if (collector->complete() != sweep.todo.size())
-        throw std::runtime_error("MPI: " + std::to_string(sweep.todo.size() - collector->complete()) +
-                                 " configurations lack blocks after every rank finished");
-    } catch (const InputError& e) {
-      stop_all(e.what(), 2);
-    } catch (const std::exception& e) {
-      stop_all(std::string("internal error: ") + e.what(), 1);
-    }
-    reps_of_means = mean_reps(collector->estimates);
-  }
+  if (ranks > 1 && rank != 0) return 0;  // ranks other than 0 are done
+  if (collector) reps_of_means = mean_reps(collector->estimates);
 #endif
   resumed_configs = sweep.resumed;
   const std::string text = sweep.output(engine::parse_format(format));
