@@ -1,4 +1,5 @@
 #include "cli/mpi_sweep.h"
+#include "cli/output.h"
 #include "engine/driver/interrupt.h"
 #include "engine/sweep/sweep.h"
 
@@ -157,6 +158,7 @@ MpiWorld::MpiWorld() {
 
 void MpiWorld::abort(const std::string& message, int status) const {
   std::cerr << "hetstruct: " << message << " (rank " << rank_ << " of " << size_ << ": stopping every rank)\n";
+  remove_output_locks();  // MPI_Abort runs no destructor
   MPI_Abort(MPI_COMM_WORLD, status);
   std::exit(status);  // MPI_Abort does not return; this is for the compiler
 }

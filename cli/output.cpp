@@ -5,8 +5,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <charconv>
 #include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -144,7 +147,46 @@ std::string process_name(pid_t pid) {
   return name;
 }
 
+// The lock files held, for remove_output_locks(), which a signal handler may run: fixed storage,
+// each slot's path written before its descriptor is published (a slot is free at -1, being filled
+// at -2).
+struct HeldLock {
+  std::atomic<int> fd{-1};
+  char path[PATH_MAX] = {};
+};
+std::array<HeldLock, 8> held_locks;  // a command holds one or two; past 8 a lock file may stay behind
+
+bool same_file(int fd, const char* path) noexcept {
+  struct stat held {}, named {};
+  return ::fstat(fd, &held) == 0 && ::stat(path, &named) == 0 && held.st_dev == named.st_dev && held.st_ino == named.st_ino;
+}
+
+void remember_lock(int fd, const std::string& path) noexcept {
+  if (path.size() >= PATH_MAX) return;
+  for (auto& slot : held_locks) {
+    int expected = -1;
+    if (!slot.fd.compare_exchange_strong(expected, -2)) continue;  // -2: taken, its path not written yet
+    std::memcpy(slot.path, path.c_str(), path.size() + 1);
+    slot.fd.store(fd);
+    return;
+  }
+}
+
+void forget_lock(int fd) noexcept {
+  for (auto& slot : held_locks) {
+    int expected = fd;
+    if (slot.fd.compare_exchange_strong(expected, -1)) return;
+  }
+}
+
 }  // namespace
+
+void remove_output_locks() noexcept {
+  for (auto& slot : held_locks) {
+    const int fd = slot.fd.load();
+    if (fd >= 0 && same_file(fd, slot.path)) ::unlink(slot.path);
+  }
+}
 
 OutputLock::OutputLock(const std::string& path) : lock_path_(path + ".lock") {
   if (const auto problem = output_file_problem(path); !problem.empty()) throw InputError("--out", problem);
@@ -159,7 +201,10 @@ OutputLock::OutputLock(const std::string& path) : lock_path_(path + ".lock") {
     lock.l_type = F_WRLCK;
     lock.l_whence = SEEK_SET;  // l_start 0, l_len 0: the whole file
     if (::fcntl(fd_, F_SETLK, &lock) == 0) {
-      if (names_ours()) return;
+      if (names_ours()) {
+        remember_lock(fd_, lock_path_);
+        return;
+      }
       release();  // the file we locked was removed by the run that held it: lock the one there now
       continue;
     }
@@ -207,14 +252,12 @@ OutputLock& OutputLock::operator=(OutputLock&& other) noexcept {
   return *this;
 }
 
-bool OutputLock::names_ours() const noexcept {
-  struct stat held {}, named {};
-  return fd_ >= 0 && ::fstat(fd_, &held) == 0 && ::stat(lock_path_.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
-         held.st_ino == named.st_ino;
-}
+bool OutputLock::names_ours() const noexcept { return fd_ >= 0 && same_file(fd_, lock_path_.c_str()); }
 
 void OutputLock::release() noexcept {
-  if (fd_ >= 0) ::close(fd_);  // closing the descriptor releases the lock
+  if (fd_ < 0) return;
+  forget_lock(fd_);
+  ::close(fd_);  // closing the descriptor releases the lock
   fd_ = -1;
 }
 

@@ -77,6 +77,12 @@ class OutputLock {
   int fd_ = -1;
 };
 
+// Removes the lock files this process holds (each only while its path still names the file it
+// locks), for a process about to end without destructors: the interrupt handler's _exit, MPI_Abort.
+// Async-signal-safe (fstat, stat and unlink on fixed storage). The locks themselves go with the
+// process.
+void remove_output_locks() noexcept;
+
 // For a CLI11 validator of --out (commands that write their result once, at the end): the problem
 // output_file_problem or OutputLock finds, as text, or empty when the file's lock is now held until
 // the process exits.

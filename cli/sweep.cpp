@@ -826,6 +826,9 @@ int SweepCommand::execute() {
     return ranks == 1 ? configs_done : 0;
   };
   try {
+    // Interruptible as a whole, the ranks' waits for each other included (they look at the flag):
+    // a stop keeps the configurations complete.
+    const engine::CooperativeStop cooperative;
     share.compute(sweep.todo, sweep.runs, sweep.comparisons.size(), options);
 #ifdef HETSTRUCT_MPI
     if (ranks > 1 && rank != 0) stream.finish();  // rank 0 has everything this rank computed

@@ -56,7 +56,28 @@ seeds=$(tail -n +2 "$out" | cut -d, -f"$seed_column" | grep -v "^$" | sort -u | 
 ls "$tmp" | grep -q 'tmp\.' && fail "a temporary file was left: $(ls "$tmp")"
 echo "ok: a second writer of one --out was refused in $ms ms naming process $first; the first's 4 configurations are intact"
 
-# 2. A lock left by a killed sweep: PATH.lock stays, but the kernel released the lock.
+# 2. Ctrl-C removes PATH.lock (whether the sweep stops cooperatively or the handler ends it at once).
+stopped=$tmp/stopped.csv
+"$binary" "${grid[@]}" --seed 5 --out "$stopped" 2>/dev/null &
+pid=$!
+wait_for "$stopped.lock" "$pid"
+kill -INT "$pid"
+{ wait "$pid"; } 2>/dev/null
+rc=$?
+[ "$rc" -eq 130 ] || fail "the interrupted sweep: exit status $rc, expected 130"
+[ ! -e "$stopped.lock" ] || fail "the interrupted sweep left $stopped.lock behind"
+# Interrupted while it validates a grid of 10^6 configurations, where the handler ends it at once.
+"$binary" sweep -s sync --n 1:1000000 --reps 1 --out "$tmp/grid.csv" 2>/dev/null &
+pid=$!
+wait_for "$tmp/grid.csv.lock" "$pid"
+kill -INT "$pid"
+{ wait "$pid"; } 2>/dev/null
+rc=$?
+[ "$rc" -eq 130 ] || fail "the sweep interrupted while validating: exit status $rc, expected 130"
+[ ! -e "$tmp/grid.csv.lock" ] || fail "the sweep interrupted while validating left its lock file behind"
+echo "ok: an interrupted sweep (SIGINT), between its runs or before them, removed its lock file"
+
+# A lock left by a killed sweep: PATH.lock stays, but the kernel released the lock.
 stale=$tmp/stale.csv
 "$binary" "${grid[@]}" --seed 5 --out "$stale" 2>/dev/null &
 killed=$!
