@@ -274,6 +274,10 @@ std::string claim_output_file(const std::string& path) {
   // The locks of the process's outputs, released (and their files removed) at exit.
   static std::map<std::string, OutputLock> held;
   if (held.count(path)) return {};
+  // Under mpirun with several processes the command is refused after parsing (only sweep shares its
+  // work, and locks on rank 0 alone): no process locks, so that each says why it is refused.
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+    if (const char* size = std::getenv(name); size && std::atoi(size) > 1) return output_file_problem(path);
   try {
     held.emplace(path, OutputLock(path));
   } catch (const InputError& e) {
