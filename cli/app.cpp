@@ -728,6 +728,7 @@ void install_interrupt_handlers() {
     if (engine::cooperative_depth().load(std::memory_order_relaxed) == 0) {
       constexpr char line[] = "\nhetstruct: interrupted\n";
       [[maybe_unused]] const auto written = ::write(STDERR_FILENO, line, sizeof line - 1);
+      remove_output_locks();  // --out's PATH.lock (cli/output.h): the kernel releases the lock itself
       ::_exit(130);
     }
     engine::interrupt_flag().store(true, std::memory_order_relaxed);

@@ -1,12 +1,18 @@
 #include "cli/mpi_sweep.h"
+#include "cli/output.h"
+#include "engine/driver/interrupt.h"
 #include "engine/sweep/sweep.h"
 
 #include <mpi.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <list>
 #include <stdexcept>
+#include <string>
+#include <thread>
 
 namespace hetstruct::cli {
 
@@ -137,7 +143,9 @@ MpiWorld::MpiWorld() {
   int initialised = 0;
   MPI_Initialized(&initialised);
   if (!initialised) {
-    mpi_check(MPI_Init(nullptr, nullptr), "MPI_Init");
+    // Worker threads compute, and only the main thread calls MPI.
+    int provided = 0;  // Open MPI gives every level; FUNNELED asks for nothing beyond MPI_Init's
+    mpi_check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
     std::atexit([] {
       int finalised = 0;
       MPI_Finalized(&finalised);
@@ -150,34 +158,93 @@ MpiWorld::MpiWorld() {
 
 void MpiWorld::abort(const std::string& message, int status) const {
   std::cerr << "hetstruct: " << message << " (rank " << rank_ << " of " << size_ << ": stopping every rank)\n";
+  remove_output_locks();  // MPI_Abort runs no destructor
   MPI_Abort(MPI_COMM_WORLD, status);
   std::exit(status);  // MPI_Abort does not return; this is for the compiler
 }
 
-bool MpiWorld::gather(std::vector<engine::BlockPiece>& pieces) const {
-  if (size_ == 1) return true;
-  const std::vector<char> buffer = rank_ == 0 ? std::vector<char>() : pack(pieces);  // rank 0's stay where they are
-  // A rank that stopped alone would leave the others waiting in the gather: abort them all.
-  if (buffer.size() > static_cast<std::size_t>(INT32_MAX)) abort("MPI: a rank's blocks exceed 2 GB", 1);
-  const int length = static_cast<int>(buffer.size());
-  std::vector<int> lengths(rank_ == 0 ? size_ : 0), offsets(rank_ == 0 ? size_ : 0);
-  mpi_check(MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Gather");
-  std::vector<char> all;
-  if (rank_ == 0) {
-    long long total = 0;
-    for (int r = 0; r < size_; ++r) {
-      offsets[r] = static_cast<int>(total);
-      total += lengths[r];
-      if (total > INT32_MAX) abort("MPI: the gathered blocks exceed 2 GB", 1);
+void MpiWorld::broadcast(std::string& text) const {
+  if (size_ == 1) return;
+  std::uint64_t length = text.size();
+  mpi_check(MPI_Bcast(&length, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD), "MPI_Bcast");
+  if (length > static_cast<std::uint64_t>(INT32_MAX)) abort("MPI: the file to resume exceeds 2 GB", 2);
+  text.resize(length);
+  mpi_check(MPI_Bcast(text.data(), static_cast<int>(length), MPI_CHAR, 0, MPI_COMM_WORLD), "MPI_Bcast");
+}
+
+namespace {
+constexpr int pieces_tag = 1, done_tag = 2;
+}  // namespace
+
+struct PieceStream::Sent {
+  std::list<std::vector<char>> buffers;  // each alive until its send completes
+  std::vector<MPI_Request> requests;     // in the order of `buffers`
+
+  // Forgets the sends that have completed (their buffers are free).
+  void reap() {
+    auto buffer = buffers.begin();
+    for (std::size_t i = 0; i < requests.size();) {
+      int done = 0;
+      mpi_check(MPI_Test(&requests[i], &done, MPI_STATUS_IGNORE), "MPI_Test");
+      if (done) {
+        requests.erase(requests.begin() + static_cast<std::ptrdiff_t>(i));
+        buffer = buffers.erase(buffer);
+      } else {
+        ++i;
+        ++buffer;
+      }
     }
-    all.resize(static_cast<std::size_t>(total));
   }
-  mpi_check(MPI_Gatherv(buffer.data(), length, MPI_BYTE, all.data(), lengths.data(), offsets.data(), MPI_BYTE, 0,
-                    MPI_COMM_WORLD),
-        "MPI_Gatherv");
-  if (rank_ != 0) return false;
-  for (int r = 1; r < size_; ++r) unpack(all, static_cast<std::size_t>(offsets[r]), pieces);
-  return true;
+  void send(std::vector<char> buffer, int tag, const MpiWorld& world) {
+    // A rank that stopped alone would leave rank 0 waiting: abort them all.
+    if (buffer.size() > static_cast<std::size_t>(INT32_MAX)) world.abort("MPI: a rank's blocks exceed 2 GB", 1);
+    buffers.push_back(std::move(buffer));
+    requests.emplace_back();
+    mpi_check(MPI_Isend(buffers.back().data(), static_cast<int>(buffers.back().size()), MPI_BYTE, 0, tag, MPI_COMM_WORLD,
+                        &requests.back()),
+              "MPI_Isend");
+  }
+};
+
+PieceStream::PieceStream(const MpiWorld& world) : world_(world), sent_(std::make_unique<Sent>()) {}
+
+PieceStream::~PieceStream() = default;
+
+void PieceStream::send(std::vector<engine::BlockPiece>& pieces) {
+  if (world_.rank() == 0 || pieces.empty()) return;
+  sent_->reap();
+  sent_->send(pack(pieces), pieces_tag, world_);
+  pieces.clear();
+}
+
+void PieceStream::finish() {
+  if (world_.rank() == 0) return;
+  sent_->send({}, done_tag, world_);
+  // Tested and slept rather than MPI_Waitall, which spins: rank 0 may compute for a while yet, and
+  // ranks often share cores (--oversubscribe).
+  for (sent_->reap(); !sent_->requests.empty(); sent_->reap()) {
+    engine::throw_if_interrupted();  // mpirun's SIGTERM, or Ctrl-C, while rank 0 is still busy
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+bool PieceStream::poll(std::vector<engine::BlockPiece>& pieces) {
+  if (world_.size() == 1) return true;
+  for (;;) {
+    int arrived = 0;
+    MPI_Status status;
+    mpi_check(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &arrived, &status), "MPI_Iprobe");
+    if (!arrived) break;
+    int length = 0;
+    mpi_check(MPI_Get_count(&status, MPI_BYTE, &length), "MPI_Get_count");
+    std::vector<char> buffer(static_cast<std::size_t>(length));
+    mpi_check(MPI_Recv(buffer.data(), length, MPI_BYTE, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD,
+                       MPI_STATUS_IGNORE),
+              "MPI_Recv");
+    if (status.MPI_TAG == done_tag) ++finished_;
+    else unpack(buffer, 0, pieces);
+  }
+  return finished_ == world_.size() - 1;
 }
 
 }  // namespace hetstruct::cli

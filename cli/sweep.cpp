@@ -8,12 +8,16 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <iterator>
 #include <limits>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
+#include <stdexcept>
+#include <thread>
 #include <tuple>
 #include <utility>
 
@@ -562,8 +566,8 @@ std::vector<engine::SweepGrid> make_grids(const SweepCommand& c, std::uint64_t m
 }
 
 // The configurations (every one must build before anything runs or is written), those the
-// --resume file holds, and the runs of the others.
-Sweep prepare(const SweepCommand& c, const Settings& s) {
+// --resume file's text holds, and the runs of the others.
+Sweep prepare(const SweepCommand& c, const Settings& s, const std::string& resume_text) {
   const auto grids = make_grids(c, s.max_configs);
   Sweep sweep;
   sweep.target = engine::has_target(s.mean);
@@ -574,7 +578,7 @@ Sweep prepare(const SweepCommand& c, const Settings& s) {
   sweep.keep_records = engine::parse_format(c.format) != engine::Format::csv;
   sweep.rows.resize(sweep.valid.entries.size());
   if (c.resume) {
-    auto resumed = engine::resumed_rows(sweep.valid.entries, read_resume_file(c.out_path), c.out_path, s.reps, s.seed, s.mean);
+    auto resumed = engine::resumed_rows(sweep.valid.entries, resume_text, c.out_path, s.reps, s.seed, s.mean);
     for (std::size_t i = 0; i < resumed.size(); ++i) sweep.rows[i].csv = std::move(resumed[i]);
   }
   for (const auto& e : sweep.valid.entries) {
@@ -593,23 +597,125 @@ engine::SweepShare share_of(const Sweep& sweep, const Settings& s, int rank, int
   return share;
 }
 
+// Writes the complete configurations to --out (a CSV) at most every --checkpoint-every seconds.
+class Checkpoint {
+ public:
+  Checkpoint(const SweepCommand& c, const Sweep& sweep) : c_(c), sweep_(sweep) {}
+  // True when it wrote.
+  bool operator()() {
+    if (c_.out_path.empty() || c_.format != "csv") return false;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::duration<double>(c_.checkpoint_interval)) return false;
+    write_file_atomically(c_.out_path, sweep_.csv());
+    last_ = now;
+    return true;
+  }
+
+ private:
+  const SweepCommand& c_;
+  const Sweep& sweep_;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+// Rank 0 under MPI: every rank's pieces as they arrive; each run folded once its blocks are all in
+// (engine::fold_pieces of that run alone, whose fold is the one of every run's pieces together:
+// each run is folded apart, in block order), and each configuration's rows made as soon as its
+// runs are folded (an nn configuration's C = 0 run may be another's), then checkpointed. The rows
+// are those of one process, bit for bit: the same estimates, in the same rows_of.
+class Collector {
+ public:
+  Collector(SweepCommand& c, Sweep& sweep, const Settings& s, const engine::DistributionOptions& distribution)
+      : estimates(sweep.runs.size()), extras(sweep.runs.size()), c_(c), sweep_(sweep), s_(s),
+        distribution_(distribution), checkpoint_(c, sweep), pieces_(sweep.runs.size()),
+        blocks_in_(sweep.runs.size(), 0), waiting_(sweep.runs.size()), runs_left_(sweep.todo.size(), 0) {
+    // The fold's run: a difference run's paired bootstrap draws from its seed on these threads.
+    run_.seed = s.seed;
+    run_.reps = s.reps;
+    run_.threads = c.threads;
+    for (std::size_t k = 0; k < sweep.todo.size(); ++k) {
+      const engine::Entry& e = sweep.todo[k];
+      std::vector<std::size_t> runs(e.difference_runs.begin(), e.difference_runs.end());
+      runs.push_back(e.nn_zero_run);
+      runs.push_back(e.mc_run);
+      for (const std::size_t run : runs)
+        if (run != engine::no_run) waiting_[run].push_back(k), ++runs_left_[k];
+    }
+  }
+
+  // Takes `pieces` (leaving it empty), makes the rows of the configurations complete now, and
+  // checkpoints them when it is time and the file lacks some.
+  void add(std::vector<engine::BlockPiece>& pieces) {
+    for (auto& piece : pieces) {
+      const std::size_t run = piece.run;
+      if (run >= pieces_.size()) throw std::runtime_error("sweep: a rank sent a piece of no run");
+      blocks_in_[run] += piece.last - piece.first;
+      pieces_[run].push_back(std::move(piece));
+      if (blocks_in_[run] == engine::blocks_of(sweep_.runs[run], s_.reps)) fold(run);
+    }
+    pieces.clear();
+    if (complete_ > checkpointed_ && checkpoint_()) checkpointed_ = complete_;
+  }
+  std::uint64_t complete() const { return complete_; }
+
+  std::vector<engine::Estimate> estimates;  // per run, once folded
+  std::vector<engine::RunExtras> extras;    // likewise (an mc run's distribution until its rows are made)
+
+ private:
+  void fold(std::size_t run) {
+    std::vector<engine::BlockPiece> pieces = std::move(pieces_[run]);
+    for (auto& piece : pieces) piece.run = 0;  // the one run of this fold
+    std::vector<engine::RunExtras> extra;
+    estimates[run] = engine::fold_pieces(pieces, {sweep_.runs[run]}, s_.reps, &extra, distribution_, &run_).front();
+    extras[run] = std::move(extra.front());
+    for (const std::size_t k : waiting_[run]) {
+      if (--runs_left_[k] > 0) continue;
+      const engine::Entry& entry = sweep_.todo[k];
+      sweep_.rows[entry.row] =
+          sweep_.rows_of(entry, engine::Job(entry, sweep_.comparisons.size()), estimates, s_.seed, extras);
+      extras[entry.mc_run].distribution.reset();  // its rows are made: keep memory bounded
+      ++complete_;
+      ++c_.computed_configs;
+    }
+  }
+
+  SweepCommand& c_;
+  Sweep& sweep_;
+  const Settings& s_;
+  engine::DistributionOptions distribution_;
+  engine::RunOptions run_;
+  Checkpoint checkpoint_;
+  std::vector<std::vector<engine::BlockPiece>> pieces_;  // per run, until all its blocks are in
+  std::vector<std::uint64_t> blocks_in_;                 // per run, the blocks arrived
+  std::vector<std::vector<std::size_t>> waiting_;        // per run, the configurations (todo) that need it
+  std::vector<std::size_t> runs_left_;                   // per configuration, its runs not folded yet
+  std::uint64_t complete_ = 0, checkpointed_ = 0;  // configurations complete, and in the last checkpoint
+};
+
 // Progress, and with one process each configuration's rows as soon as it is done, checkpointed to
-// --out at most every --checkpoint-every (under MPI the blocks are on several ranks until the end).
+// --out at most every --checkpoint-every. Under MPI `pieces_done` takes this rank's pieces of each
+// configuration as soon as they are done (rank 0's collector, or the stream to it), and `poll`
+// runs from the progress of the main thread, at most every 50 ms (rank 0 takes what has arrived).
 void follow(engine::SweepShare& share, SweepCommand& c, Sweep& sweep, const Settings& s, Reporter& reporter,
-            std::uint64_t& configs_done) {
-  share.progress = [&](double done) { reporter.set(done, configs_done, sweep.valid.entries.size()); };
-  share.entry_done = [&, last_checkpoint = std::chrono::steady_clock::now()](const engine::Entry& entry,
-                                                                            const engine::Job& job) mutable {
+            std::uint64_t& configs_done, Checkpoint& checkpoint,
+            std::function<void(std::vector<engine::BlockPiece>&)> pieces_done = {}, std::function<void()> poll = {}) {
+  share.progress = [&, poll, main = std::this_thread::get_id(), last_poll = std::chrono::steady_clock::now()](
+                       double done) mutable {
+    reporter.set(done, configs_done, sweep.valid.entries.size());
+    if (!poll || std::this_thread::get_id() != main) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_poll < std::chrono::milliseconds(50)) return;
+    last_poll = now;
+    poll();
+  };
+  share.entry_done = [&, pieces_done](const engine::Entry& entry, const engine::Job& job) {
     ++configs_done;  // this rank's part of the configuration is done
-    if (share.keep_pieces) return;
+    if (share.keep_pieces) {
+      pieces_done(share.computed);
+      return;
+    }
     sweep.rows[entry.row] = sweep.rows_of(entry, job, share.estimates, s.seed, share.extras);
     ++c.computed_configs;
-    const auto now = std::chrono::steady_clock::now();
-    if (!c.out_path.empty() && c.format == "csv" &&
-        now - last_checkpoint >= std::chrono::duration<double>(c.checkpoint_interval)) {
-      write_file_atomically(c.out_path, sweep.csv());
-      last_checkpoint = now;
-    }
+    checkpoint();
   };
 }
 
@@ -660,7 +766,6 @@ void check_kept_makespans(const Sweep& sweep, const Settings& s, int ranks, bool
 int SweepCommand::execute() {
   apply_config_file();
   const Settings s = read_settings(*this);
-  Sweep sweep = prepare(*this, s);
 #ifdef HETSTRUCT_MPI
   const MpiWorld world;  // one process unless started by mpirun
   const int rank = world.rank(), ranks = world.size();
@@ -671,28 +776,101 @@ int SweepCommand::execute() {
   const int rank = 0, ranks = 1;
   auto stop_all = [](const std::string&, int) {};
 #endif
+  // --out is locked before anything is read or computed, by the one process that writes it (rank
+  // 0), and held to the end: a second sweep writing the same file is refused at once.
+  OutputLock lock;
+  std::string resume_text;
+  if (rank == 0 && !out_path.empty()) try {
+      lock = OutputLock(out_path);
+      if (resume) resume_text = read_resume_file(out_path);
+    } catch (const InputError& e) {
+      stop_all(e.what(), 2);
+      throw;
+    }
+#ifdef HETSTRUCT_MPI
+  // Every rank resumes from rank 0's reading of the file, which rank 0 alone replaces later.
+  if (resume) world.broadcast(resume_text);
+#endif
+  Sweep sweep = prepare(*this, s, resume_text);
   const auto t0 = std::chrono::steady_clock::now();
   engine::SweepShare share = share_of(sweep, s, rank, ranks);
   share.distribution = s.distribution;
   if (share.distribution.any()) check_kept_makespans(sweep, s, ranks, memory_check);
   Reporter reporter(quiet || rank != 0, progress_interval, share.work(sweep.runs, s.reps));
   std::uint64_t configs_done = sweep.resumed;
-  follow(share, *this, sweep, s, reporter, configs_done);
+  Checkpoint checkpoint(*this, sweep);
+#ifdef HETSTRUCT_MPI
+  // Under MPI: the other ranks send each configuration's pieces as they are done; rank 0 collects
+  // them with its own, and makes and checkpoints the rows of each configuration complete.
+  PieceStream stream(world);
+  std::optional<Collector> collector;
+  std::vector<engine::BlockPiece> arrived;
+  const auto take_arrivals = [&] {
+    stream.poll(arrived);
+    collector->add(arrived);
+  };
+  if (ranks > 1 && rank == 0) {
+    collector.emplace(*this, sweep, s, share.distribution);
+    follow(share, *this, sweep, s, reporter, configs_done, checkpoint,
+           [&](std::vector<engine::BlockPiece>& pieces) {
+             collector->add(pieces);
+             take_arrivals();
+           },
+           take_arrivals);
+  } else if (ranks > 1) {
+    follow(share, *this, sweep, s, reporter, configs_done, checkpoint,
+           [&](std::vector<engine::BlockPiece>& pieces) { stream.send(pieces); });
+  } else
+#endif
+    follow(share, *this, sweep, s, reporter, configs_done, checkpoint);
   engine::RunOptions options;
   options.seed = s.seed;
   options.reps = s.reps;
   options.threads = threads;
+  // The configurations complete here (with one process, or on rank 0), kept when a run stops.
+  const auto complete = [&]() -> std::uint64_t {
+#ifdef HETSTRUCT_MPI
+    if (collector) return sweep.resumed + collector->complete();
+#endif
+    return ranks == 1 ? configs_done : 0;
+  };
   try {
+    // Interruptible as a whole, the ranks' waits for each other included (they look at the flag):
+    // a stop keeps the configurations complete.
+    const engine::CooperativeStop cooperative;
     share.compute(sweep.todo, sweep.runs, sweep.comparisons.size(), options);
-  } catch (const engine::Interrupted&) {
-    stop_all("interrupted", 130);
-    // Keep what is complete, so that --resume loses nothing but the configuration under way.
-    if (ranks == 1 && !out_path.empty() && format == "csv" && configs_done > 0) {
-      write_file_atomically(out_path, sweep.csv());
-      throw engine::Interrupted("interrupted; the " + std::to_string(configs_done) +
-                                " complete configurations are in " + out_path + " (--resume continues)");
+#ifdef HETSTRUCT_MPI
+    if (ranks > 1 && rank != 0) stream.finish();  // rank 0 has everything this rank computed
+    if (collector) {
+      // Rank 0: the other ranks' last pieces, then every configuration's rows are made.
+      for (bool all = false; !all; std::this_thread::sleep_for(std::chrono::milliseconds(10))) {
+        engine::throw_if_interrupted();  // mpirun's SIGTERM when a rank is lost: keep what is complete
+        all = stream.poll(arrived);
+        collector->add(arrived);
+      }
+      if (collector->complete() != sweep.todo.size())
+        throw std::runtime_error("MPI: " + std::to_string(sweep.todo.size() - collector->complete()) +
+                                 " configurations lack blocks after every rank finished");
     }
-    throw;
+#endif
+  } catch (const engine::Interrupted&) {
+    // Keep what is complete, so that --resume loses nothing but the configurations under way (under
+    // MPI rank 0 writes them, then stops every rank).
+    std::string message = "interrupted";
+    if (rank == 0 && !out_path.empty() && format == "csv" && complete() > 0) {
+      try {
+#ifdef HETSTRUCT_MPI
+        if (collector) take_arrivals();
+#endif
+        write_file_atomically(out_path, sweep.csv());
+        message += "; the " + std::to_string(complete()) + " complete configurations are in " + out_path +
+                   " (--resume continues)";
+      } catch (const InputError& e) {
+        message += "; " + std::string(e.what());
+      }
+    }
+    stop_all(message, 130);
+    throw engine::Interrupted(message);
   } catch (const InputError& e) {
     stop_all(e.what(), 2);
     throw;
@@ -708,17 +886,8 @@ int SweepCommand::execute() {
   };
   std::uint64_t reps_of_means = mean_reps(share.estimates);
 #ifdef HETSTRUCT_MPI
-  if (ranks > 1) {
-    if (!world.gather(share.computed)) return 0;  // ranks other than 0 are done
-    // Rank 0: every run folded in block order, then every configuration's rows.
-    std::vector<engine::RunExtras> extras;
-    const auto estimates =
-        engine::fold_pieces(share.computed, sweep.runs, s.reps, &extras, share.distribution, &options);
-    for (const auto& entry : sweep.todo)
-      sweep.rows[entry.row] = sweep.rows_of(entry, engine::Job(entry, sweep.comparisons.size()), estimates, s.seed, extras);
-    computed_configs = sweep.todo.size();
-    reps_of_means = mean_reps(estimates);
-  }
+  if (ranks > 1 && rank != 0) return 0;  // ranks other than 0 are done
+  if (collector) reps_of_means = mean_reps(collector->estimates);
 #endif
   resumed_configs = sweep.resumed;
   const std::string text = sweep.output(engine::parse_format(format));
