@@ -74,7 +74,9 @@ echo "ok: rank 0 interrupted (SIGINT) after $kept of $configs configurations; th
 
 # 3. Under mpirun too a second writer of one --out is refused at once (rank 0 holds no lock: it
 #    stops every rank with status 2); the first, a one-process sweep, is then interrupted.
-"$binary" "${grid[@]}" --out "$tmp/held.csv" 2>/dev/null &
+#    The first is far too long to end on its own while mpirun starts (a minute on one thread).
+long=(sweep -s sync --n 4,8 --m 0:3 --a 1/2,4/5 --levels 400 --reps 1000000 --seed 5 --threads 1 --checkpoint-every 0 --quiet)
+"$binary" "${long[@]}" --out "$tmp/held.csv" 2>/dev/null &
 first=$!
 until [ -e "$tmp/held.csv.lock" ]; do kill -0 "$first" 2>/dev/null || fail "the first sweep ended early"; sleep 0.02; done
 "${mpi[@]}" "$binary" "${grid[@]}" --out "$tmp/held.csv" >/dev/null 2>"$tmp/stderr"
