@@ -140,11 +140,21 @@ class Keywords {
     if (py::isinstance<py::str>(value)) return value.cast<std::string>();
     if (py::isinstance<py::bool_>(value)) throw InputError(name, "takes a number or a text, not True or False");
     if (PyFloat_Check(value.ptr())) return shortest(value.cast<double>());
-    if (PyIndex_Check(value.ptr())) return py::str(py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr())));
+    if (PyIndex_Check(value.ptr())) {
+      // numpy's arrays have __index__ but refuse it unless they hold one whole number: then the
+      // Python error is cleared and the value refused below, as any other it cannot read.
+      if (PyObject* index = PyNumber_Index(value.ptr())) return py::str(py::reinterpret_steal<py::object>(index));
+      PyErr_Clear();
+    }
     if (py::hasattr(value, "__fspath__")) return py::str(value.attr("__fspath__")());
     if (py::hasattr(value, "numerator") && py::hasattr(value, "denominator"))  // fractions.Fraction
       return py::str(value.attr("numerator")).cast<std::string>() + "/" + py::str(value.attr("denominator")).cast<std::string>();
-    if (PyNumber_Check(value.ptr()) && py::hasattr(value, "__float__")) return shortest(py::float_(value).cast<double>());
+    if (PyNumber_Check(value.ptr()) && py::hasattr(value, "__float__")) {
+      try {
+        return shortest(py::float_(value).cast<double>());
+      } catch (const py::error_already_set&) {  // an array of several numbers, say: refused below
+      }
+    }
     throw InputError(name, "takes a number or a text, not " + py::str(py::type::of(value).attr("__name__")).cast<std::string>());
   }
 

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 
+import numpy
 import pytest
 
 import hetstruct
@@ -24,6 +25,8 @@ from conftest import ROOT
     (hetstruct.simulate, dict(structure="sync", n=4, levels="many"), "levels"),
     (hetstruct.simulate, dict(structure="sync", n=4.5), "n"),
     (hetstruct.simulate, dict(structure="sync", n=True), "n"),
+    (hetstruct.simulate, dict(structure="sync", n=numpy.array([1, 2])), "n"),
+    (hetstruct.simulate, dict(structure="sync", n=4, a=numpy.array([0.5, 0.25])), "a"),
     (hetstruct.simulate, dict(structure="sync"), "n"),
     (hetstruct.simulate, dict(structure="tree", n=4), "structure"),
     (hetstruct.simulate, dict(structure="sync", n=4, reps=0), "reps"),
@@ -77,6 +80,16 @@ def test_value_error_names_the_keyword(call, kwargs, keyword):
     with pytest.raises(ValueError) as e:
         call(**kwargs)
     assert str(e.value).startswith(keyword + ":") or str(e.value).startswith(keyword + " "), str(e.value)
+
+
+def test_an_array_for_one_value_is_a_value_error():
+    # numpy's arrays have __index__ and __float__ that refuse arrays of several numbers: the
+    # keyword is refused by name, not a SystemError or a '<NULL>' text (issue 38).
+    with pytest.raises(ValueError, match=r"^law: takes a number or a text, not ndarray"):
+        hetstruct.figure(6, law=numpy.array([1, 2]))
+    # numpy's scalars are numbers as any other.
+    assert hetstruct.simulate(structure="sync", n=numpy.int64(3), a=numpy.float64(0.5), reps=10) == \
+        hetstruct.simulate(structure="sync", n=3, a=0.5, reps=10)
 
 
 def test_graph_hints_name_keywords():
