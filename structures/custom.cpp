@@ -215,7 +215,9 @@ Structure build_custom(const CustomDag& dag, const std::string& source) {
     if (cost_processors > 0 && t.processor < 0)
       throw InputError(source + ": task '" + t.name + "'", "has no processor",
                        "give processor=, a mapping file (mapping) or a schedule");
-    if (t.processor < 0 || t.processor > max_processor)
+    // Indices read from a file stop at max_processor where they are read (parse_processor_index);
+    // processors a reader made, one per task, go as far as the tasks.
+    if (t.processor < 0 || t.processor > max_made_processors)
       throw InputError(source + ": task '" + t.name + "'", "processor " + std::to_string(t.processor) + " is out of range");
     if (cost_processors > 0 && static_cast<std::size_t>(t.processor) >= cost_processors)
       throw InputError(source + ": task '" + t.name + "'",

@@ -23,6 +23,10 @@ namespace hetstruct::structures {
 // Each processor index owns a random stream in every replication: a typo such as 999999 would make
 // every replication reset a million streams, so indices stop well before that.
 inline constexpr long max_processor = 65535;
+// Processors a reader makes itself, not read as indices: one per task (an STG file's, WfFormat
+// tasks that name no machine, one_per_task), or one per machine a trace names. As many as the file
+// holds, never a typo: only what an int indexes bounds them (the memory check bounds the file).
+inline constexpr long max_made_processors = 2147483646;
 // Cores per processor or task, in every reader and option: machines of the traces have up to a
 // few hundred; more than this is a typo, not a machine.
 inline constexpr int max_cores = 65536;

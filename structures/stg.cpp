@@ -156,7 +156,7 @@ Structure parse_stg(const std::string& text, const std::string& source, const Ta
     index[id] = dag.tasks.size();
     CustomTask t;
     t.name = std::to_string(id);
-    t.processor = static_cast<int>(std::min(dag.tasks.size(), static_cast<std::size_t>(max_processor) + 1));
+    t.processor = static_cast<int>(std::min(dag.tasks.size(), static_cast<std::size_t>(max_made_processors)));
     try {
       t.law = dag.law_index(task_law(records[id].cost, options.law));
     } catch (const InputError& e) {
@@ -169,9 +169,9 @@ Structure parse_stg(const std::string& text, const std::string& source, const Ta
       if (!dropped[id] && !dropped[p]) dag.edges.push_back({index[p], index[id], -1});
   if (!options.mapping.empty() || options.schedule || options.one_per_task) {
     return build_placed(std::move(dag), options, source, dropped_names, false);
-  } else if (dag.tasks.size() > static_cast<std::size_t>(max_processor) + 1) {
+  } else if (dag.tasks.size() > static_cast<std::size_t>(max_made_processors)) {
     throw InputError(source, std::to_string(dag.tasks.size()) + " tasks, one per processor, are more than " +
-                                 std::to_string(max_processor + 1) + " processors",
+                                 std::to_string(max_made_processors) + " processors",
                      "give a mapping file");
   }
   dag.dispatch = options.dispatch;

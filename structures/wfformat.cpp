@@ -428,8 +428,8 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
   std::map<std::string, int> processor;
   std::vector<std::string> processor_machine;  // empty for a task's own processor
   const auto add = [&](const std::string& machine, const std::string& what) {
-    if (processor_machine.size() > static_cast<std::size_t>(max_processor))
-      throw InputError(source, what + " makes more than " + std::to_string(max_processor + 1) + " processors",
+    if (processor_machine.size() >= static_cast<std::size_t>(max_made_processors))
+      throw InputError(source, what + " makes more than " + std::to_string(max_made_processors) + " processors",
                        "give a mapping file");
     processor_machine.push_back(machine);
     return static_cast<int>(processor_machine.size() - 1);

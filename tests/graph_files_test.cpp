@@ -2,6 +2,7 @@
 // attributes, and the makespans of samples whose longest path is known by hand.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -206,6 +207,26 @@ TEST_CASE("STG: the sample's longest path, on its own processors and through map
           fixture("sample.stg") + ": the order of the tasks on processor 0 contradicts the precedences: '2' -> '4' -> "
                                   "'2' (a processor runs its tasks in the order they are listed or numbered; list "
                                   "them in an order the precedences allow)");
+}
+
+TEST_CASE("STG: more tasks than 65,536, each on a processor of its own", "[graph_files]") {
+  // The processors an STG file implies are its tasks', not indices a typo could inflate: 70,000
+  // tasks run on 70,000 processors (once refused beyond 65,536). Task i (1..n) costs i mod 7 + 1 and
+  // follows task i - 1000 where there is one: the longest path is the heaviest chain of step 1000.
+  const int n = 70000;
+  std::string text = std::to_string(n) + "\n0 0 0\n";
+  for (int i = 1; i <= n; ++i)
+    text += std::to_string(i) + " " + std::to_string(i % 7 + 1) + " 1 " + std::to_string(i > 1000 ? i - 1000 : 0) + "\n";
+  text += std::to_string(n + 1) + " 0 1 " + std::to_string(n) + "\n";
+  const auto s = structures::parse_stg(text, "big.stg", {});
+  REQUIRE(s.width == n);
+  double longest = 0.0;
+  for (int first = 1; first <= 1000; ++first) {
+    double chain = 0.0;
+    for (int i = first; i <= n; i += 1000) chain += i % 7 + 1;
+    longest = std::max(longest, chain);
+  }
+  REQUIRE(makespan(s) == longest);
 }
 
 TEST_CASE("STG: laws around each task's cost", "[graph_files]") {
