@@ -3,7 +3,7 @@
 // order or work-conserving", "WfFormat") at the trace's constant runtimes and communication 0,
 // every task an Exec on a SimGrid host, and prints the makespan with 17 significant digits.
 //
-//   simgrid_fcfs TRACE.json [--verbose] [--cfg=...]
+//   simgrid_fcfs TRACE.json [--verbose] [--host-per-core] [--cfg=...]
 //
 // Exit status: 0 done, 2 the trace is refused (one line on stderr says why), 1 usage.
 //
@@ -20,7 +20,21 @@
 // and runs it as one single-threaded Exec. A host then never runs more Execs than it has cores,
 // so each Exec runs at exactly one core's speed whatever else runs on the host, and the time
 // SimGrid gives it is its runtime (Exec::set_thread_count would make the timing of a task of c
-// cores depend on how Cas01 bounds a multi-threaded action; the core tokens keep that out).
+// cores depend on how Cas01 bounds a multi-threaded action; the core tokens keep that out). Each
+// Exec is made by this_actor::exec_init(flops)->set_host(host): in 3.32 Host::exec_async(flops)
+// ran every Exec on the dispatcher's own host (three independent tasks of 1, 2 and 3 s on three
+// hosts ended at 3, 5 and 6 s).
+//
+// How close SimGrid's times come: on a host running several Execs, Cas01 (cpu/optim:Lazy, the
+// default) updates an Exec's remaining work at every start and finish on the host (runtime less
+// rate x elapsed), so a finish can land a few units in the last place from start + runtime: up to
+// 4 on the 167 WfInstances traces (5.94e-16 relative on srasearch-chameleon-50a-005;
+// cpu/optim:Full, which updates at every event anywhere, gives up to 7.2e-15). --host-per-core
+// makes each core a host of its own (a task takes the lowest-numbered free cores of its processor
+// and runs on the first), so no Exec shares a host and its remaining work is never updated: the
+// makespans are then bit-identical to hetstruct's and the Python reference's on the 167 traces,
+// SimGrid's clock (moved by the difference to the next event) rounding once more on one of 200
+// random traces (1.12e-16). The rule is the same in both modes; the cores are the dispatcher's.
 //
 // The batch rule: the dispatcher waits for any running Exec to finish (Exec::wait_any), then takes
 // in every other Exec that finished at that instant (Exec::test, which does not move the clock)
@@ -310,9 +324,15 @@ struct Outcome {
 };
 
 // The dispatcher actor: the queues, the free cores, the running Execs; see the file's comment.
-void dispatcher(const Trace& trace, const std::vector<sg4::Host*>& hosts, Outcome& outcome) {
+// hosts[q]: processor q's one host of all its cores, or (--host-per-core) a host for each core, of
+// which a task takes the lowest-numbered free ones and runs on the first.
+void dispatcher(const Trace& trace, const std::vector<std::vector<sg4::Host*>>& hosts, Outcome& outcome) {
   const int n = static_cast<int>(trace.name.size());
   const int p = static_cast<int>(hosts.size());
+  std::vector<std::set<int>> idle(p);
+  for (int q = 0; q < p; ++q)
+    for (int k = 0; k < static_cast<int>(hosts[q].size()); ++k) idle[q].insert(k);
+  std::vector<std::vector<int>> held(n);
   std::vector<int> missing = trace.parent_count;
   std::vector<int> free_cores = trace.processor_cores;
   std::vector<std::deque<int>> queue(p);
@@ -327,8 +347,16 @@ void dispatcher(const Trace& trace, const std::vector<sg4::Host*>& hosts, Outcom
         int i = queue[q].front();
         queue[q].pop_front();
         free_cores[q] -= trace.cores[i];
+        sg4::Host* host = hosts[q].front();
+        if (hosts[q].size() > 1) {
+          for (int c = 0; c < trace.cores[i]; ++c) {
+            held[i].push_back(*idle[q].begin());
+            idle[q].erase(idle[q].begin());
+          }
+          host = hosts[q][held[i].front()];
+        }
         outcome.start[i] = sg4::Engine::get_clock();
-        running.push_back(sg4::this_actor::exec_init(trace.runtime[i])->set_host(hosts[q])->start());
+        running.push_back(sg4::this_actor::exec_init(trace.runtime[i])->set_host(host)->start());
         running_task.push_back(i);
       }
     }
@@ -360,6 +388,7 @@ void dispatcher(const Trace& trace, const std::vector<sg4::Host*>& hosts, Outcom
       outcome.finish[i] = now;
       ++outcome.done;
       free_cores[trace.processor[i]] += trace.cores[i];
+      for (int k : held[i]) idle[trace.processor[i]].insert(k);
       touched.insert(trace.processor[i]);
       for (int c : trace.children[i])
         if (--missing[c] == 0) ready.push_back(c);
@@ -379,21 +408,24 @@ int main(int argc, char** argv) {
   std::vector<std::string> args;
   std::vector<char*> given;
   bool verbose = false;
+  bool host_per_core = false;
   for (int k = 1; k < argc; ++k) {
     std::string a = argv[k];
     if (a.rfind("--cfg=", 0) == 0 || a.rfind("--log=", 0) == 0) {
       given.push_back(argv[k]);
     } else if (a == "-v" || a == "--verbose") {
       verbose = true;
+    } else if (a == "--host-per-core") {
+      host_per_core = true;
     } else if (!a.empty() && a[0] == '-') {
-      std::cerr << "usage: simgrid_fcfs TRACE.json [--verbose] [--cfg=...]\n";
+      std::cerr << "usage: simgrid_fcfs TRACE.json [--verbose] [--host-per-core] [--cfg=...]\n";
       return 1;
     } else {
       args.push_back(a);
     }
   }
   if (args.size() != 1) {
-    std::cerr << "usage: simgrid_fcfs TRACE.json [--verbose] [--cfg=...]\n";
+    std::cerr << "usage: simgrid_fcfs TRACE.json [--verbose] [--host-per-core] [--cfg=...]\n";
     return 1;
   }
   Trace trace;
@@ -419,14 +451,20 @@ int main(int argc, char** argv) {
   engine_args.push_back(nullptr);
   sg4::Engine engine(&engine_argc, engine_args.data());
   auto* zone = sg4::create_full_zone("trace");
-  std::vector<sg4::Host*> hosts;
+  std::vector<std::vector<sg4::Host*>> hosts;
   for (std::size_t q = 0; q < trace.processor_cores.size(); ++q) {
-    hosts.push_back(
-        zone->create_host("p" + std::to_string(q), 1.0)->set_core_count(trace.processor_cores[q])->seal());
+    const std::string name = "p" + std::to_string(q);
+    hosts.emplace_back();
+    if (host_per_core) {
+      for (int k = 0; k < trace.processor_cores[q]; ++k)
+        hosts.back().push_back(zone->create_host(name + "c" + std::to_string(k), 1.0)->seal());
+    } else {
+      hosts.back().push_back(zone->create_host(name, 1.0)->set_core_count(trace.processor_cores[q])->seal());
+    }
   }
   zone->seal();
   Outcome outcome;
-  sg4::Actor::create("dispatcher", hosts.front(), [&] { dispatcher(trace, hosts, outcome); });
+  sg4::Actor::create("dispatcher", hosts.front().front(), [&] { dispatcher(trace, hosts, outcome); });
   engine.run();
 
   const int n = static_cast<int>(trace.name.size());
