@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs exactly the Debian 12 packages hetstruct needs to build, test and plot, and clang for
-# the libFuzzer harnesses (tests/fuzz), ccache for rebuilds. Idempotent.
+# the libFuzzer harnesses (tests/fuzz), ccache for rebuilds, SimGrid for the reference check
+# tests/reference/simgrid_fcfs.cpp (ctest reference.simgrid_fcfs). Idempotent.
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
@@ -10,6 +11,7 @@ packages=(
   pybind11-dev python3-dev python3-pytest python3-numpy python3-networkx python3-matplotlib python3-pandas
   clang libclang-rt-14-dev
   ccache
+  libsimgrid-dev
 )
 missing=()
 for p in "${packages[@]}"; do
