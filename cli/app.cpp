@@ -354,7 +354,8 @@ struct Simulate {
     out << "laws        " << describe_laws(s) << "\n";
     if (s.schedule)  // the deterministic makespan the schedule planned, beside the simulated mean
       out << "schedule    " << structures::to_string(s.schedule->algorithm) << " on " << s.schedule->order.size()
-          << " processors, makespan " << full(s.schedule->makespan) << " at the mean times\n";
+          << (s.schedule->order.size() == 1 ? " processor" : " processors") << ", makespan " << full(s.schedule->makespan)
+          << " at the mean times\n";
     if (const auto& slow = sim.plan.slowdown; slow.any()) {
       out << "slowdown    ";
       if (slow.machine) out << "machine " << slow.machine->to_string() << (slow.processor.empty() ? "" : ", ");
