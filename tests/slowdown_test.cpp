@@ -73,62 +73,52 @@ TEST_CASE("slowdown: a machine factor c(2) doubles every makespan exactly, c(1) 
   }
 }
 
-TEST_CASE("slowdown: per-processor factors on async against an independent simulation", "[slowdown]") {
-  // The rules: factors from the stream (seed, r, 0) of domain slowdown, the machine's first, then
-  // processor 0, 1, ...; processor i's k-th task time is (M * F_i) times the k-th variate of its
-  // stream (seed, r, i); the makespan is the largest processor's sum.
-  const int n = 4, m = 2, levels = 9;
-  Model model = Model::wilson(StructureKind::asynchronous, n, m, "1/2", "uniform", levels);
-  model.slowdown = parse_slowdown("u(1,3)");
-  model.machine_slowdown = parse_law_of("machine_slowdown", "gamma(4,0.25)");
-  const Simulation sim = prepare(model);
+// The rules on async: factors from the stream (seed, r, 0) of domain slowdown, the machine's
+// first, then processor 0, 1, ..., processor i's from factor_laws[i] (one law: every processor's);
+// processor i's k-th task time is (M * F_i) times the k-th variate of its stream (seed, r, i); the
+// makespan is the largest processor's sum. Checked against the plan on 200 replications.
+void check_async_slowdowns(const Simulation& sim, const std::vector<std::string>& factor_laws,
+                           const std::string& machine_law, int levels, std::uint64_t seed) {
   Workspace ws(sim.plan);
-  const Sampler processor_factor(parse_law("u(1,3)")), machine_factor(parse_law("gamma(4,0.25)"));
+  const Sampler machine_factor(parse_law(machine_law));
+  std::vector<Sampler> factors;
+  for (const auto& t : factor_laws) factors.emplace_back(parse_law(t));
   for (std::uint64_t r = 0; r < 200; ++r) {
-    ProcessorStream f(5, r, 0, ProcessorStream::slowdown);
+    ProcessorStream f(seed, r, 0, ProcessorStream::slowdown);
     const double machine = machine_factor(f);
     double expected = -1.0;
-    for (int i = 0; i < n; ++i) {
-      const double factor = machine * processor_factor(f);
-      ProcessorStream times(5, r, i);
+    for (int i = 0; i < sim.plan.width; ++i) {
+      const double factor = machine * factors[factors.size() == 1 ? 0 : static_cast<std::size_t>(i)](f);
+      ProcessorStream times(seed, r, i);
       const Sampler law(sim.structure.laws[i]);
       double sum = 0.0;
       for (int k = 0; k < levels; ++k) sum += factor * law(times);
       expected = std::max(expected, sum);
     }
-    REQUIRE(evaluate(sim.plan, 5, r, ws) == expected);
+    REQUIRE(evaluate(sim.plan, seed, r, ws) == expected);
   }
+}
+
+TEST_CASE("slowdown: per-processor factors on async against an independent simulation", "[slowdown]") {
+  const int levels = 9;
+  Model model = Model::wilson(StructureKind::asynchronous, 4, 2, "1/2", "uniform", levels);
+  model.slowdown = parse_slowdown("u(1,3)");
+  model.machine_slowdown = parse_law_of("machine_slowdown", "gamma(4,0.25)");
+  check_async_slowdowns(prepare(model), {"u(1,3)"}, "gamma(4,0.25)", levels, 5);
 }
 
 TEST_CASE("slowdown: one law per processor, processor i's factor from law i, on async against the rules", "[slowdown]") {
   // The same rules with law i for processor i: the factors drawn in the same order from the same
   // stream, each from its processor's own law.
-  const int n = 4, levels = 5;
+  const int levels = 5;
   const std::vector<std::string> texts{"c(1)", "mix(0.9:c(1),0.1:c(2))", "u(1,3)", "gamma(4,0.25)"};
-  Model model = Model::wilson(StructureKind::asynchronous, n, 2, "1/2", "uniform", levels);
+  Model model = Model::wilson(StructureKind::asynchronous, 4, 2, "1/2", "uniform", levels);
   model.slowdown = parse_slowdown(texts[0] + "," + texts[1] + "," + texts[2] + "," + texts[3]);
   REQUIRE(model.slowdown->value.size() == 4);
   model.machine_slowdown = parse_law_of("machine_slowdown", "u(1,2)");
   const Simulation sim = prepare(model);
   CHECK(sim.plan.slowdown.processor_text() == "c(1),mix(0.9:c(1),0.1:c(2)),u(1,3),gamma(4,0.25)");
-  Workspace ws(sim.plan);
-  const Sampler machine_factor(parse_law("u(1,2)"));
-  std::vector<Sampler> factors;
-  for (const auto& t : texts) factors.emplace_back(parse_law(t));
-  for (std::uint64_t r = 0; r < 200; ++r) {
-    ProcessorStream f(9, r, 0, ProcessorStream::slowdown);
-    const double machine = machine_factor(f);
-    double expected = -1.0;
-    for (int i = 0; i < n; ++i) {
-      const double factor = machine * factors[static_cast<std::size_t>(i)](f);
-      ProcessorStream times(9, r, i);
-      const Sampler law(sim.structure.laws[i]);
-      double sum = 0.0;
-      for (int k = 0; k < levels; ++k) sum += factor * law(times);
-      expected = std::max(expected, sum);
-    }
-    REQUIRE(evaluate(sim.plan, 9, r, ws) == expected);
-  }
+  check_async_slowdowns(sim, texts, "u(1,2)", levels, 9);
 }
 
 TEST_CASE("slowdown: a list of one law is that law, and a list of the wrong length is refused", "[slowdown]") {
