@@ -23,7 +23,7 @@ struct SamplingOptions {
   std::uint64_t reps = 0, seed = 0;
 
   // Memory does not grow with replications (their statistics stream); this bounds the time.
-  static constexpr std::uint64_t max_reps = 1'000'000'000;
+  static constexpr std::uint64_t max_reps = engine::max_replications;
 
   void add_to(CLI::App& app);
   // Parses and checks the options; call before using reps and seed. Refuses more threads than

@@ -177,7 +177,7 @@ struct CountOption {
   const char* too_small;
 };
 constexpr std::array<CountOption, 3> scalar_options = {{
-    {"--reps", 1'000'000'000, 1, "the number of replications must be at least 1"},
+    {"--reps", engine::max_replications, 1, "the number of replications must be at least 1"},
     {"--seed", std::numeric_limits<std::uint64_t>::max(), 0, ""},
     {"--max-configs", std::numeric_limits<std::uint32_t>::max(), 1, "must be at least 1"},
 }};

@@ -166,7 +166,7 @@ class Keywords {
 // reps, seed and threads, as the command line checks them.
 engine::RunOptions sampling(Keywords& k, std::uint64_t default_reps = 10000) {
   engine::RunOptions run;
-  run.reps = k.count("reps", default_reps, 1'000'000'000);
+  run.reps = k.count("reps", default_reps, engine::max_replications);
   run.seed = k.count("seed", 1, std::numeric_limits<std::uint64_t>::max());
   run.threads = k.integer("threads", 0);
   if (run.reps == 0) throw InputError("reps", "the number of replications must be at least 1");
@@ -192,7 +192,7 @@ engine::StopRule stop(Keywords& k) {
   if (!(s.se_floor >= 0.0) || !std::isfinite(s.se_floor))
     throw InputError("se_floor", "the standard error floor must be a finite number >= 0");
   if (k.given("target_reps")) {
-    s.target_reps = k.count("target_reps", 0, 1'000'000'000);
+    s.target_reps = k.count("target_reps", 0, engine::max_replications);
     if (s.target_reps == 0)
       throw InputError("target_reps", "must be at least 1 (0 would ask for no precision)", "leave it out for no target");
   }
@@ -515,7 +515,7 @@ TableCall table_call(const py::object& which, const py::kwargs& kwargs) {
   c.run.estimator = estimator(k, "mc");
   c.run.stop = stop(k);
   if (k.given("ms_reps")) {
-    c.run.master_slave_reps = k.count("ms_reps", 0, 1'000'000'000);
+    c.run.master_slave_reps = k.count("ms_reps", 0, engine::max_replications);
     if (*c.run.master_slave_reps == 0)
       throw InputError("ms_reps", "the number of replications must be at least 1", "leave it out to use reps");
   }

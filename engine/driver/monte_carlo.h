@@ -17,6 +17,10 @@
 
 namespace hetstruct::engine {
 
+// The most replications a run takes (reps, target_reps, ms_reps) in every front end: beyond it a
+// count is a typo, not a study.
+inline constexpr std::uint64_t max_replications = 1'000'000'000;
+
 struct RunOptions {
   std::uint64_t seed = 1;
   std::uint64_t reps = 10000;
