@@ -345,30 +345,7 @@ void SweepCommand::add_to(CLI::App& app) {
   list("--port", port,
        "A graph's port models, a list: free,one-port,one-port-overlap,one-port-greedy,one-port-greedy-overlap "
        "(the protocol column)");
-  // Settings of every graph, not columns (simulate's options of the same names).
-  auto* graphs = "Graphs (every graph of the sweep)";
-  app_->add_option("--task-law", task_law, "STG/WfFormat: the law around each task's mean: normal | uniform | constant")
-      ->capture_default_str()->group(graphs);
-  app_->add_option("--task-cv", task_cv, "STG/WfFormat: coefficient of variation of each task's time (0: the mean, constant)")
-      ->capture_default_str()->group(graphs);
-  app_->add_option("--mapping", mapping, "STG/WfFormat: a file of 'task processor' lines, in each processor's order")
-      ->group(graphs);
-  app_->add_option("--bandwidth", bandwidth, "WfFormat: bytes per unit of time for a crossing edge's files (default: --comm)")
-      ->group(graphs);
-  app_->add_option("--dispatch", dispatch,
-                   "How a processor takes its tasks: ready (work-conserving, first come first served) | ordered (the "
-                   "input's order). Default: ordered where the input states an order, ready where it does not")
-      ->group(graphs);
-  app_->add_option("--schedule", schedule,
-                   "Place every graph's tasks by a static schedule from the mean times (and each configuration's "
-                   "--comm): heft | cpop | heft-sd (see hetstruct schedule)")
-      ->group(graphs);
-  app_->add_option("--sd-weight", sd_weight, "With --schedule heft-sd: k, the weight of each time's standard deviation")
-      ->capture_default_str()->group(graphs);
-  app_->add_option("--scales", scales, "Each processor's scale, a list 1,1,1/2 (replaces the file's speeds; not with --m)")
-      ->group(graphs);
-  app_->add_option("--cores", cores, "Each processor's cores, a list 4,4,1 or one count for all (replaces the file's)")
-      ->group(graphs);
+  add_graph_settings();
   list("--law", law, "Laws, a list (commas inside parentheses belong to the law): uniform,normal,u(0,2) [uniform]");
   list("--fast-law", fast_law, "Laws of the fast processors (default: a times --law)");
   list("--n", n, "Widths: a list 3,4,8 or a range 2:16:2 (required)");
@@ -381,8 +358,9 @@ void SweepCommand::add_to(CLI::App& app) {
   list("--exchange", exchange, "Nearest-neighbour rules: sequential,plain [sequential]");
   auto* slow = "Correlated slowdowns (every configuration; see simulate)";
   app_->add_option("--slowdown", slowdown,
-                   "Each replication draws one factor per processor from this law (>= 0) and multiplies all its task "
-                   "times by it; the closed_form and bound rows then have no value (they assume independent times)")
+                   "Each replication draws one factor per processor from this law (>= 0), or from its own law of a list "
+                   "of one per processor (c(1),u(1,2)), and multiplies all its task times by it; the closed_form and "
+                   "bound rows then have no value (they assume independent times)")
       ->check(non_empty("give a law such as u(1,2); leave --slowdown out for independent times"))->group(slow);
   app_->add_option("--machine-slowdown", machine_slowdown,
                    "Each replication draws one factor for the whole machine from this law and multiplies every task time by it")
@@ -430,6 +408,33 @@ void SweepCommand::add_to(CLI::App& app) {
                    "(with antithetic pairs for ms) where they pay, else mc; the exact expectation is the closed_form "
                    "row. Any but mc, or a target, estimates each configuration's mean whole on one rank (the "
                    "differences stay plain Monte Carlo at --reps); not with --estimators (plain replications)");
+}
+
+// Settings of every graph, not columns (simulate's options of the same names).
+void SweepCommand::add_graph_settings() {
+  auto* graphs = "Graphs (every graph of the sweep)";
+  app_->add_option("--task-law", task_law, "STG/WfFormat: the law around each task's mean: normal | uniform | constant")
+      ->capture_default_str()->group(graphs);
+  app_->add_option("--task-cv", task_cv, "STG/WfFormat: coefficient of variation of each task's time (0: the mean, constant)")
+      ->capture_default_str()->group(graphs);
+  app_->add_option("--mapping", mapping, "STG/WfFormat: a file of 'task processor' lines, in each processor's order")
+      ->group(graphs);
+  app_->add_option("--bandwidth", bandwidth, "WfFormat: bytes per unit of time for a crossing edge's files (default: --comm)")
+      ->group(graphs);
+  app_->add_option("--dispatch", dispatch,
+                   "How a processor takes its tasks: ready (work-conserving, first come first served) | ordered (the "
+                   "input's order). Default: ordered where the input states an order, ready where it does not")
+      ->group(graphs);
+  app_->add_option("--schedule", schedule,
+                   "Place every graph's tasks by a static schedule from the mean times (and each configuration's "
+                   "--comm): heft | cpop | heft-sd (see hetstruct schedule)")
+      ->group(graphs);
+  app_->add_option("--sd-weight", sd_weight, "With --schedule heft-sd: k, the weight of each time's standard deviation")
+      ->capture_default_str()->group(graphs);
+  app_->add_option("--scales", scales, "Each processor's scale, a list 1,1,1/2 (replaces the file's speeds; not with --m)")
+      ->group(graphs);
+  app_->add_option("--cores", cores, "Each processor's cores, a list 4,4,1 or one count for all (replaces the file's)")
+      ->group(graphs);
 }
 
 bool SweepCommand::parsed() const { return app_ != nullptr && app_->parsed(); }
@@ -594,7 +599,17 @@ engine::SweepShare share_of(const Sweep& sweep, const Settings& s, int rank, int
   engine::SweepShare share;
   share.pieces = engine::deal_blocks(engine::run_work(sweep.runs, s.reps), ranks)[static_cast<std::size_t>(rank)];
   share.keep_pieces = ranks > 1;
+  share.distribution = s.distribution;
   return share;
+}
+
+// The runs' options: every configuration's seed and replications, on --threads.
+engine::RunOptions run_options_of(const Settings& s, int threads) {
+  engine::RunOptions options;
+  options.seed = s.seed;
+  options.reps = s.reps;
+  options.threads = threads;
+  return options;
 }
 
 // Writes the complete configurations to --out (a CSV) at most every --checkpoint-every seconds.
@@ -626,12 +641,8 @@ class Collector {
  public:
   Collector(SweepCommand& c, Sweep& sweep, const Settings& s, const engine::DistributionOptions& distribution)
       : estimates(sweep.runs.size()), extras(sweep.runs.size()), c_(c), sweep_(sweep), s_(s),
-        distribution_(distribution), checkpoint_(c, sweep), pieces_(sweep.runs.size()),
+        distribution_(distribution), run_(run_options_of(s, c.threads)), checkpoint_(c, sweep), pieces_(sweep.runs.size()),
         blocks_in_(sweep.runs.size(), 0), waiting_(sweep.runs.size()), runs_left_(sweep.todo.size(), 0) {
-    // The fold's run: a difference run's paired bootstrap draws from its seed on these threads.
-    run_.seed = s.seed;
-    run_.reps = s.reps;
-    run_.threads = c.threads;
     for (std::size_t k = 0; k < sweep.todo.size(); ++k) {
       const engine::Entry& e = sweep.todo[k];
       std::vector<std::size_t> runs(e.difference_runs.begin(), e.difference_runs.end());
@@ -656,6 +667,21 @@ class Collector {
     if (complete_ > checkpointed_ && checkpoint_()) checkpointed_ = complete_;
   }
   std::uint64_t complete() const { return complete_; }
+
+#ifdef HETSTRUCT_MPI
+  // After rank 0's own share: the other ranks' last pieces, until every rank has finished; then
+  // every configuration's rows are made (std::runtime_error if some lack blocks).
+  void drain(PieceStream& stream, std::vector<engine::BlockPiece>& arrived) {
+    for (bool all = false; !all; std::this_thread::sleep_for(std::chrono::milliseconds(10))) {
+      engine::throw_if_interrupted();  // mpirun's SIGTERM when a rank is lost: keep what is complete
+      all = stream.poll(arrived);
+      add(arrived);
+    }
+    if (complete_ != sweep_.todo.size())
+      throw std::runtime_error("MPI: " + std::to_string(sweep_.todo.size() - complete_) +
+                               " configurations lack blocks after every rank finished");
+  }
+#endif
 
   std::vector<engine::Estimate> estimates;  // per run, once folded
   std::vector<engine::RunExtras> extras;    // likewise (an mc run's distribution until its rows are made)
@@ -682,7 +708,7 @@ class Collector {
   Sweep& sweep_;
   const Settings& s_;
   engine::DistributionOptions distribution_;
-  engine::RunOptions run_;
+  engine::RunOptions run_;  // the fold's: a difference run's paired bootstrap draws from its seed on these threads
   Checkpoint checkpoint_;
   std::vector<std::vector<engine::BlockPiece>> pieces_;  // per run, until all its blocks are in
   std::vector<std::uint64_t> blocks_in_;                 // per run, the blocks arrived
@@ -761,6 +787,36 @@ void check_kept_makespans(const Sweep& sweep, const Settings& s, int ranks, bool
   engine::check_stored_makespans(s.reps, 2.0 * runs, memory_check);
 }
 
+// --out locked before anything is read or computed, by the one process that writes it (rank 0),
+// and held to the end: a second sweep writing the same file is refused at once. Returns the file
+// to resume (--resume), read under the lock; refused, every rank stops.
+std::string lock_output(const SweepCommand& c, OutputLock& lock, int rank,
+                        const std::function<void(const std::string&, int)>& stop_all) {
+  if (rank != 0 || c.out_path.empty()) return {};
+  try {
+    lock = OutputLock(c.out_path);
+    return c.resume ? read_resume_file(c.out_path) : std::string();
+  } catch (const InputError& e) {
+    stop_all(e.what(), 2);
+    throw;
+  }
+}
+
+// The end of a sweep on the process that writes (one process, or rank 0): its rows to stdout or
+// --out, then the summary (with the replications the mean rows took, each its own under a stop
+// rule) and the targets missed.
+void write_result(SweepCommand& c, const Settings& s, Sweep& sweep, double seconds,
+                  const std::vector<engine::Estimate>& estimates) {
+  c.resumed_configs = sweep.resumed;
+  const std::string text = sweep.output(engine::parse_format(c.format));
+  if (c.out_path.empty()) std::cout << text;
+  else write_file_atomically(c.out_path, text);
+  std::uint64_t reps_of_means = 0;
+  for (const auto& entry : sweep.todo) reps_of_means += estimates[entry.mc_run].reps;
+  if (!c.quiet) print_summary(c, s, sweep, seconds, reps_of_means);
+  c.estimator.warn_missed(sweep.missed, sweep.todo.size(), "configurations", s.reps);
+}
+
 }  // namespace
 
 int SweepCommand::execute() {
@@ -776,17 +832,8 @@ int SweepCommand::execute() {
   const int rank = 0, ranks = 1;
   auto stop_all = [](const std::string&, int) {};
 #endif
-  // --out is locked before anything is read or computed, by the one process that writes it (rank
-  // 0), and held to the end: a second sweep writing the same file is refused at once.
   OutputLock lock;
-  std::string resume_text;
-  if (rank == 0 && !out_path.empty()) try {
-      lock = OutputLock(out_path);
-      if (resume) resume_text = read_resume_file(out_path);
-    } catch (const InputError& e) {
-      stop_all(e.what(), 2);
-      throw;
-    }
+  std::string resume_text = lock_output(*this, lock, rank, stop_all);
 #ifdef HETSTRUCT_MPI
   // Every rank resumes from rank 0's reading of the file, which rank 0 alone replaces later.
   if (resume) world.broadcast(resume_text);
@@ -794,7 +841,6 @@ int SweepCommand::execute() {
   Sweep sweep = prepare(*this, s, resume_text);
   const auto t0 = std::chrono::steady_clock::now();
   engine::SweepShare share = share_of(sweep, s, rank, ranks);
-  share.distribution = s.distribution;
   if (share.distribution.any()) check_kept_makespans(sweep, s, ranks, memory_check);
   Reporter reporter(quiet || rank != 0, progress_interval, share.work(sweep.runs, s.reps));
   std::uint64_t configs_done = sweep.resumed;
@@ -823,10 +869,7 @@ int SweepCommand::execute() {
   } else
 #endif
     follow(share, *this, sweep, s, reporter, configs_done, checkpoint);
-  engine::RunOptions options;
-  options.seed = s.seed;
-  options.reps = s.reps;
-  options.threads = threads;
+  const engine::RunOptions options = run_options_of(s, threads);
   // The configurations complete here (with one process, or on rank 0), kept when a run stops.
   const auto complete = [&]() -> std::uint64_t {
 #ifdef HETSTRUCT_MPI
@@ -841,17 +884,7 @@ int SweepCommand::execute() {
     share.compute(sweep.todo, sweep.runs, sweep.comparisons.size(), options);
 #ifdef HETSTRUCT_MPI
     if (ranks > 1 && rank != 0) stream.finish();  // rank 0 has everything this rank computed
-    if (collector) {
-      // Rank 0: the other ranks' last pieces, then every configuration's rows are made.
-      for (bool all = false; !all; std::this_thread::sleep_for(std::chrono::milliseconds(10))) {
-        engine::throw_if_interrupted();  // mpirun's SIGTERM when a rank is lost: keep what is complete
-        all = stream.poll(arrived);
-        collector->add(arrived);
-      }
-      if (collector->complete() != sweep.todo.size())
-        throw std::runtime_error("MPI: " + std::to_string(sweep.todo.size() - collector->complete()) +
-                                 " configurations lack blocks after every rank finished");
-    }
+    if (collector) collector->drain(stream, arrived);
 #endif
   } catch (const engine::Interrupted&) {
     // Keep what is complete, so that --resume loses nothing but the configurations under way (under
@@ -878,23 +911,12 @@ int SweepCommand::execute() {
     stop_all(std::string("internal error: ") + e.what(), 1);
     throw;
   }
-  // The replications the mean rows took (each its own under a stop rule): for the summary.
-  const auto mean_reps = [&](const std::vector<engine::Estimate>& estimates) {
-    std::uint64_t total = 0;
-    for (const auto& entry : sweep.todo) total += estimates[entry.mc_run].reps;
-    return total;
-  };
-  std::uint64_t reps_of_means = mean_reps(share.estimates);
+  const std::vector<engine::Estimate>* estimates = &share.estimates;
 #ifdef HETSTRUCT_MPI
   if (ranks > 1 && rank != 0) return 0;  // ranks other than 0 are done
-  if (collector) reps_of_means = mean_reps(collector->estimates);
+  if (collector) estimates = &collector->estimates;
 #endif
-  resumed_configs = sweep.resumed;
-  const std::string text = sweep.output(engine::parse_format(format));
-  if (out_path.empty()) std::cout << text;
-  else write_file_atomically(out_path, text);
-  if (!quiet && rank == 0) print_summary(*this, s, sweep, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), reps_of_means);
-  if (rank == 0) estimator.warn_missed(sweep.missed, sweep.todo.size(), "configurations", s.reps);
+  write_result(*this, s, sweep, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), *estimates);
   return 0;
 }
 

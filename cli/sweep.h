@@ -78,6 +78,7 @@ class SweepCommand {
  private:
   CLI::App* app_ = nullptr;
   void apply_config_file();
+  void add_graph_settings();  // --task-law ... --cores: settings of every graph
 };
 
 }  // namespace hetstruct::cli

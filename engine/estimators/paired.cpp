@@ -41,19 +41,29 @@ struct Pair {
   Workspace a, b;
 };
 
+// Blocks `range` of the pairs (A, B) of replication r, both on the streams of (seed, r), each pair
+// handed to add(block, A, B).
+template <class Block, class Add>
+void compute_pairs(const Plan& a, const Plan& b, const RunOptions& options, BlockRange range, Add add,
+                   const std::function<void(std::span<const Block>)>& sink) {
+  const std::uint64_t seed = options.seed;
+  compute_blocks<Block>(
+      options, range, [&a, &b] { return Pair{Workspace(a), Workspace(b)}; },
+      [&a, &b, seed, add](Block& block, std::uint64_t r, Pair& ws) {
+        const double x = evaluate(a, seed, r, ws.a), y = evaluate(b, seed, r, ws.b);
+        add(block, x, y);
+      },
+      sink);
+}
+
 }  // namespace
 
 void run_paired_blocks(const Plan& a, const Plan& b, const RunOptions& options, BlockRange range,
                        const std::function<void(std::span<const PairedBlock>)>& sink) {
-  const std::uint64_t seed = options.seed;
-  compute_blocks<PairedBlock>(
-      options, range, [&a, &b] { return Pair{Workspace(a), Workspace(b)}; },
-      [&a, &b, seed](PairedBlock& block, std::uint64_t r, Pair& ws) {
-        const double x = evaluate(a, seed, r, ws.a), y = evaluate(b, seed, r, ws.b);
-        block.difference.add(x - y);
-        block.moments.add(x, y);
-      },
-      sink);
+  compute_pairs<PairedBlock>(a, b, options, range, [](PairedBlock& block, double x, double y) {
+    block.difference.add(x - y);
+    block.moments.add(x, y);
+  }, sink);
 }
 
 PairedRun run_paired(const Plan& a, const Plan& b, const RunOptions& options) {
@@ -65,17 +75,12 @@ PairedRun run_paired(const Plan& a, const Plan& b, const RunOptions& options) {
 
 void run_paired_sample_blocks(const Plan& a, const Plan& b, const RunOptions& options, BlockRange range,
                               const std::function<void(std::span<const PairedSampleBlock>)>& sink) {
-  const std::uint64_t seed = options.seed;
-  compute_blocks<PairedSampleBlock>(
-      options, range, [&a, &b] { return Pair{Workspace(a), Workspace(b)}; },
-      [&a, &b, seed](PairedSampleBlock& block, std::uint64_t r, Pair& ws) {
-        const double x = evaluate(a, seed, r, ws.a), y = evaluate(b, seed, r, ws.b);
-        block.paired.difference.add(x - y);
-        block.paired.moments.add(x, y);
-        block.values.push_back(x);
-        block.values.push_back(y);
-      },
-      sink);
+  compute_pairs<PairedSampleBlock>(a, b, options, range, [](PairedSampleBlock& block, double x, double y) {
+    block.paired.difference.add(x - y);
+    block.paired.moments.add(x, y);
+    block.values.push_back(x);
+    block.values.push_back(y);
+  }, sink);
 }
 
 namespace {
