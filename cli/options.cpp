@@ -112,7 +112,7 @@ CLI::Validator non_empty(const std::string& hint) {
 
 void OutputOptions::add_to(CLI::App& app, engine::Format default_format) {
   format = engine::to_string(default_format);
-  format_option_ = app.add_option("--format,-f", format, "csv | json | text")->capture_default_str()->group("Output");
+  format_option_ = app.add_option("--format,-f", format, "csv | json | jsonl (one JSON object a line) | text")->capture_default_str()->group("Output");
   app.add_option("--out,-o", out_path, "Write to this file (atomically: whole or not at all) instead of stdout")
       ->check(non_empty("leave --out out to print on stdout"))
       ->check(CLI::Validator(claim_output_file, "", "a file to write"))  // checked and locked before any work

@@ -62,7 +62,7 @@ struct EstimatorOptions {
 };
 
 struct OutputOptions {
-  std::string format;  // csv, json or text
+  std::string format;  // csv, json, jsonl or text
   std::string out_path;
 
   // `default_format`: what the command prints without --format.

@@ -861,7 +861,7 @@ TEST_CASE("hbsp replay prints records: CSV, JSON (null for the empty columns) or
   CHECK(with({"--format", "json", "--out", out}).empty());
   CHECK(file_text(out) == json);
   CHECK(error_of([&] { with({"--format", "xml", "--out", out}); }) ==
-        "--format: unknown format 'xml' (choose csv, json or text)");
+        "--format: unknown format 'xml' (choose csv, json, jsonl or text)");
   CHECK(file_text(out) == json);
   // The sampling options are the tool's group; the bootstrap's limit comes out as the flag.
   const auto mc = [&](const char* reps) {

@@ -5,7 +5,7 @@
 //                         [--root fastest|slowest|NAME|INDEX] [--workload balanced|equal]
 //                         [--accounting paper|exact] [--oversampling O]) [--processors P]
 //                         [--form auto|hbsp1|cj]
-//                         [--trace T] [--reps R [--seed S] [--threads T]] [--format csv|json|text] [--out F]
+//                         [--trace T] [--reps R [--seed S] [--threads T]] [--format csv|json|jsonl|text] [--out F]
 //     One record per superstep (w, g*h, L, cost, critical processors) and a total record, as tidy
 //     CSV (default), JSON or text on stdout or in F; with --reps, a Monte Carlo replay
 //     bootstrapping each superstep's r_j from the trace.

@@ -81,14 +81,16 @@ std::string Record::text(const std::string& name) const {
 Format parse_format(const std::string& name) {
   if (name == "csv") return Format::csv;
   if (name == "json") return Format::json;
+  if (name == "jsonl") return Format::jsonl;
   if (name == "text") return Format::text;
-  throw InputError("format", "unknown format '" + name + "'", "choose csv, json or text");
+  throw InputError("format", "unknown format '" + name + "'", "choose csv, json, jsonl or text");
 }
 
 const char* to_string(Format format) {
   switch (format) {
     case Format::csv: return "csv";
     case Format::json: return "json";
+    case Format::jsonl: return "jsonl";
     case Format::text: return "text";
   }
   return "?";
@@ -323,6 +325,9 @@ std::string render(std::span<const Record> records, Format format, const std::ve
       out = "[";
       for (std::size_t i = 0; i < records.size(); ++i) out += (i ? ",\n" : "\n") + json_object(records[i]);
       out += records.empty() ? "]\n" : "\n]\n";
+      break;
+    case Format::jsonl:
+      for (const auto& r : records) out += json_object(r) + "\n";
       break;
     case Format::text: {
       // Columns as wide as their widest cell, numbers as the CSV has them (exact).

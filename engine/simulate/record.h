@@ -57,8 +57,8 @@ class Record {
   std::vector<Field> fields_;
 };
 
-enum class Format { csv, json, text };
-// csv, json or text; InputError on `format` otherwise.
+enum class Format { csv, json, jsonl, text };
+// csv, json, jsonl or text; InputError on `format` otherwise.
 Format parse_format(const std::string& name);
 const char* to_string(Format format);
 
@@ -90,7 +90,8 @@ std::string json_object(const Record& r);  // one line, no newline
 
 // ---- the writers: records as a whole output ---------------------------------------------------
 // csv: the header (`names`, or the first record's) and one line a record; json: an array of
-// objects, one a line (`single`: the one object alone); text: aligned columns under the names.
+// objects, one a line (`single`: the one object alone); jsonl: one object a line, no array (JSON
+// Lines: a stream, or files cat joins); text: aligned columns under the names.
 std::string render(std::span<const Record> records, Format format, const std::vector<std::string>& names = {},
                    bool single = false);
 
