@@ -39,7 +39,7 @@ int FitCommand::execute() {
   const int inputs = !samples.empty() + !graphs.empty() + !sacct.empty();
   if (inputs != 1) throw InputError("fit", "give exactly one of --samples, --graph, --sacct");
   if (by_option->count() > 0 && graphs.empty()) throw InputError("by", "groups --graph traces only");
-  if (!out_graph.empty() && graphs.empty()) throw InputError("out-graph", "needs --graph");
+  if (!out_graph.empty() && graphs.empty()) throw InputError("out_graph", "needs --graph");
   engine::FitOptions options;
   if (!laws.empty()) options.laws = distributions::fit::parse_families(laws);
   options.seed = seed;

@@ -116,9 +116,12 @@ FittedLaw fit_tn(std::span<const double> xs) {
     const double l = inverse_mills(t);
     return (1.0 - t * l - l * l) / ((t + l) * (t + l)) - c;
   };
+  // Below t = -32 Phi(t) is too small for lambda to keep its digits: the maximum lies beyond.
   double lo = -1.0, hi = 1.0;
-  while (f(lo) < 0.0 && lo > -36.0) lo *= 2.0;
+  while (f(lo) < 0.0 && lo > -32.0) lo *= 2.0;
   while (f(hi) > 0.0 && hi < 1e12) hi *= 2.0;
+  if (!(f(lo) >= 0.0) || !(f(hi) <= 0.0))
+    throw InputError("laws", "tn: the likelihood's maximum lies beyond mean/sd = -32 (the runs are nearly exponential)");
   const double t = solve(f, lo, hi);
   const double sd = m / (t + inverse_mills(t));
   return {Family::tn, t * sd, sd * sd, {}, {}, {}};
@@ -142,7 +145,7 @@ FittedLaw fit_mixture(std::span<const double> xs, std::size_t K) {
   std::vector<double> ys = logs_of(xs);
   std::sort(ys.begin(), ys.end());
   const std::size_t n = ys.size();
-  const double floor = 1e-6 * std::sqrt(std::max(moments(ys).second, 1e-300));
+  const double floor = 0.1 * std::sqrt(std::max(moments(ys).second, 1e-300));
   FittedLaw law{K == 2 ? Family::lognormal_mix2 : Family::lognormal_mix3, 0, 0, {}, {}, {}};
   for (std::size_t j = 0; j < K; ++j) {
     const std::span<const double> block(ys.data() + j * n / K, (j + 1) * n / K - j * n / K);
@@ -374,8 +377,11 @@ std::string FittedLaw::text() const {
     default: break;
   }
   std::string s = "mix(";
-  for (std::size_t j = 0; j < weights.size(); ++j)
-    s += (j ? "," : "") + g17(weights[j]) + ":lognormal(" + g17(mus[j]) + "," + g17(sigmas[j]) + ")";
+  for (std::size_t j = 0; j < weights.size(); ++j) {
+    if (j) s += ',';
+    s += g17(weights[j]);
+    s += ":lognormal(" + g17(mus[j]) + "," + g17(sigmas[j]) + ")";
+  }
   return s + ")";
 }
 

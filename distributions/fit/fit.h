@@ -16,8 +16,9 @@
 //   sd = mean_obs / (t + lambda), mean = t sd. No maximum when the runs' cv^2 >= 1 (refused).
 // - lognormal-mixK: EM on log X from deterministic starts (the sorted logs cut into K blocks of
 //   equal counts: each block's mean and sd, weight 1/K), until the log-likelihood rises by less
-//   than 1e-12 relative (at most 5,000 steps); a component's sd is floored at 1e-6 of the logs' sd
-//   so that no component collapses on tied runs.
+//   than 1e-12 relative (at most 5,000 steps); a component's sd is floored at 0.1 of the logs' sd:
+//   the mixture's likelihood is unbounded (a component collapsing onto one run, or onto tied runs),
+//   and the floor keeps EM away from those spikes.
 //
 // The bootstrap of (seed, group, law): sample b (0-based) draws its n values by inversion, u in
 // (0, 1) from 53 bits of Philox4x64-10 with key (seed, group) and counter (law, b, j, 0) for the

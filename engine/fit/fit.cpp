@@ -58,7 +58,8 @@ std::string empirical_text(const std::vector<double>& sorted) {
   for (std::size_t i = 0; i < n;) {
     std::size_t j = i;
     while (j < n && sorted[j] == sorted[i]) ++j;
-    s += (i ? "," : "") + std::to_string(j - i) + "/" + std::to_string(n) + ":c(" + g17(sorted[i]) + ")";
+    if (i) s += ',';
+    s += std::to_string(j - i) + "/" + std::to_string(n) + ":c(" + g17(sorted[i]) + ")";
     i = j;
   }
   return s + ")";
@@ -100,7 +101,13 @@ void fit_group(const RunGroup& group, std::uint64_t index, const FitOptions& opt
       warn(std::string("fit: ") + fit::name_of(family) + " left out of group '" + group.name + "': " + *why);
       continue;
     }
-    fit::FittedLaw law = fit::fit_mle(family, sorted);
+    fit::FittedLaw law;
+    try {
+      law = fit::fit_mle(family, sorted);
+    } catch (const InputError& e) {
+      warn(std::string("fit: ") + fit::name_of(family) + " left out of group '" + group.name + "': " + e.problem());
+      continue;
+    }
     const double loglik = fit::log_likelihood(law, sorted);
     const double aic = 2.0 * law.parameters() - 2.0 * loglik;
     candidates.push_back({std::move(law), loglik, aic, k});
@@ -118,8 +125,12 @@ void fit_group(const RunGroup& group, std::uint64_t index, const FitOptions& opt
 }  // namespace
 
 std::vector<RunGroup> groups_of_samples(const std::string& path) {
-  const distributions::Law law = distributions::Law::empirical(path);
-  return {{path, law.components()[0].leaf.data->sorted}};
+  try {
+    const distributions::Law law = distributions::Law::empirical(path);
+    return {{path, law.components()[0].leaf.data->sorted}};
+  } catch (const InputError& e) {
+    throw InputError("samples", e.problem(), e.hint());
+  }
 }
 
 Grouping parse_grouping(const std::string& text) {
