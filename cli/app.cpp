@@ -30,6 +30,7 @@
 #include "cli/model.h"
 #include "cli/options.h"
 #include "cli/plot.h"
+#include "cli/fit.h"
 #include "cli/schedule_command.h"
 #include "cli/parameters.h"
 #include "engine/simulate/bounds_records.h"
@@ -817,6 +818,7 @@ int run(int argc, char** argv) {
   PlotCommand plot;
   HbspCommand hbsp;
   ScheduleCommand schedule;
+  FitCommand fit;
   struct Command {
     std::function<bool()> parsed;
     std::function<int()> execute;
@@ -839,6 +841,7 @@ int run(int argc, char** argv) {
   subcommand("policies", "Master-slave dealing policies side by side with paired differences against the first: " + policy_list,
              policies);
   subcommand("schedule", "A static schedule of a graph (HEFT, CPOP, heft-sd) from its mean times: one record per task, a mapping file, a Gantt chart", schedule);
+  subcommand("fit", "Task-time laws fitted by maximum likelihood to measured runs (samples, WfFormat traces, sacct), with KS/AD bootstrap p-values", fit);
   self_registered(sweep);
   self_registered(plot);
   self_registered(hbsp);

@@ -12,8 +12,9 @@ namespace hetstruct::cli {
 namespace {
 
 // Library parameter -> flag. The sweep's TOML keys are the flags without their dashes.
-constexpr std::array<std::pair<const char*, const char*>, 42> flags = {{
+constexpr std::array<std::pair<const char*, const char*>, 47> flags = {{
     {"format", "--format"},
+    {"laws", "--laws"}, {"by", "--by"}, {"samples", "--samples"}, {"sacct", "--sacct"}, {"out_graph", "--out-graph"},
     {"structure", "--structure"}, {"graph", "--graph"},     {"width", "--n"},       {"fast_count", "--m"},
     {"scale", "--a"},             {"law", "--law"},         {"fast_law", "--fast-law"}, {"levels", "--levels"},
     {"comm_cost", "--comm"},      {"protocol", "--protocol"}, {"policy", "--policy"}, {"exchange", "--exchange"},

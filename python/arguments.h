@@ -15,6 +15,7 @@
 #include <pybind11/pybind11.h>
 
 #include "bounds/hbsp/model.h"
+#include "engine/fit/fit.h"
 #include "engine/estimators/distribution.h"
 #include "engine/estimators/estimators.h"
 #include "engine/hbsp/records.h"
@@ -70,6 +71,16 @@ struct ScheduleCall {
   std::string mapping_out;
 };
 ScheduleCall schedule_call(const py::kwargs& kwargs);
+
+// fit(): the runs' source (samples=, graph= one path or a list, sacct=), by=, laws=, seed=,
+// out_graph= (with graph=).
+struct FitCall {
+  std::string samples, sacct, out_graph;
+  std::vector<std::string> graphs;
+  engine::Grouping grouping;
+  engine::FitOptions options;
+};
+FitCall fit_call(const py::kwargs& kwargs);
 
 struct PoliciesCall {
   engine::Model model;

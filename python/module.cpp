@@ -22,6 +22,7 @@
 #include "engine/simulate/dag_model.h"
 #include "engine/hbsp/records.h"
 #include "engine/driver/interrupt.h"
+#include "engine/fit/fit.h"
 #include "engine/simulate/policies.h"
 #include "engine/simulate/record.h"
 #include "engine/simulate/schedule_records.h"
@@ -247,6 +248,23 @@ py::list schedule(const py::kwargs& kwargs) {
   });
 }
 
+// Laws fitted to measured runs: hetstruct fit's rows as dicts.
+py::list fit(const py::kwargs& kwargs) {
+  return guarded([&] {
+    const FitCall call = fit_call(kwargs);
+    const auto rows = without_gil([&] {
+      std::vector<engine::RunGroup> groups;
+      if (!call.samples.empty()) groups = engine::groups_of_samples(call.samples);
+      else if (!call.graphs.empty()) groups = engine::groups_of_traces(call.graphs, call.grouping);
+      else groups = engine::groups_of_sacct(call.sacct, engine::warn);
+      return engine::fit_rows(groups, call.options, engine::warn);
+    });
+    if (!call.out_graph.empty())
+      write_whole(call.out_graph, "out_graph", engine::fitted_trace(call.graphs.front(), call.grouping, rows));
+    return to_list(rows);
+  });
+}
+
 py::list policies(const py::kwargs& kwargs) {
   return guarded([&] {
     const PoliciesCall call = policies_call(kwargs);
@@ -330,6 +348,7 @@ PYBIND11_MODULE(_hetstruct, m) {
   m.def("figure", &figure, py::arg("figure"), "figure(n, **options) -> points of Wilson's Figure n (5..10)");
   m.def("schedule", &schedule,
         "schedule(graph=, algorithm='heft'|'cpop'|'heft-sd', ...) -> records per task of the static schedule");
+  m.def("fit", &fit, "fit(samples= | graph= | sacct=, by=, laws=, seed=, out_graph=) -> records: laws fitted to runs");
   m.def("policies", &policies, "policies(**options) -> records of the master-slave dealing policies");
   m.def("hbsp_replay", &hbsp_replay, "hbsp_replay(machine=, program= | algorithm=, ...) -> records per superstep and total");
 }

@@ -3,6 +3,7 @@
 // measured runtime); the options say which law to draw around it and where the tasks run.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -89,6 +90,20 @@ Structure parse_stg(const std::string& text, const std::string& source, const Ta
 // (executedAt) when all of them have a start, else in the topological order closest to the
 // file's; see parse_wfformat. Throws InputError naming the task or the field.
 Structure read_wfformat(const std::string& path, const TaskGraphOptions& options = {});
+// A task's `law` field (hetstruct's law syntax) draws its time in place of its runtime under
+// options.law; a law that does not parse is refused naming the file and the task.
+
+// One task's recorded run, as read_wfformat reads the trace (hetstruct fit's input): its id,
+// name, category (empty where the trace gives none), first machine (empty: none) and runtime.
+struct WfRun {
+  std::string id, name, category, machine;
+  double runtime = 0.0;
+};
+// The runs of the trace's tasks that record a runtime, in the file's task order.
+std::vector<WfRun> read_wfformat_runs(const std::string& path);
+// The trace at `path` (read_wfformat_runs has read it) again, every execution task whose id is in
+// `laws` carrying that law in a "law" field: the JSON text (one-space indentation).
+std::string wfformat_with_laws(const std::string& path, const std::map<std::string, std::string>& laws);
 Structure parse_wfformat(const std::string& text, const std::string& source, const TaskGraphOptions& options = {});
 
 enum class GraphFormat { dot, stg, wfformat };

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "distributions/input_error.h"
+#include "distributions/law.h"
 #include "structures/custom.h"
 #include "structures/task_graphs.h"
 
@@ -172,6 +173,8 @@ struct WfTask {
   std::optional<double> runtime;
   std::optional<double> started;  // its recorded start, seconds since 1970 (executedAt)
   int cores = 1;
+  std::string category;             // its `category`, where the trace gives one
+  std::optional<distributions::Law> law;  // its `law` (hetstruct's law syntax), where given
 };
 
 std::string label(const WfTask& t) { return "task '" + t.id + "'"; }
@@ -185,6 +188,15 @@ void read_execution(const Reader& r, const json& task, const std::string& where,
   else if (const json* machine = r.member(task, "machine")) t.machines = {r.string(*machine, where + " machine")};
   if (const json* count = r.member(task, "coreCount")) t.cores = cores(r, *count, where + " coreCount");
   else if (const json* old = r.member(task, "cores")) t.cores = cores(r, *old, where + " cores");
+  if (const json* category = r.member(task, "category")) t.category = r.string(*category, where + " category");
+  if (const json* law = r.member(task, "law")) {
+    const std::string text = r.string(*law, where + " law");
+    try {
+      t.law = distributions::parse_law(text);
+    } catch (const InputError& e) {
+      throw r.error(where + " law", e.what());
+    }
+  }
   if (const json* at = r.member(task, "executedAt")) {
     const std::string text = r.string(*at, where + " executedAt");
     t.started = parse_date_time(text);
@@ -221,7 +233,10 @@ using Arc = std::pair<std::size_t, std::size_t>;
 
 }  // namespace
 
-Structure parse_wfformat(const std::string& text, const std::string& source, const TaskGraphOptions& options) {
+namespace {
+
+Structure parse_trace(const std::string& text, const std::string& source, const TaskGraphOptions& options,
+                      std::vector<WfRun>* runs) {
   validate(options.law);
   validate_bandwidth(options.bandwidth);
   check_json_nesting(text, source);
@@ -261,6 +276,7 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
       WfTask t;
       t.id = r.string(r.required(task, "id", where), where + " id");
       if (const json* name = r.member(task, "name")) t.name = r.string(*name, where + " name");
+      if (const json* category = r.member(task, "category")) t.category = r.string(*category, where + " category");
       t.parents = r.optional_strings(task, "parents", label(t));
       t.children = r.optional_strings(task, "children", label(t));
       t.inputs = r.optional_strings(task, "inputFiles", label(t));
@@ -357,12 +373,13 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
     throw r.error(label(from), std::string(role) + " '" + ref + "' is not a task of the workflow");
   };
   for (const auto& t : tasks) {
-    if (!t.runtime) throw r.error(label(t), "has no runtimeInSeconds");
+    if (!t.runtime && !t.law) throw r.error(label(t), "has no runtimeInSeconds");
+    if (runs && t.runtime) runs->push_back({t.id, t.name, t.category, t.machines.empty() ? "" : t.machines[0], *t.runtime});
     CustomTask task;
     task.name = t.id;
     task.cores = t.cores;
     try {
-      task.law = dag.law_index(task_law(*t.runtime, options.law));
+      task.law = dag.law_index(t.law ? *t.law : task_law(*t.runtime, options.law));
     } catch (const InputError& e) {
       throw r.error(label(t), e.what());
     }
@@ -517,6 +534,33 @@ Structure parse_wfformat(const std::string& text, const std::string& source, con
     }
   }
   return build_custom(dag, source);
+}
+
+}  // namespace
+
+Structure parse_wfformat(const std::string& text, const std::string& source, const TaskGraphOptions& options) {
+  return parse_trace(text, source, options, nullptr);
+}
+
+std::vector<WfRun> read_wfformat_runs(const std::string& path) {
+  std::vector<WfRun> runs;
+  parse_trace(read_text_file(path, "graph file"), path, {}, &runs);
+  return runs;
+}
+
+std::string wfformat_with_laws(const std::string& path, const std::map<std::string, std::string>& laws) {
+  json root = json::parse(read_text_file(path, "graph file"));  // read_wfformat_runs has read it
+  json& workflow = root["workflow"];
+  json* tasks = nullptr;
+  if (workflow.contains("specification") && workflow.contains("execution")) tasks = &workflow["execution"]["tasks"];
+  else if (workflow.contains("tasks")) tasks = &workflow["tasks"];
+  else if (workflow.contains("jobs")) tasks = &workflow["jobs"];
+  if (tasks)
+    for (auto& task : *tasks) {
+      const std::string id = task.contains("id") ? task["id"].get<std::string>() : task["name"].get<std::string>();
+      if (const auto it = laws.find(id); it != laws.end()) task["law"] = it->second;
+    }
+  return root.dump(1) + "\n";
 }
 
 Structure read_wfformat(const std::string& path, const TaskGraphOptions& options) {

@@ -20,6 +20,7 @@ rank() {  # a file's floor: "rank group" (files of one group may include each ot
     engine/sweep/*) echo "8 sweep" ;;
     engine/wilson/*) echo "8 wilson" ;;
     engine/hbsp/*) echo "8 hbsp" ;;
+    engine/fit/*) echo "8 fit" ;;
     engine/*) echo "unplaced" ;;
     cli/*) echo "9 cli" ;;
     python/*) echo "9 python" ;;

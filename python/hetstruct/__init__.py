@@ -19,7 +19,7 @@ import tempfile
 
 from . import _hetstruct
 
-__all__ = ["simulate", "bounds", "schedule", "sweep", "table", "figure", "policies", "hbsp_replay", "to_dot", "frame"]
+__all__ = ["simulate", "bounds", "schedule", "fit", "sweep", "table", "figure", "policies", "hbsp_replay", "to_dot", "frame"]
 
 
 def _dot_id(value):
@@ -151,6 +151,14 @@ def bounds(**options):
     """Closed forms and Wilson's bounds per structure, or DAG estimates (graph= or estimates=True):
     the records of `hetstruct bounds`."""
     return _records(_hetstruct.bounds, **options)
+
+
+def fit(**options):
+    """Task-time laws fitted by maximum likelihood to measured runs: samples=FILE, graph=FILE or a
+    list of WfFormat traces (by='category' or 'name'), or sacct=FILE; laws= (a comma-separated text
+    or a list), seed=, out_graph=FILE (with graph=). The records of `hetstruct fit`, one per law and
+    group (docs/fit.md)."""
+    return _records(_hetstruct.fit, **options)
 
 
 def schedule(**options):
