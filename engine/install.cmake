@@ -1,11 +1,12 @@
 # The install rules of the libraries and their headers, and the CMake package hetstruct a C++ user
 # finds with find_package(hetstruct): hetstruct::distributions, structures, bounds, kernel, driver,
-# estimators, simulate, sweep, wilson, hbsp, and hetstruct::engine for all of them (docs/install.md).
+# estimators, simulate, sweep, wilson, hbsp, fit (the laws' fits), engine_fit (hetstruct fit's groups
+# and records), and hetstruct::engine for all of them (docs/install.md).
 include(CMakePackageConfigHelpers)
 
 set(hetstruct_package_libraries hetstruct_distributions hetstruct_structures hetstruct_bounds hetstruct_kernel
     hetstruct_driver hetstruct_estimators hetstruct_simulate hetstruct_sweep hetstruct_wilson hetstruct_hbsp
-    hetstruct_engine)
+    hetstruct_fit hetstruct_engine_fit hetstruct_engine)
 foreach(library IN LISTS hetstruct_package_libraries)
   string(REPLACE "hetstruct_" "" export_name ${library})
   set_target_properties(${library} PROPERTIES EXPORT_NAME ${export_name})
