@@ -1,4 +1,4 @@
-// HEFT, CPOP and heft-sd (structures/schedule.h), and their schedules as mappings.
+// HEFT, CPOP, heft-sd and PEFT (structures/schedule.h), and their schedules as mappings.
 //
 // Ranks are kept as sums over the processors (q times the paper's mean-based ranks) while the
 // lists are ordered: with whole-number times these sums are exact, so that the paper's ties (two
@@ -17,24 +17,9 @@
 #include "distributions/format.h"
 #include "distributions/input_error.h"
 #include "structures/custom.h"
+#include "structures/schedule_registry.h"
 
 namespace hetstruct::structures {
-
-ScheduleAlgorithm parse_schedule_algorithm(const std::string& name) {
-  if (name == "heft") return ScheduleAlgorithm::heft;
-  if (name == "cpop") return ScheduleAlgorithm::cpop;
-  if (name == "heft-sd") return ScheduleAlgorithm::heft_sd;
-  throw InputError("schedule", "unknown algorithm '" + name + "'", "choose heft, cpop or heft-sd");
-}
-
-const char* to_string(ScheduleAlgorithm algorithm) {
-  switch (algorithm) {
-    case ScheduleAlgorithm::heft: return "heft";
-    case ScheduleAlgorithm::cpop: return "cpop";
-    case ScheduleAlgorithm::heft_sd: return "heft-sd";
-  }
-  return "heft";
-}
 
 namespace {
 
@@ -267,13 +252,17 @@ class Timeline {
   std::vector<Line> lines_;
 };
 
-// The list scheduler both algorithms share: ready tasks by decreasing priority (ties: the task the
-// file lists first), each on the processor `choose` names (none: the least earliest finish time,
-// ties to the lowest index, among the processors with cores enough), inserted at the earliest
-// start its processor's order allows.
-template <class Fixed>
+// The list scheduler HEFT, CPOP and PEFT share: ready tasks by decreasing priority (ties: the task
+// the file lists first), each on the processor `fixed_processor` names (none: the one `prefer`
+// prefers, by default the least earliest finish time, ties to the lowest index, among the
+// processors with cores enough), inserted at the earliest start its processor's order allows.
+const auto earliest_finish = [](std::size_t, std::size_t, double finish, std::size_t, double best_finish) {
+  return finish < best_finish;
+};
+
+template <class Fixed, class Prefer = decltype(earliest_finish)>
 Schedule list_schedule(const SchedulingProblem& problem, const Adjacency& a, const std::vector<double>& priority,
-                       Fixed fixed_processor) {
+                       Fixed fixed_processor, Prefer prefer = earliest_finish) {
   const std::size_t n = problem.cost.size(), q = problem.processors;
   Schedule s;
   s.tasks.resize(n);
@@ -303,7 +292,7 @@ Schedule list_schedule(const SchedulingProblem& problem, const Adjacency& a, con
       if (c > problem.cores_of(p)) return;
       const double w = problem.cost[v][p];
       const auto place = timeline.earliest(p, data_ready(p), w, c);
-      if (best == q || place.start + w < best_finish) {
+      if (best == q || prefer(v, p, place.start + w, best, best_finish)) {
         best = p;
         best_place = place;
         best_finish = place.start + w;
@@ -434,8 +423,42 @@ Schedule cpop(const SchedulingProblem& problem) {
   return s;
 }
 
+std::vector<std::vector<double>> optimistic_cost_table(const SchedulingProblem& problem) {
+  check_problem(problem);
+  const auto a = adjacency(problem);
+  const auto topo = topological(a);
+  const std::size_t q = problem.processors;
+  std::vector<std::vector<double>> oct(problem.cost.size(), std::vector<double>(q, 0.0));
+  for (auto it = topo.rbegin(); it != topo.rend(); ++it)
+    for (const auto& [j, c] : a.succ[*it])
+      for (std::size_t p = 0; p < q; ++p) {
+        double least = std::numeric_limits<double>::infinity();
+        for (std::size_t r = 0; r < q; ++r) least = std::min(least, oct[j][r] + problem.cost[j][r] + (r == p ? 0.0 : c));
+        oct[*it][p] = std::max(oct[*it][p], least);
+      }
+  return oct;
+}
+
+Schedule peft(const SchedulingProblem& problem) {
+  const auto oct = optimistic_cost_table(problem);
+  const auto a = adjacency(problem);
+  // rank_oct times P: the row's sum, exact for whole numbers (as HEFT's ranks).
+  std::vector<double> rank(oct.size(), 0.0);
+  for (std::size_t v = 0; v < oct.size(); ++v)
+    for (const double o : oct[v]) rank[v] += o;
+  // The least O_EFT = EFT + OCT, equal within 1e-9 relative going to the lowest index.
+  const auto least_oeft = [&](std::size_t v, std::size_t p, double finish, std::size_t best, double best_finish) {
+    const double x = finish + oct[v][p], y = best_finish + oct[v][best];
+    return x < y && std::abs(x - y) > 1e-9 * std::max(std::abs(x), std::abs(y));
+  };
+  Schedule s = with_cores(list_schedule(problem, a, rank, [](std::size_t) { return -1; }, least_oeft), problem);
+  s.algorithm = ScheduleAlgorithm::peft;
+  s.upward_rank = upward_ranks(problem);
+  return s;
+}
+
 Schedule schedule(const SchedulingProblem& problem, ScheduleAlgorithm algorithm) {
-  Schedule s = algorithm == ScheduleAlgorithm::cpop ? cpop(problem) : heft(problem);
+  Schedule s = scheduler(algorithm).run(problem);
   s.algorithm = algorithm;
   return s;
 }
