@@ -50,6 +50,7 @@
 #include "engine/wilson/tables.h"
 
 #include "hetstruct_version.h"  // HETSTRUCT_VERSION, written at build time (cli/version.cmake)
+#include "structures/schedule.h"
 
 namespace hetstruct::cli {
 
@@ -110,7 +111,7 @@ struct Simulate {
                    "n=n-m,m=0); repeatable. Prints the one-configuration sweep's rows (mean by mc unless "
                    "--estimator); not with --metrics, --estimates or --histogram. With --quantiles or --deadline, the paired "
                    "difference of each quantile (bootstrap interval) and of each deadline's probability (Newcombe's "
-                   "interval) too. schedule=heft|cpop|heft-sd|none|one-per-task compares a graph's "
+                   "interval) too. schedule=" + structures::schedule_names("|", "|") + "|none|one-per-task compares a graph's "
                    "--schedule with another: each mean, the paired difference and ratio")
         ->group("Output");
     app.add_flag("--criticality", criticality,
@@ -263,7 +264,7 @@ struct Simulate {
     const engine::Model model = options.resolved();
     if (!model.task_graph.schedule)
       throw InputError("--compare-to", "schedule=" + compare_to.front().substr(std::string("schedule=").size()) + " needs the schedule to compare it with",
-                       "give --schedule heft, cpop or heft-sd");
+                       "give --schedule " + structures::schedule_names());
     // --distribution, --quantiles and --deadline: each schedule's rows, and the paired differences.
     output.emit(engine::compare_schedules(model, against, sampling.run_options(), distribution.resolved()));
     return 0;
@@ -840,7 +841,7 @@ int run(int argc, char** argv) {
   for (const auto& p : engine::master_slave_policies()) policy_list += (policy_list.empty() ? "" : ", ") + p.name + " (" + p.approach + ")";
   subcommand("policies", "Master-slave dealing policies side by side with paired differences against the first: " + policy_list,
              policies);
-  subcommand("schedule", "A static schedule of a graph (HEFT, CPOP, heft-sd) from its mean times: one record per task, a mapping file, a Gantt chart", schedule);
+  subcommand("schedule", "A static schedule of a graph (" + structures::schedule_names() + ") from its mean times: one record per task, a mapping file, a Gantt chart", schedule);
   subcommand("fit", "Task-time laws fitted by maximum likelihood to measured runs (samples, WfFormat traces, sacct), with KS/AD bootstrap p-values", fit);
   self_registered(sweep);
   self_registered(plot);

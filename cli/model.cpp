@@ -5,6 +5,7 @@
 #include "distributions/format.h"
 #include "distributions/input_error.h"
 #include "engine/kernel/communication.h"
+#include "structures/schedule.h"
 
 namespace hetstruct::cli {
 
@@ -45,7 +46,7 @@ void ModelOptions::add_to(CLI::App& app, Offer offer) {
         ->group(group);
     if (offer.schedule) {
       app.add_option("--schedule", schedule,
-                     "Place a graph's tasks by a static schedule computed from the mean times: heft | cpop | heft-sd "
+                     "Place a graph's tasks by a static schedule computed from the mean times: " + structures::schedule_names(" | ", " | ") + " "
                      "(HEFT on mean + k sd); on the file's machine (its costs or processor_scale, else the processors "
                      "its vertices name) or --scales (see hetstruct schedule)")
           ->group(group);

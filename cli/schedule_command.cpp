@@ -15,7 +15,7 @@ void ScheduleCommand::add_to(CLI::App& app) {
   // A schedule is of a graph, on the free port model: no structure, protocol, policy or replication.
   options.add_to(app, {.structure = false, .structure_required = false, .protocol = false, .policy = false, .schedule = false});
   app.add_option("--algorithm", options.schedule,
-                 "heft | cpop | heft-sd (HEFT on each time's mean + k standard deviations; k is --sd-weight)")
+                 structures::schedule_names(" | ", " | ") + " (heft-sd: HEFT on each time's mean + k standard deviations; k is --sd-weight; docs/schedule.md)")
       ->capture_default_str()->group("Schedule");
   options.schedule = "heft";
   app.add_option("--sd-weight", options.sd_weight, "With --algorithm heft-sd: k, the weight of each time's standard deviation")

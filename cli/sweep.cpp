@@ -33,6 +33,7 @@
 
 #ifdef HETSTRUCT_MPI
 #include "cli/mpi_sweep.h"
+#include "structures/schedule.h"
 #endif
 
 namespace hetstruct::cli {
@@ -375,7 +376,7 @@ void SweepCommand::add_to(CLI::App& app) {
                    "same configuration with these options set together; n, m, a, levels and "
                    "comm take expressions over the configuration's own columns (n=n-m,m=0 compares (n,m) with "
                    "(n-m,0)); repeatable. A target that cannot be built (n-m = 0) is an error, or with "
-                   "--skip-invalid leaves out that difference row. schedule=heft|cpop|heft-sd|none|one-per-task "
+                   "--skip-invalid leaves out that difference row. schedule=" + structures::schedule_names("|", "|") + "|none|one-per-task "
                    "(alone) compares each graph's --schedule with another. With quantiles or deadlines, the paired "
                    "quantile_difference and p_deadline_difference rows too")
       ->group(g);
@@ -427,7 +428,7 @@ void SweepCommand::add_graph_settings() {
       ->group(graphs);
   app_->add_option("--schedule", schedule,
                    "Place every graph's tasks by a static schedule from the mean times (and each configuration's "
-                   "--comm): heft | cpop | heft-sd (see hetstruct schedule)")
+                   "--comm): " + structures::schedule_names(" | ", " | ") + " (see hetstruct schedule)")
       ->group(graphs);
   app_->add_option("--sd-weight", sd_weight, "With --schedule heft-sd: k, the weight of each time's standard deviation")
       ->capture_default_str()->group(graphs);

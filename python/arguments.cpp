@@ -14,6 +14,7 @@
 
 #include "distributions/input_error.h"
 #include "structures/task_graphs.h"
+#include "structures/schedule.h"
 
 namespace hetstruct::python {
 
@@ -377,7 +378,7 @@ SimulateCall simulate_call(const py::kwargs& kwargs) {
       throw InputError("estimator", "schedule comparisons are plain Monte Carlo", "leave it out, or give mc");
     if (!c.model.task_graph.schedule)
       throw InputError("compare_to", compare_to.front() + " needs the schedule to compare it with",
-                       "give schedule='heft', 'cpop' or 'heft-sd'");
+                       "give schedule= one of " + structures::schedule_names());
     k.finish();
     return c;
   }

@@ -31,6 +31,7 @@
 #include "engine/wilson/figures.h"
 #include "engine/wilson/tables.h"
 #include "python/arguments.h"
+#include "structures/schedule.h"
 
 namespace py = pybind11;
 
@@ -347,7 +348,7 @@ PYBIND11_MODULE(_hetstruct, m) {
   m.def("table", &table, py::arg("table"), "table(n, **sampling) -> records of Wilson's Table n (1..8 or 'all')");
   m.def("figure", &figure, py::arg("figure"), "figure(n, **options) -> points of Wilson's Figure n (5..10)");
   m.def("schedule", &schedule,
-        "schedule(graph=, algorithm='heft'|'cpop'|'heft-sd', ...) -> records per task of the static schedule");
+        ("schedule(graph=, algorithm=" + hetstruct::structures::schedule_names("|", "|") + ", ...) -> records per task of the static schedule").c_str());
   m.def("fit", &fit, "fit(samples= | graph= | sacct=, by=, laws=, seed=, out_graph=) -> records: laws fitted to runs");
   m.def("policies", &policies, "policies(**options) -> records of the master-slave dealing policies");
   m.def("hbsp_replay", &hbsp_replay, "hbsp_replay(machine=, program= | algorithm=, ...) -> records per superstep and total");

@@ -1,4 +1,4 @@
-// HEFT, CPOP and heft-sd (structures/schedule.h), and their schedules as mappings.
+// HEFT, CPOP, heft-sd and PEFT (structures/schedule.h), and their schedules as mappings.
 //
 // Ranks are kept as sums over the processors (q times the paper's mean-based ranks) while the
 // lists are ordered: with whole-number times these sums are exact, so that the paper's ties (two
@@ -17,24 +17,9 @@
 #include "distributions/format.h"
 #include "distributions/input_error.h"
 #include "structures/custom.h"
+#include "structures/schedule_registry.h"
 
 namespace hetstruct::structures {
-
-ScheduleAlgorithm parse_schedule_algorithm(const std::string& name) {
-  if (name == "heft") return ScheduleAlgorithm::heft;
-  if (name == "cpop") return ScheduleAlgorithm::cpop;
-  if (name == "heft-sd") return ScheduleAlgorithm::heft_sd;
-  throw InputError("schedule", "unknown algorithm '" + name + "'", "choose heft, cpop or heft-sd");
-}
-
-const char* to_string(ScheduleAlgorithm algorithm) {
-  switch (algorithm) {
-    case ScheduleAlgorithm::heft: return "heft";
-    case ScheduleAlgorithm::cpop: return "cpop";
-    case ScheduleAlgorithm::heft_sd: return "heft-sd";
-  }
-  return "heft";
-}
 
 namespace {
 
@@ -101,6 +86,52 @@ std::vector<double> scaled_downward(const SchedulingProblem& problem, const Adja
   return rank;
 }
 
+// The idle gaps of a processor of one core, in a max segment tree over its order: leaf k holds the
+// gap before its k-th task (its start minus the previous task's finish), widened by 1e-12 of the
+// start so that it is never below what the exact fit test `finish + w <= start` accepts. The
+// search for the first gap from position lo that could hold a task of time w descends the tree
+// (O(log m)); each candidate is then checked by the exact test, so that the schedule is the scan's
+// bit for bit. An insertion at position k rewrites the leaves from k on, as the order's vector
+// moves its tail (appends, HEFT's common case, cost O(log m)).
+class GapTree {
+ public:
+  template <class Slots>
+  void update_from(const Slots& slots, std::size_t from) {
+    const std::size_t m = slots.size();
+    if (m > cap_) {
+      while (cap_ < m) cap_ = cap_ == 0 ? 64 : 2 * cap_;
+      t_.assign(2 * cap_, -inf);
+      from = 0;
+    }
+    for (std::size_t k = from; k < m; ++k)
+      t_[cap_ + k] = k == 0 ? -inf : slots[k].start - slots[k - 1].finish + 1e-12 * std::abs(slots[k].start);
+    for (std::size_t l = (cap_ + from) / 2, r = (cap_ + m - 1) / 2; l >= 1; l /= 2, r /= 2)
+      for (std::size_t v = l; v <= r; ++v) t_[v] = std::max(t_[2 * v], t_[2 * v + 1]);
+  }
+
+  // The first position k in [lo, m) whose gap holds w by the exact test, else m.
+  template <class Slots>
+  std::size_t first_fit(const Slots& slots, std::size_t lo, double w) const {
+    const std::size_t m = slots.size();
+    for (std::size_t k = find(1, 0, cap_, lo, w); k < m; k = find(1, 0, cap_, k + 1, w))
+      if (!(slots[k - 1].finish + w > slots[k].start)) return k;
+    return m;
+  }
+
+ private:
+  static constexpr double inf = std::numeric_limits<double>::infinity();
+  // The first leaf >= lo under node v (leaves [nl, nr)) of value >= w, else cap_.
+  std::size_t find(std::size_t v, std::size_t nl, std::size_t nr, std::size_t lo, double w) const {
+    if (cap_ == 0 || nr <= lo || t_[v] < w) return cap_;
+    if (nr - nl == 1) return nl;
+    const std::size_t mid = (nl + nr) / 2;
+    const std::size_t k = find(2 * v, nl, mid, lo, w);
+    return k != cap_ ? k : find(2 * v + 1, mid, nr, lo, w);
+  }
+  std::size_t cap_ = 0;
+  std::vector<double> t_;
+};
+
 // Each processor's tasks in the order they start, with what the simulator's rule of ordered
 // dispatch needs to know about them (docs/schedule.md, "Processors of several cores"). A processor
 // of K cores runs its order this way: task j starts at the latest of its data's arrival, the
@@ -146,6 +177,10 @@ class Timeline {
     // a predecessor's, [t, t) with the data ready at t.
     for (std::size_t k = i; k < m && slots[k].start == ready; ++k)
       if (slots[k].finish <= ready) i = k + 1;
+    // One core: the quick pass below (HEFT's scan) found by the gap tree instead, from position i
+    // (whose start is at least `ready`, so that later positions' bounds are the previous finishes).
+    if (line.cores == 1 && i < m && (i > 0 ? start_bound(slots[i - 1], ready, c) : ready) + w > slots[i].start)
+      i = line.gaps.first_fit(slots, i + 1, w);
     for (;;) {
       // A quick pass first: position i is out when slot i spares fewer than c cores and starts
       // before the task could end, started at the earliest at a bound of position i's start (the
@@ -197,6 +232,7 @@ class Timeline {
     }
     soonest(v, running);
     slots.insert(slots.begin() + static_cast<std::ptrdiff_t>(place.at), v);
+    if (line.cores == 1) line.gaps.update_from(slots, place.at);
     line.running.insert(line.running.begin() + static_cast<std::ptrdiff_t>(place.at), std::move(running));
   }
 
@@ -229,6 +265,7 @@ class Timeline {
     // running[k]: the tasks up to slots[k] in the order (itself included) that run past its
     // start, (finish, cores) by finish. Their cores are the ones not free at its start.
     std::vector<std::vector<std::pair<double, int>>> running;
+    GapTree gaps;  // one core only
   };
 
   // The earliest time from which c of the processor's cores are free after the tasks up to
@@ -267,13 +304,17 @@ class Timeline {
   std::vector<Line> lines_;
 };
 
-// The list scheduler both algorithms share: ready tasks by decreasing priority (ties: the task the
-// file lists first), each on the processor `choose` names (none: the least earliest finish time,
-// ties to the lowest index, among the processors with cores enough), inserted at the earliest
-// start its processor's order allows.
-template <class Fixed>
+// The list scheduler HEFT, CPOP and PEFT share: ready tasks by decreasing priority (ties: the task
+// the file lists first), each on the processor `fixed_processor` names (none: the one `prefer`
+// prefers, by default the least earliest finish time, ties to the lowest index, among the
+// processors with cores enough), inserted at the earliest start its processor's order allows.
+const auto earliest_finish = [](std::size_t, std::size_t, double finish, std::size_t, double best_finish) {
+  return finish < best_finish;
+};
+
+template <class Fixed, class Prefer = decltype(earliest_finish)>
 Schedule list_schedule(const SchedulingProblem& problem, const Adjacency& a, const std::vector<double>& priority,
-                       Fixed fixed_processor) {
+                       Fixed fixed_processor, Prefer prefer = earliest_finish) {
   const std::size_t n = problem.cost.size(), q = problem.processors;
   Schedule s;
   s.tasks.resize(n);
@@ -303,7 +344,7 @@ Schedule list_schedule(const SchedulingProblem& problem, const Adjacency& a, con
       if (c > problem.cores_of(p)) return;
       const double w = problem.cost[v][p];
       const auto place = timeline.earliest(p, data_ready(p), w, c);
-      if (best == q || place.start + w < best_finish) {
+      if (best == q || prefer(v, p, place.start + w, best, best_finish)) {
         best = p;
         best_place = place;
         best_finish = place.start + w;
@@ -434,8 +475,42 @@ Schedule cpop(const SchedulingProblem& problem) {
   return s;
 }
 
+std::vector<std::vector<double>> optimistic_cost_table(const SchedulingProblem& problem) {
+  check_problem(problem);
+  const auto a = adjacency(problem);
+  const auto topo = topological(a);
+  const std::size_t q = problem.processors;
+  std::vector<std::vector<double>> oct(problem.cost.size(), std::vector<double>(q, 0.0));
+  for (auto it = topo.rbegin(); it != topo.rend(); ++it)
+    for (const auto& [j, c] : a.succ[*it])
+      for (std::size_t p = 0; p < q; ++p) {
+        double least = std::numeric_limits<double>::infinity();
+        for (std::size_t r = 0; r < q; ++r) least = std::min(least, oct[j][r] + problem.cost[j][r] + (r == p ? 0.0 : c));
+        oct[*it][p] = std::max(oct[*it][p], least);
+      }
+  return oct;
+}
+
+Schedule peft(const SchedulingProblem& problem) {
+  const auto oct = optimistic_cost_table(problem);
+  const auto a = adjacency(problem);
+  // rank_oct times P: the row's sum, exact for whole numbers (as HEFT's ranks).
+  std::vector<double> rank(oct.size(), 0.0);
+  for (std::size_t v = 0; v < oct.size(); ++v)
+    for (const double o : oct[v]) rank[v] += o;
+  // The least O_EFT = EFT + OCT, equal within 1e-9 relative going to the lowest index.
+  const auto least_oeft = [&](std::size_t v, std::size_t p, double finish, std::size_t best, double best_finish) {
+    const double x = finish + oct[v][p], y = best_finish + oct[v][best];
+    return x < y && std::abs(x - y) > 1e-9 * std::max(std::abs(x), std::abs(y));
+  };
+  Schedule s = with_cores(list_schedule(problem, a, rank, [](std::size_t) { return -1; }, least_oeft), problem);
+  s.algorithm = ScheduleAlgorithm::peft;
+  s.upward_rank = upward_ranks(problem);
+  return s;
+}
+
 Schedule schedule(const SchedulingProblem& problem, ScheduleAlgorithm algorithm) {
-  Schedule s = algorithm == ScheduleAlgorithm::cpop ? cpop(problem) : heft(problem);
+  Schedule s = scheduler(algorithm).run(problem);
   s.algorithm = algorithm;
   return s;
 }

@@ -19,11 +19,15 @@ namespace hetstruct::structures {
 
 struct CustomDag;
 
-enum class ScheduleAlgorithm { heft, cpop, heft_sd };
+// The schedulers of the registry (structures/schedule_registry.h: names, summaries, functions).
+enum class ScheduleAlgorithm { heft, cpop, heft_sd, peft, etf, min_min, max_min, sufferage, mct, met, olb };
 
-// heft, cpop, heft-sd (InputError naming `schedule` otherwise).
+// A name of the registry (InputError naming `schedule` otherwise, listing the names), and back.
 ScheduleAlgorithm parse_schedule_algorithm(const std::string& name);
 const char* to_string(ScheduleAlgorithm algorithm);
+// The registry's names in its order, joined by `separator`, the last two by `last` ("heft, cpop
+// or olb"; with last = separator, "heft|cpop|olb").
+std::string schedule_names(const std::string& separator = ", ", const std::string& last = " or ");
 
 // What a schedule is computed from, beside the graph.
 struct ScheduleOptions {
@@ -101,7 +105,14 @@ Schedule heft(const SchedulingProblem& problem);
 // CPOP: tasks by decreasing upward + downward rank; the tasks of the critical path on the one
 // processor that runs them fastest in all, the others where they finish first (insertion).
 Schedule cpop(const SchedulingProblem& problem);
-// The algorithm the options name on the problem they give (heft-sd is heft on its problem).
+// PEFT (Arabnejad and Barbosa, "List scheduling algorithm for heterogeneous systems by an optimistic
+// cost table", IEEE TPDS 25(3), 2014): tasks by decreasing rank_oct (the mean of their row of the
+// optimistic cost table), each on the processor of least insertion finish + OCT (docs/schedule.md).
+Schedule peft(const SchedulingProblem& problem);
+// The optimistic cost table OCT[task][processor] of PEFT.
+std::vector<std::vector<double>> optimistic_cost_table(const SchedulingProblem& problem);
+// The algorithm the options name on the problem they give, by the registry (heft-sd is heft on its
+// problem).
 Schedule schedule(const SchedulingProblem& problem, ScheduleAlgorithm algorithm);
 
 // The schedule's processors and orders run as soon as possible on `problem`'s times, by the

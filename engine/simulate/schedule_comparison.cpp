@@ -25,7 +25,7 @@ ScheduleChoice parse_schedule_choice(const std::string& name) {
     return structures::parse_schedule_algorithm(name);
   } catch (const InputError& e) {
     throw InputError("schedule", e.problem(),
-                     "choose heft, cpop, heft-sd, none (the file's own placement) or one-per-task");
+                     "choose " + structures::schedule_names() + ", none (the file's own placement) or one-per-task");
   }
 }
 
@@ -44,7 +44,7 @@ void apply_schedule_choice(const ScheduleChoice& choice, structures::TaskGraphOp
 std::vector<Record> compare_schedules(const Model& base, const std::vector<ScheduleChoice>& against,
                                       const RunOptions& run, const DistributionOptions& distribution) {
   if (!base.task_graph.schedule)
-    throw InputError("schedule", "comparing schedules needs the schedule to compare them with", "give a schedule (heft, cpop or heft-sd)");
+    throw InputError("schedule", "comparing schedules needs the schedule to compare them with", "give a schedule (" + structures::schedule_names() + ")");
   distribution.validate();
   const auto algorithm_of = [](const Model& m) {
     if (m.task_graph.schedule) return std::string(structures::to_string(m.task_graph.schedule->algorithm));

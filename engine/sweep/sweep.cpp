@@ -16,6 +16,7 @@
 #include "engine/driver/resources.h"
 #include "engine/simulate/simulation.h"
 #include "structures/structure.h"
+#include "structures/schedule.h"
 
 namespace hetstruct::engine {
 
@@ -181,7 +182,7 @@ SweepEntries build_entries(const std::vector<SweepGrid>& grids, const std::vecto
     if (!own)
       throw InputError("compare_to", "'" + cmp.label() + "' compares each graph's schedule with " + choice->name() +
                                          ", and no schedule is set",
-                       "give the schedule (heft, cpop or heft-sd) to compare it with");
+                       "give the schedule (" + structures::schedule_names() + ") to compare it with");
     if (*choice == ScheduleChoice(own->algorithm))
       throw InputError("compare_to", "'" + cmp.label() + "' compares the schedule " + choice->name() + " with itself",
                        "compare it with another algorithm");

@@ -285,14 +285,13 @@ BENCHMARK_CAPTURE(dag_ready_plan, many_per_processor_uniform_4_cores, 4);
 BENCHMARK_CAPTURE(dag_ready_plan, many_per_processor_uniform_32_cores, 32);
 
 
-// Static schedules (structures/schedule.h) of random DAGs of n tasks on 8 unrelated processors:
-// each task up to 3 predecessors among the 50 before it, whole-number times 1-50, messages 1-30.
-// Reported per task (items: tasks):
+// Static schedules (structures/schedule.h) of random DAGs of n tasks on q unrelated processors
+// (8 unless a second argument): each task up to 3 predecessors among the `window` before it (all
+// of them with window 0: wide graphs whose data is ready early, so that insertion searches long
+// processor timelines), whole-number times 1-50, messages 1-30. Reported per task (items: tasks):
 //
-//   ./build/hetstruct_bench --benchmark_filter='^schedule/'
-void schedule(benchmark::State& state, structures::ScheduleAlgorithm algorithm) {
-  const auto n = static_cast<std::size_t>(state.range(0));
-  constexpr std::size_t q = 8;
+//   ./build/hetstruct_bench --benchmark_filter='^schedule'
+structures::SchedulingProblem random_schedule_problem(std::size_t n, std::size_t q, std::size_t window) {
   boost::random::mt19937_64 rng(n);
   boost::random::uniform_int_distribution<int> time(1, 50), comm(1, 30), preds(1, 3);
   structures::SchedulingProblem problem;
@@ -302,18 +301,33 @@ void schedule(benchmark::State& state, structures::ScheduleAlgorithm algorithm) 
     for (auto& w : row) w = time(rng);
     problem.cost.push_back(row);
     if (j == 0) continue;
-    boost::random::uniform_int_distribution<std::size_t> pick(j > 50 ? j - 50 : 0, j - 1);
+    boost::random::uniform_int_distribution<std::size_t> pick(window > 0 && j > window ? j - window : 0, j - 1);
     std::vector<std::size_t> from;
     for (int k = preds(rng); k > 0; --k) from.push_back(pick(rng));
     std::sort(from.begin(), from.end());
     from.erase(std::unique(from.begin(), from.end()), from.end());
     for (const auto i : from) problem.edges.push_back({i, j, static_cast<double>(comm(rng))});
   }
+  return problem;
+}
+
+void schedule(benchmark::State& state, structures::ScheduleAlgorithm algorithm) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto problem = random_schedule_problem(n, 8, 50);
   for (auto _ : state) benchmark::DoNotOptimize(structures::schedule(problem, algorithm).makespan);
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
 }
 
+// HEFT on 16 processors, the window 50 or the whole past (the insertion search's worst case here).
+void schedule_heft16(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto problem = random_schedule_problem(n, 16, static_cast<std::size_t>(state.range(1)));
+  for (auto _ : state) benchmark::DoNotOptimize(structures::heft(problem).makespan);
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
+}
+
 BENCHMARK_CAPTURE(schedule, heft, structures::ScheduleAlgorithm::heft)->Arg(100)->Arg(1000)->Arg(10000)->Unit(benchmark::kMicrosecond);
+BENCHMARK(schedule_heft16)->ArgsProduct({{1000, 10000, 100000}, {50, 0}})->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(schedule, cpop, structures::ScheduleAlgorithm::cpop)->Arg(100)->Arg(1000)->Arg(10000)->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();
