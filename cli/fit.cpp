@@ -46,11 +46,8 @@ int FitCommand::execute() {
   output.value();  // a bad --format fails before any work
   const engine::Grouping grouping = engine::parse_grouping(by);
   const auto warn = [](const std::string& text) { engine::warn(text); };  // printed after the rows
-  std::vector<engine::RunGroup> groups;
-  if (!samples.empty()) groups = engine::groups_of_samples(samples);
-  else if (!graphs.empty()) groups = engine::groups_of_traces(graphs, grouping);
-  else groups = engine::groups_of_sacct(sacct, warn);
-  const std::vector<engine::Record> rows = engine::fit_rows(groups, options, warn);
+  const std::vector<engine::Record> rows =
+      engine::fit_rows(engine::groups_of({samples, graphs, sacct}, grouping, warn), options, warn);
   if (!out_graph.empty()) write_file_atomically(out_graph, engine::fitted_trace(graphs.front(), grouping, rows));
   output.emit(rows);
   return 0;

@@ -429,17 +429,17 @@ ScheduleCall schedule_call(const py::kwargs& kwargs) {
 FitCall fit_call(const py::kwargs& kwargs) {
   Keywords k("fit", kwargs);
   FitCall c;
-  c.samples = k.text("samples", "");
-  c.graphs = k.list("graph");
-  c.sacct = k.text("sacct", "");
-  if (!c.samples.empty() + !c.graphs.empty() + !c.sacct.empty() != 1)
+  c.inputs.samples = k.text("samples", "");
+  c.inputs.graphs = k.list("graph");
+  c.inputs.sacct = k.text("sacct", "");
+  if (!c.inputs.samples.empty() + !c.inputs.graphs.empty() + !c.inputs.sacct.empty() != 1)
     throw InputError("fit", "give exactly one of samples=, graph=, sacct=");
-  if (k.given("by") && c.graphs.empty()) throw InputError("by", "groups graph= traces only");
+  if (k.given("by") && c.inputs.graphs.empty()) throw InputError("by", "groups graph= traces only");
   c.grouping = engine::parse_grouping(k.text("by", "category"));
   if (k.given("laws")) c.options.laws = distributions::fit::parse_families(k.joined("laws"));
   c.options.seed = k.count("seed", 1, std::numeric_limits<std::uint64_t>::max());
   c.out_graph = k.text("out_graph", "");
-  if (!c.out_graph.empty() && c.graphs.empty()) throw InputError("out_graph", "needs graph=");
+  if (!c.out_graph.empty() && c.inputs.graphs.empty()) throw InputError("out_graph", "needs graph=");
   k.finish();
   return c;
 }

@@ -75,8 +75,8 @@ ScheduleCall schedule_call(const py::kwargs& kwargs);
 // fit(): the runs' source (samples=, graph= one path or a list, sacct=), by=, laws=, seed=,
 // out_graph= (with graph=).
 struct FitCall {
-  std::string samples, sacct, out_graph;
-  std::vector<std::string> graphs;
+  engine::FitInputs inputs;
+  std::string out_graph;
   engine::Grouping grouping;
   engine::FitOptions options;
 };

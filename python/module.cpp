@@ -254,14 +254,10 @@ py::list fit(const py::kwargs& kwargs) {
   return guarded([&] {
     const FitCall call = fit_call(kwargs);
     const auto rows = without_gil([&] {
-      std::vector<engine::RunGroup> groups;
-      if (!call.samples.empty()) groups = engine::groups_of_samples(call.samples);
-      else if (!call.graphs.empty()) groups = engine::groups_of_traces(call.graphs, call.grouping);
-      else groups = engine::groups_of_sacct(call.sacct, engine::warn);
-      return engine::fit_rows(groups, call.options, engine::warn);
+      return engine::fit_rows(engine::groups_of(call.inputs, call.grouping, engine::warn), call.options, engine::warn);
     });
     if (!call.out_graph.empty())
-      write_whole(call.out_graph, "out_graph", engine::fitted_trace(call.graphs.front(), call.grouping, rows));
+      write_whole(call.out_graph, "out_graph", engine::fitted_trace(call.inputs.graphs.front(), call.grouping, rows));
     return to_list(rows);
   });
 }

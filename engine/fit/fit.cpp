@@ -197,6 +197,13 @@ std::optional<double> parse_elapsed(const std::string& text) {
   return days * 86400.0 + seconds;
 }
 
+std::vector<RunGroup> groups_of(const FitInputs& inputs, Grouping grouping,
+                                const std::function<void(const std::string&)>& warn) {
+  if (!inputs.samples.empty()) return groups_of_samples(inputs.samples);
+  if (!inputs.graphs.empty()) return groups_of_traces(inputs.graphs, grouping);
+  return groups_of_sacct(inputs.sacct, warn);
+}
+
 std::vector<RunGroup> groups_of_sacct(const std::string& path, const std::function<void(const std::string&)>& warn) {
   std::ifstream in(path);
   if (!in) throw InputError("sacct", "cannot read the file '" + path + "'");

@@ -48,6 +48,17 @@ std::vector<RunGroup> groups_of_sacct(const std::string& path, const std::functi
 // Elapsed [DD-[HH:]]MM:SS in seconds; none when `text` is not one.
 std::optional<double> parse_elapsed(const std::string& text);
 
+// What one fit reads: a samples file, WfFormat traces or an sacct file (the front ends check that
+// exactly one is given, in their own spelling).
+struct FitInputs {
+  std::string samples;
+  std::vector<std::string> graphs;
+  std::string sacct;
+};
+// The groups of the input given: groups_of_samples, groups_of_traces or groups_of_sacct.
+std::vector<RunGroup> groups_of(const FitInputs& inputs, Grouping grouping,
+                                const std::function<void(const std::string&)>& warn);
+
 struct FitOptions {
   std::vector<distributions::fit::Family> laws = distributions::fit::all_families;
   std::uint64_t seed = 1;
