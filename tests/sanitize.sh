@@ -9,7 +9,7 @@
 #   tests/sanitize.sh tsan   ThreadSanitizer: the parallel engine's tests (Catch2 [engine],
 #                            [tables] and every test named "... threads"), and the determinism CLI
 #                            tests (1 vs 2 threads) in build-tsan/. Needs the annotations of
-#                            engine/driver/tsan.h in the engine's parallel loops (Debian's libtbb is not
+#                            distributions/tsan.h in the engine's parallel loops (Debian's libtbb is not
 #                            instrumented) and tests/tsan.supp for TBB's own internals.
 #   tests/sanitize.sh [all]  both
 #

@@ -18,6 +18,7 @@
 #include <tbb/parallel_for.h>
 
 #include "distributions/input_error.h"
+#include "distributions/tsan.h"
 
 namespace hetstruct::distributions::fit {
 
@@ -452,20 +453,23 @@ Goodness bootstrap_goodness(const FittedLaw& law, std::span<const double> sorted
                             std::uint64_t group, int samples) {
   Goodness g{ks_statistic(law, sorted), nan, ad_statistic(law, sorted), nan};
   std::vector<double> ks(samples), ad(samples);
+  tsan_release(&ks);  // the writes above happen before every body
   tbb::parallel_for(0, samples, [&](int b) {
+    tsan_acquire(&ks);
     const std::vector<double> xs = bootstrap_sample(law, sorted.size(), seed, group, b);
-    if (unfittable(law.family, xs)) {
-      ks[b] = ad[b] = INFINITY;
-      return;
+    ks[b] = ad[b] = INFINITY;  // a sample the family cannot be fitted to counts as a worse fit
+    if (!unfittable(law.family, xs)) {
+      try {
+        const FittedLaw refit = fit_mle(law.family, xs);
+        ks[b] = ks_statistic(refit, xs), ad[b] = ad_statistic(refit, xs);
+      } catch (const InputError&) {
+        ks[b] = ad[b] = INFINITY;
+      }
+      if (std::isnan(ad[b])) ad[b] = INFINITY;
     }
-    try {
-      const FittedLaw refit = fit_mle(law.family, xs);
-      ks[b] = ks_statistic(refit, xs), ad[b] = ad_statistic(refit, xs);
-    } catch (const InputError&) {
-      ks[b] = ad[b] = INFINITY;
-    }
-    if (std::isnan(ad[b])) ad[b] = INFINITY;
+    tsan_release(&ad);  // and every body before the counting below
   });
+  tsan_acquire(&ad);
   const auto p = [samples](const std::vector<double>& stars, double d) {
     const auto count = std::count_if(stars.begin(), stars.end(), [d](double s) { return s >= d; });
     return (1.0 + static_cast<double>(count)) / (samples + 1.0);

@@ -20,7 +20,7 @@
 #include "distributions/input_error.h"
 #include "engine/driver/interrupt.h"
 #include "engine/driver/monte_carlo.h"
-#include "engine/driver/tsan.h"
+#include "distributions/tsan.h"
 
 namespace hetstruct::engine {
 

@@ -1,4 +1,4 @@
-// ThreadSanitizer annotations for the oneTBB loops. Debian's libtbb is not built with
+// ThreadSanitizer annotations for the oneTBB loops (the engine's blocks, the fit's bootstrap). Debian's libtbb is not built with
 // -fsanitize=thread: TSan does not see the atomics with which its scheduler hands a
 // parallel_for's tasks from the caller to the workers and back, so everything a body touches
 // would look racy. These mark the edges parallel_for guarantees (the caller's writes before it
@@ -19,7 +19,7 @@ extern "C" void __tsan_acquire(void* addr);
 extern "C" void __tsan_release(void* addr);
 #endif
 
-namespace hetstruct::engine {
+namespace hetstruct {
 
 inline void tsan_release([[maybe_unused]] const void* sync) {
 #ifdef HETSTRUCT_TSAN
@@ -33,4 +33,4 @@ inline void tsan_acquire([[maybe_unused]] const void* sync) {
 #endif
 }
 
-}  // namespace hetstruct::engine
+}  // namespace hetstruct
