@@ -188,7 +188,7 @@ Schedule met(const SchedulingProblem& problem) {
 
 Schedule olb(const SchedulingProblem& problem) {
   return by_rank(problem, ScheduleAlgorithm::olb,
-                 [](const AppendState& st, std::size_t i) { return st.least([&](std::size_t p) { return st.avail(p); }); });
+                 [](const AppendState& st, std::size_t) { return st.least([&](std::size_t p) { return st.avail(p); }); });
 }
 
 }  // namespace hetstruct::structures
