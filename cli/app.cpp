@@ -24,6 +24,7 @@
 #include "bounds/closed_forms.h"
 #include "bounds/structure_bounds.h"
 #include "bounds/heterogeneity.h"
+#include "cli/compare_command.h"
 #include "cli/distribution.h"
 #include "cli/gnuplot.h"
 #include "cli/hbsp/command.h"
@@ -820,6 +821,7 @@ int run(int argc, char** argv) {
   HbspCommand hbsp;
   ScheduleCommand schedule;
   FitCommand fit;
+  CompareCommand compare;
   struct Command {
     std::function<bool()> parsed;
     std::function<int()> execute;
@@ -842,6 +844,7 @@ int run(int argc, char** argv) {
   subcommand("policies", "Master-slave dealing policies side by side with paired differences against the first: " + policy_list,
              policies);
   subcommand("schedule", "A static schedule of a graph (" + structures::schedule_names() + ") from its mean times: one record per task, a mapping file, a Gantt chart", schedule);
+  subcommand("compare", "Several schedules of a graph on the same draws: each one's mean, quantiles and deadline probabilities, and paired differences from a baseline with 95% intervals", compare);
   subcommand("fit", "Task-time laws fitted by maximum likelihood to measured runs (samples, WfFormat traces, sacct), with KS/AD bootstrap p-values", fit);
   self_registered(sweep);
   self_registered(plot);

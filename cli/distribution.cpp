@@ -32,12 +32,13 @@ void add_levels_and_deadlines(CLI::App& app, std::vector<std::string>& quantiles
 
 }  // namespace
 
-void DistributionFlags::add_to(CLI::App& app) {
+void DistributionFlags::add_to(CLI::App& app, bool histogram) {
   app.add_flag("--distribution", distribution,
                "The makespan's sd (with its standard error) and quantiles 0.05,0.25,0.5,0.75,0.95; implied by "
                "--quantiles, --deadline and --histogram")
       ->group(group);
   add_levels_and_deadlines(app, quantiles, deadlines);
+  if (!histogram) return;
   app.add_option("--histogram", histogram_bins, "Histogram of the makespan: BINS equal bins over [min, max], to --histogram-out")
       ->type_name("BINS")->group(group);
   app.add_option("--histogram-out", histogram_out,

@@ -20,7 +20,8 @@ struct DistributionFlags {
   std::string histogram_bins;
   std::string histogram_out;
 
-  void add_to(CLI::App& app);
+  // `histogram`: --histogram and --histogram-out too (compare has no histogram).
+  void add_to(CLI::App& app, bool histogram = true);
   bool asked() const {
     return distribution || !quantiles.empty() || !deadlines.empty() || !histogram_bins.empty() || !histogram_out.empty();
   }

@@ -226,6 +226,49 @@ TEST_CASE("schedule comparisons with quantiles: the paired rows from the two sch
   for (std::size_t i = 0; i < rows.size(); ++i) CHECK(csv_line(one[i]) == csv_line(rows[i]));
 }
 
+TEST_CASE("compare: the schedules' rows as compare_schedules gives them, each difference flagged by its interval",
+          "[paired][schedule][compare]") {
+  Model model;
+  model.graph = std::string(HETSTRUCT_TEST_DATA) + "/topcuoglu2002_cv30.dot";
+  model.task_graph.schedule = structures::ScheduleOptions{};
+  RunOptions run;
+  run.reps = 600;
+  run.seed = 3;
+  DistributionOptions options;
+  options.sd = true;
+  options.quantile_levels = {0.5, 0.95};
+  options.deadlines = {85.0};
+  const std::vector<ScheduleChoice> others{structures::ScheduleAlgorithm::peft, structures::ScheduleAlgorithm::min_min,
+                                           structures::ScheduleAlgorithm::olb};
+  const auto plain = compare_schedules(model, others, run, options);
+  const auto rows = compare_schedule_set(model, others, run, options);
+  REQUIRE(rows.size() == plain.size());
+  int flagged = 0, excluding = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& fields = rows[i].fields();
+    REQUIRE(fields.size() == plain[i].fields().size() + 1);
+    CHECK(fields.back().name == "excludes_0");
+    // Every other field the same bits.
+    for (std::size_t k = 0; k + 1 < fields.size(); ++k) {
+      CHECK(fields[k].name == plain[i].fields()[k].name);
+      CHECK(csv_field(rows[i].text(fields[k].name)) == csv_field(plain[i].text(fields[k].name)));
+    }
+    const std::string quantity = rows[i].text("quantity");
+    if (quantity.size() >= 10 && quantity.compare(quantity.size() - 10, 10, "difference") == 0) {
+      ++flagged;
+      const bool excludes = number(rows[i], "ci_low") > 0.0 || number(rows[i], "ci_high") < 0.0;
+      excluding += excludes;
+      CHECK(std::get<bool>(fields.back().value) == excludes);
+    } else {
+      CHECK(std::holds_alternative<std::monostate>(fields.back().value));
+    }
+  }
+  // Three others, each with a difference, two quantile differences and a deadline's.
+  CHECK(flagged == 12);
+  // heft (80 planned) against olb (111 planned): far apart.
+  CHECK(excluding >= 1);
+}
+
 TEST_CASE("a model's comparisons with quantiles and deadlines: the paired rows from the target run apart",
           "[paired][sweep]") {
   const Model model = Model::wilson(structures::StructureKind::synchronous, 4, 1, "1/2", "exp(1)", 6);

@@ -2,6 +2,7 @@
 
 #include "distributions/input_error.h"
 #include <cmath>
+#include <stdexcept>
 
 #include "engine/driver/blocks.h"
 #include "engine/estimators/paired.h"
@@ -129,6 +130,24 @@ std::vector<Record> compare_schedules(const Model& base, const std::vector<Sched
       records.push_back(row(sims[0], vs, "quantile_difference", p.reps, x.value, x.stderr_, x.ci_low, x.ci_high, x.level));
     for (const auto& t : p.deadlines)
       records.push_back(row(sims[0], vs, "p_deadline_difference", p.reps, t.value, t.stderr_, t.ci_low, t.ci_high, none, t.deadline));
+  }
+  return records;
+}
+
+std::vector<Record> compare_schedule_set(const Model& base, const std::vector<ScheduleChoice>& against,
+                                         const RunOptions& run, const DistributionOptions& distribution) {
+  std::vector<Record> records = compare_schedules(base, against, run, distribution);
+  const auto number = [](const Record& r, const std::string& name) {
+    for (const auto& f : r.fields())
+      if (f.name == name) return std::get<double>(f.value);
+    throw std::logic_error("compare_schedule_set: a comparison row without " + name);
+  };
+  for (auto& r : records) {
+    const std::string quantity = r.text("quantity");
+    if (quantity == "difference" || quantity == "quantile_difference" || quantity == "p_deadline_difference")
+      r.add_flag("excludes_0", number(r, "ci_low") > 0.0 || number(r, "ci_high") < 0.0);
+    else
+      r.add_none("excludes_0");
   }
   return records;
 }

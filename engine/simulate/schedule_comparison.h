@@ -60,4 +60,12 @@ void apply_schedule_choice(const ScheduleChoice& choice, structures::TaskGraphOp
 std::vector<Record> compare_schedules(const Model& base, const std::vector<ScheduleChoice>& against,
                                       const RunOptions& run, const DistributionOptions& distribution = {});
 
+// `hetstruct compare`'s rows: compare_schedules' rows for the baseline `base` (its schedule) and the
+// schedules `against`, each with one more field, excludes_0: on the difference,
+// quantile_difference and p_deadline_difference rows (baseline - other), whether the 95% interval
+// leaves 0 out (ci_low > 0 or ci_high < 0: the replications tell the two schedules apart at that
+// level); none on the others. The other fields keep compare_schedules' bits.
+std::vector<Record> compare_schedule_set(const Model& base, const std::vector<ScheduleChoice>& against,
+                                         const RunOptions& run, const DistributionOptions& distribution = {});
+
 }  // namespace hetstruct::engine
