@@ -1,6 +1,5 @@
 #include "cli/compare_command.h"
 
-#include <algorithm>
 #include <iostream>
 
 #include "cli/gnuplot.h"
@@ -32,49 +31,19 @@ void CompareCommand::add_to(CLI::App& app) {
   output.add_to(app, engine::Format::text);
 }
 
-namespace {
-
-// A library error about a schedule's name, in this command's words.
-template <class F>
-auto as_flag(const std::string& flag, F f) {
-  try {
-    return f();
-  } catch (const InputError& e) {
-    if (e.where() != "schedule" && e.where() != "compare_to") throw;
-    throw InputError(flag, e.problem(), e.hint());
-  }
-}
-
-}  // namespace
-
 int CompareCommand::execute() {
   if (options.model.graph.empty()) throw InputError("--graph", "missing", "the schedules are of a graph file: give --graph FILE");
-  std::vector<engine::ScheduleChoice> choices;
-  for (const auto& name : schedules) {
-    const auto choice = as_flag("--schedules", [&] { return engine::parse_schedule_choice(name); });
-    if (std::find(choices.begin(), choices.end(), choice) != choices.end())
-      throw InputError("--schedules", "names " + name + " twice", "name each schedule once");
-    choices.push_back(choice);
-  }
-  if (choices.size() < 2) throw InputError("--schedules", "needs at least two schedules to compare", "add another: heft,peft");
-  const std::string base = baseline.empty() ? schedules.front() : baseline;
-  const auto base_choice = as_flag("--baseline", [&] { return engine::parse_schedule_choice(base); });
-  const auto at = std::find(choices.begin(), choices.end(), base_choice);
-  if (at == choices.end()) throw InputError("--baseline", base + " is not one of --schedules", "add it to --schedules, or leave --baseline out");
-  if (base_choice.placement != engine::ScheduleChoice::Placement::schedule)
-    throw InputError("--baseline", base + " is a placement without a schedule, and the baseline must be a schedule",
-                     "choose an algorithm (" + structures::schedule_names() + ") as the baseline");
-  choices.erase(at);
+  engine::ScheduleSet set = engine::parse_schedule_set(schedules, baseline);
   sampling.validate();
   const engine::DistributionOptions asked = distribution.resolved();
   output.value();  // a bad --format fails before any work
   if (!gantt.empty()) check_gnuplot_base(gantt, "--gantt");
-  options.schedule = base_choice.name();
+  options.schedule = set.baseline.name();
   const engine::Model model = options.resolved();
-  const auto records = as_flag("--schedules", [&] { return engine::compare_schedule_set(model, choices, sampling.run_options(), asked); });
+  const auto records = engine::compare_schedule_set(model, set.others, sampling.run_options(), asked);
   if (!gantt.empty()) {
-    choices.insert(choices.begin(), base_choice);
-    for (const auto& choice : choices) {
+    set.others.insert(set.others.begin(), set.baseline);
+    for (const auto& choice : set.others) {
       if (choice.placement != engine::ScheduleChoice::Placement::schedule) {
         std::cerr << "hetstruct compare: no Gantt chart for " << choice.name() << " (a placement without a schedule)\n";
         continue;

@@ -1,6 +1,7 @@
 #include "engine/simulate/schedule_comparison.h"
 
 #include "distributions/input_error.h"
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -132,6 +133,33 @@ std::vector<Record> compare_schedules(const Model& base, const std::vector<Sched
       records.push_back(row(sims[0], vs, "p_deadline_difference", p.reps, t.value, t.stderr_, t.ci_low, t.ci_high, none, t.deadline));
   }
   return records;
+}
+
+ScheduleSet parse_schedule_set(const std::vector<std::string>& names, const std::string& baseline) {
+  const auto parsed = [](const char* parameter, const std::string& name) {
+    try {
+      return parse_schedule_choice(name);
+    } catch (const InputError& e) {
+      throw InputError(parameter, e.problem(), e.hint());
+    }
+  };
+  std::vector<ScheduleChoice> choices;
+  for (const auto& name : names) {
+    const ScheduleChoice choice = parsed("schedules", name);
+    if (std::find(choices.begin(), choices.end(), choice) != choices.end())
+      throw InputError("schedules", "names " + name + " twice", "name each schedule once");
+    choices.push_back(choice);
+  }
+  if (choices.size() < 2) throw InputError("schedules", "needs at least two schedules to compare", "add another: heft,peft");
+  const std::string base = baseline.empty() ? names.front() : baseline;
+  const ScheduleChoice base_choice = parsed("baseline", base);
+  const auto at = std::find(choices.begin(), choices.end(), base_choice);
+  if (at == choices.end()) throw InputError("baseline", base + " is not one of the schedules", "add it to the schedules, or leave the baseline out");
+  if (base_choice.placement != ScheduleChoice::Placement::schedule)
+    throw InputError("baseline", base + " is a placement without a schedule, and the baseline must be a schedule",
+                     "choose an algorithm (" + structures::schedule_names() + ") as the baseline");
+  choices.erase(at);
+  return {base_choice, std::move(choices)};
 }
 
 std::vector<Record> compare_schedule_set(const Model& base, const std::vector<ScheduleChoice>& against,

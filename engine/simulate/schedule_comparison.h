@@ -60,6 +60,16 @@ void apply_schedule_choice(const ScheduleChoice& choice, structures::TaskGraphOp
 std::vector<Record> compare_schedules(const Model& base, const std::vector<ScheduleChoice>& against,
                                       const RunOptions& run, const DistributionOptions& distribution = {});
 
+// `hetstruct compare`'s schedules: the baseline (an algorithm) and the others, in the list's order.
+struct ScheduleSet {
+  ScheduleChoice baseline;
+  std::vector<ScheduleChoice> others;
+};
+// From the names of the list (each parse_schedule_choice's, each once, at least two) and the
+// baseline's (empty: the list's first; one of the list, and an algorithm, not a placement).
+// InputError naming `schedules` or `baseline`.
+ScheduleSet parse_schedule_set(const std::vector<std::string>& names, const std::string& baseline);
+
 // `hetstruct compare`'s rows: compare_schedules' rows for the baseline `base` (its schedule) and the
 // schedules `against`, each with one more field, excludes_0: on the difference,
 // quantile_difference and p_deadline_difference rows (baseline - other), whether the 95% interval
