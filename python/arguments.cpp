@@ -611,4 +611,47 @@ ReplayCall replay_call(const py::kwargs& kwargs) {
   return c;
 }
 
+CompareCall compare_call(const py::kwargs& kwargs) {
+  std::vector<std::string> names;
+  std::string baseline;
+  py::kwargs rest;
+  for (const auto& item : kwargs) {
+    const std::string key = py::str(item.first);
+    const py::handle value = item.second;
+    if (key == "schedules") {
+      if (py::isinstance<py::str>(value)) {
+        const std::string text = value.cast<std::string>();
+        for (std::size_t at = 0;;) {
+          const std::size_t comma = text.find(',', at);
+          names.push_back(text.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+          if (comma == std::string::npos) break;
+          at = comma + 1;
+        }
+      } else {
+        if (!py::isinstance<py::iterable>(value))
+          throw InputError("schedules", "must be a list of schedule names, or one text of them joined by commas");
+        for (const auto& name : value) {
+          if (!py::isinstance<py::str>(name))
+            throw InputError("schedules", "must be a list of schedule names, or one text of them joined by commas");
+          names.push_back(name.cast<std::string>());
+        }
+      }
+    } else if (key == "baseline") {
+      if (!py::isinstance<py::str>(value)) throw InputError("baseline", "must be a schedule's name");
+      baseline = value.cast<std::string>();
+    } else if (key == "compare_to" || key == "schedule" || key == "metrics" || key == "keep" || key == "criticality" ||
+               key == "estimates" || key == "histogram" || key == "histogram_out" || key == "estimator" ||
+               key == "target_se" || key == "target_rel" || key == "target_reps" || key == "se_floor") {
+      throw InputError(key, "does not go with compare (plain Monte Carlo of the schedules= against the baseline=)",
+                       "leave it out; simulate() takes it");
+    } else {
+      rest[item.first] = item.second;
+    }
+  }
+  if (names.empty()) throw InputError("schedules", "missing", "give the schedules to compare: schedules=['heft', 'peft']");
+  engine::ScheduleSet schedules = engine::parse_schedule_set(names, baseline);
+  rest["schedule"] = schedules.baseline.name();
+  return {simulate_call(rest), std::move(schedules)};
+}
+
 }  // namespace hetstruct::python

@@ -20,6 +20,7 @@
 #include "engine/estimators/estimators.h"
 #include "engine/hbsp/records.h"
 #include "engine/simulate/model.h"
+#include "engine/simulate/schedule_comparison.h"
 #include "engine/driver/monte_carlo.h"
 #include "engine/sweep/sweep.h"
 #include "engine/wilson/figures.h"
@@ -81,6 +82,16 @@ struct FitCall {
   engine::FitOptions options;
 };
 FitCall fit_call(const py::kwargs& kwargs);
+
+// compare(): schedules= (a list of names, or one text of names joined by commas) and baseline=
+// (engine::parse_schedule_set), and simulate()'s model, sampling and distribution keywords; what
+// compare cannot act on (compare_to, schedule, metrics, keep, criticality, estimates, histogram,
+// histogram_out, an estimator or a target) refused by its keyword.
+struct CompareCall {
+  SimulateCall simulate;  // the model with the baseline's schedule, the run and the distribution
+  engine::ScheduleSet schedules;
+};
+CompareCall compare_call(const py::kwargs& kwargs);
 
 struct PoliciesCall {
   engine::Model model;

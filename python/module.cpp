@@ -230,6 +230,17 @@ py::list bounds(const py::kwargs& kwargs) {
   });
 }
 
+// Several schedules on the same draws against a baseline: hetstruct compare's rows.
+py::list compare(const py::kwargs& kwargs) {
+  return guarded([&] {
+    const CompareCall call = compare_call(kwargs);
+    return to_list(without_gil([&] {
+      return engine::compare_schedule_set(call.simulate.model, call.schedules.others, call.simulate.run,
+                                          call.simulate.distribution);
+    }));
+  });
+}
+
 // A graph's static schedule: its records, and the mapping file written when output_mapping= names
 // one (whole or not at all: a temporary beside it, renamed). The library names the algorithm
 // `schedule` (simulate's schedule=); here it is algorithm=.
@@ -345,6 +356,7 @@ PYBIND11_MODULE(_hetstruct, m) {
   m.def("figure", &figure, py::arg("figure"), "figure(n, **options) -> points of Wilson's Figure n (5..10)");
   m.def("schedule", &schedule,
         ("schedule(graph=, algorithm=" + hetstruct::structures::schedule_names("|", "|") + ", ...) -> records per task of the static schedule").c_str());
+  m.def("compare", &compare, "compare(graph=, schedules=[...], baseline=, **options) -> records of hetstruct compare");
   m.def("fit", &fit, "fit(samples= | graph= | sacct=, by=, laws=, seed=, out_graph=) -> records: laws fitted to runs");
   m.def("policies", &policies, "policies(**options) -> records of the master-slave dealing policies");
   m.def("hbsp_replay", &hbsp_replay, "hbsp_replay(machine=, program= | algorithm=, ...) -> records per superstep and total");

@@ -19,7 +19,7 @@ import tempfile
 
 from . import _hetstruct
 
-__all__ = ["simulate", "bounds", "schedule", "fit", "sweep", "table", "figure", "policies", "hbsp_replay", "to_dot", "frame"]
+__all__ = ["simulate", "bounds", "schedule", "compare", "fit", "sweep", "table", "figure", "policies", "hbsp_replay", "to_dot", "frame"]
 
 
 def _dot_id(value):
@@ -180,6 +180,17 @@ def schedule(**options):
     if gantt is not None:
         _draw_gantt(records, gantt)
     return records
+
+
+def compare(**options):
+    """Several schedules of graph= (a file or a networkx DiGraph) on the same draws:
+    schedules=['heft', 'peft', 'min-min', ...] (or one text 'heft,peft'), each against
+    baseline= (default the first), with simulate()'s model, sampling (reps=, seed=, threads=) and
+    distribution (quantiles=, deadline=, distribution=True) keywords. The records of `hetstruct
+    compare`: each schedule's rows, then per other schedule the paired difference (baseline minus
+    it), ratio, quantile and deadline differences with their 95% intervals, and excludes_0 on each
+    difference (docs/schedule.md)."""
+    return _records(_hetstruct.compare, **options)
 
 
 def _draw_gantt(records, base):

@@ -112,6 +112,35 @@ def test_sweep_with_a_schedule_is_the_clis():
     assert records[0]["value"] == 86
 
 
+CV30 = str(DATA / "topcuoglu2002_cv30.dot")
+
+
+def test_compare_is_the_clis():
+    records = hetstruct.compare(graph=CV30, schedules=["heft", "peft", "olb"], reps=300, seed=4, quantiles=0.95,
+                                deadline=90)
+    header, rows = cli_rows("compare", "--graph", CV30, "--schedules", "heft,peft,olb", "--reps", 300, "--seed", 4,
+                            "--quantiles", 0.95, "--deadline", 90, "--format", "csv")
+    assert_same(records, header, rows)
+    # The rows of simulate(compare_to=...) with the flag beside them.
+    plain = hetstruct.simulate(graph=CV30, schedule="heft", compare_to=["schedule=peft", "schedule=olb"], reps=300,
+                               seed=4, quantiles=0.95, deadline=90)
+    assert [{k: v for k, v in r.items() if k != "excludes_0"} for r in records] == plain
+    for r in records:
+        if r["quantity"].endswith("difference"):
+            assert r["excludes_0"] == (r["ci_low"] > 0 or r["ci_high"] < 0)
+        else:
+            assert r["excludes_0"] is None
+    olb = [r for r in records if r["against"] == "olb" and r["quantity"] == "difference"]
+    assert olb[0]["excludes_0"] is True  # 80 planned against 111
+
+
+def test_compare_baseline_and_text_list():
+    a = hetstruct.compare(graph=CV30, schedules="heft,cpop", baseline="cpop", reps=100)
+    b = hetstruct.compare(graph=CV30, schedules=["cpop", "heft"], reps=100)
+    assert a == b
+    assert a[-2]["schedule"] == "cpop" and a[-2]["against"] == "heft"
+
+
 @pytest.mark.parametrize("call, kwargs, keyword", [
     (hetstruct.schedule, dict(graph=TOPCUOGLU, algorithm="hefty"), "algorithm"),
     (hetstruct.schedule, dict(graph=TOPCUOGLU, algorithm="heft-sd", sd_weight=-1), "sd_weight"),
@@ -135,6 +164,15 @@ def test_sweep_with_a_schedule_is_the_clis():
     (hetstruct.sweep, dict(structure="sync", n=4, schedule="heft"), "schedule"),
     (hetstruct.sweep, dict(graph=TOPCUOGLU, schedule="cpop", sd_weight=2), "sd_weight"),
     (hetstruct.sweep, dict(graph=TOPCUOGLU, schedule="x"), "schedule"),
+    (hetstruct.compare, dict(graph=TOPCUOGLU), "schedules"),
+    (hetstruct.compare, dict(graph=TOPCUOGLU, schedules="heft"), "schedules"),
+    (hetstruct.compare, dict(graph=TOPCUOGLU, schedules="heft,heft"), "schedules"),
+    (hetstruct.compare, dict(graph=TOPCUOGLU, schedules=[1, 2]), "schedules"),
+    (hetstruct.compare, dict(graph=TOPCUOGLU, schedules="heft,cpop", baseline="peft"), "baseline"),
+    (hetstruct.compare, dict(graph=TOPCUOGLU, schedules="heft,none", baseline="none"), "baseline"),
+    (hetstruct.compare, dict(graph=TOPCUOGLU, schedules="heft,cpop", metrics=True), "metrics"),
+    (hetstruct.compare, dict(graph=TOPCUOGLU, schedules="heft,cpop", schedule="heft"), "schedule"),
+    (hetstruct.compare, dict(graph=TOPCUOGLU, schedules="heft,cpop", estimator="cv"), "estimator"),
 ])
 def test_value_error_names_the_keyword(call, kwargs, keyword):
     with pytest.raises(ValueError) as e:
