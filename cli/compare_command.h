@@ -5,7 +5,7 @@
 //
 //   hetstruct compare --graph FILE --schedules heft,peft,min-min,... [--baseline NAME]
 //                     [--quantiles L] [--deadline T] [--distribution] [--reps N] [--seed S]
-//                     [--gantt BASE] [--format F] [--out F]
+//                     [--gantt BASE] [--cdf BASE] [--format F] [--out F]
 #pragma once
 
 #include <string>
@@ -27,10 +27,17 @@ struct CompareCommand {
   std::vector<std::string> schedules;  // --schedules
   std::string baseline;                // --baseline (empty: the first of --schedules)
   std::string gantt;                   // --gantt BASE
+  std::string cdf;                     // --cdf BASE
   bool draw = true;                    // tests may only write the scripts
 
   void add_to(CLI::App& app);
   int execute();
 };
+
+// The gnuplot script of the schedules' empirical makespan CDFs, one curve per schedule (`names[i]`'s
+// makespans `makespans[i]`, any order), drawn to `svg` and `png`. Each curve holds every order
+// statistic x_(k) at height k/N when N <= 2000, else every ceil(N/2000)-th and the largest.
+std::string cdf_script(const std::string& graph, const std::vector<std::string>& names,
+                       const std::vector<std::vector<double>>& makespans, const std::string& svg, const std::string& png);
 
 }  // namespace hetstruct::cli

@@ -44,7 +44,8 @@ void apply_schedule_choice(const ScheduleChoice& choice, structures::TaskGraphOp
 }
 
 std::vector<Record> compare_schedules(const Model& base, const std::vector<ScheduleChoice>& against,
-                                      const RunOptions& run, const DistributionOptions& distribution) {
+                                      const RunOptions& run, const DistributionOptions& distribution,
+                                      std::vector<std::vector<double>>* makespans_out) {
   if (!base.task_graph.schedule)
     throw InputError("schedule", "comparing schedules needs the schedule to compare them with", "give a schedule (" + structures::schedule_names() + ")");
   distribution.validate();
@@ -64,6 +65,10 @@ std::vector<Record> compare_schedules(const Model& base, const std::vector<Sched
   const bool described = distribution.any();
   // Each schedule's makespans and their sorted copy; a pair's two makespans, split, and their orders.
   if (described) check_stored_makespans(run.reps, against.empty() ? 2.0 : 6.0, base.memory_check);
+  if (makespans_out) {
+    check_stored_makespans(run.reps, static_cast<double>(sims.size()), base.memory_check);
+    makespans_out->clear();
+  }
   const double none = std::nan("");
   const auto row = [&](const Simulation& sim, const std::string& vs, const char* quantity, std::uint64_t reps, double value,
                        double stderr_, double low, double high, double level = std::nan(""), double deadline = std::nan("")) {
@@ -82,7 +87,7 @@ std::vector<Record> compare_schedules(const Model& base, const std::vector<Sched
   };
   std::vector<Record> records;
   for (const auto& sim : sims) {
-    if (!described) {
+    if (!described && !makespans_out) {
       const Estimate e = engine::run(sim.plan, run);
       records.push_back(row(sim, "", "mean", e.reps, e.mean, e.stderr_, e.ci_low, e.ci_high));
       continue;
@@ -90,6 +95,8 @@ std::vector<Record> compare_schedules(const Model& base, const std::vector<Sched
     std::vector<double> makespans;
     const Estimate e = run_sampled(sim.plan, run, makespans, false);  // run()'s bits
     records.push_back(row(sim, "", "mean", e.reps, e.mean, e.stderr_, e.ci_low, e.ci_high));
+    if (makespans_out) makespans_out->push_back(makespans);
+    if (!described) continue;
     const Distribution d = describe_distribution(makespans, distribution);
     if (d.sd_asked) records.push_back(row(sim, "", "sd", d.reps, d.sd.value, d.sd.stderr_, d.sd.ci_low, d.sd.ci_high));
     for (const auto& q : d.quantiles) records.push_back(row(sim, "", "quantile", d.reps, q.value, none, q.ci_low, q.ci_high, q.level));
@@ -163,8 +170,9 @@ ScheduleSet parse_schedule_set(const std::vector<std::string>& names, const std:
 }
 
 std::vector<Record> compare_schedule_set(const Model& base, const std::vector<ScheduleChoice>& against,
-                                         const RunOptions& run, const DistributionOptions& distribution) {
-  std::vector<Record> records = compare_schedules(base, against, run, distribution);
+                                         const RunOptions& run, const DistributionOptions& distribution,
+                                         std::vector<std::vector<double>>* makespans) {
+  std::vector<Record> records = compare_schedules(base, against, run, distribution, makespans);
   const auto number = [](const Record& r, const std::string& name) {
     for (const auto& f : r.fields())
       if (f.name == name) return std::get<double>(f.value);

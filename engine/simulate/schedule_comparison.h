@@ -57,8 +57,11 @@ void apply_schedule_choice(const ScheduleChoice& choice, structures::TaskGraphOp
 // `quantile_difference` row per level and a `p_deadline_difference` row per deadline (base - other,
 // paired: describe_paired, its bootstrap on run's seed). The mean, difference and ratio rows keep
 // their bits.
+// With `makespans`, each schedule's makespans in replication order (base first, then `against`'s),
+// the same bits as the rows (for a figure of their distributions).
 std::vector<Record> compare_schedules(const Model& base, const std::vector<ScheduleChoice>& against,
-                                      const RunOptions& run, const DistributionOptions& distribution = {});
+                                      const RunOptions& run, const DistributionOptions& distribution = {},
+                                      std::vector<std::vector<double>>* makespans = nullptr);
 
 // `hetstruct compare`'s schedules: the baseline (an algorithm) and the others, in the list's order.
 struct ScheduleSet {
@@ -76,6 +79,7 @@ ScheduleSet parse_schedule_set(const std::vector<std::string>& names, const std:
 // leaves 0 out (ci_low > 0 or ci_high < 0: the replications tell the two schedules apart at that
 // level); none on the others. The other fields keep compare_schedules' bits.
 std::vector<Record> compare_schedule_set(const Model& base, const std::vector<ScheduleChoice>& against,
-                                         const RunOptions& run, const DistributionOptions& distribution = {});
+                                         const RunOptions& run, const DistributionOptions& distribution = {},
+                                         std::vector<std::vector<double>>* makespans = nullptr);
 
 }  // namespace hetstruct::engine
