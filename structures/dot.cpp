@@ -1,27 +1,34 @@
-// Custom structures from Graphviz DOT files, parsed by Boost's Graphviz parser.
+// Custom structures from Graphviz DOT files, read in one pass by the reader's own tokenizer and
+// walker, which follow the Graphviz grammar as Boost's reader (read_graphviz_new.cpp, Boost 1.74)
+// reads it, so that a file means what it meant when Boost read it.
 //
-// Boost's read_graphviz numbers vertices in the byte order of their names (it collects them in a
-// std::map), and drops attributes it is not told about. So the file is parsed through Boost's own
-// mutate_graph interface, which hands over every attribute as text.
-//
-// Boost's tokenizer reads an unquoted numeral as -?(\.[0-9]+|[0-9]+(\.[0-9]*)?) and stops there:
-// comm=1e-3 would be comm=1 and a stray attribute e, 2x would be 2 and x. So a pre-pass (Walker
-// below) first reads the file with a tokenizer that follows Boost's, line by line, and Boost's
-// grammar: it refuses a numeral glued to letters or a second dot and an attribute without a value,
+// The walk reads the file line by line: it refuses a numeral glued to letters or a second dot
+// (Boost would split 2x into 2 and x) and an attribute without a value (Boost would read true),
 // checks every attribute where it is written (FILE:LINE, the attribute and the token), refuses a
-// vertex given two values of one attribute, and records what Boost does not say: the order in
-// which the file names the vertices and its edges, and the line of each thing. Boost then reads a
-// copy of the text with the same lines (for_boost): numerals in exponent form and HTML strings
-// quoted, anonymous subgraphs named, `strict` blanked.
+// vertex given two values of one attribute, and keeps hetstruct's attributes as Boost hands them
+// over: a vertex takes the node defaults of the subgraph where it is first named, then its own; an
+// edge its statement's edge defaults, then its own; the graph the top-level graph's. The vertices
+// are numbered in the order the file first names them, the edges in the file's order.
+//
+// Boost's parser is asked only for its verdict on a file the walk cannot follow, or one Boost
+// would refuse though the walk reads it (an undirected graph, '--', a port given twice, a name
+// beyond ASCII): its syntax error is the message, as it always was. It reads a copy of the text
+// with the same lines (for_boost): numerals in exponent form and HTML strings quoted, anonymous
+// subgraphs named, `strict` blanked.
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <set>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
 
 #include <boost/graph/graphviz.hpp>
 
@@ -177,6 +184,12 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
     }
   }
   return row[b.size()];
+}
+
+bool is_hetstruct(const std::string& name) {
+  for (const auto& k : known_attributes)
+    if (name == k.name) return true;
+  return false;
 }
 
 // Throws for a hetstruct attribute in the wrong place or a name that looks like a slip for one.
@@ -362,6 +375,7 @@ struct Token {
   std::size_t line = 0;
   std::size_t begin = 0, end = 0;  // the bytes it takes in the file
   bool exponent = false;           // a numeral in exponent form (1e-3), which Boost would split
+  bool wide = false;               // an identifier with bytes beyond ASCII, which Boost's regex may refuse
 };
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -444,6 +458,8 @@ std::vector<Token> tokenize(const std::string& text) {
     } else if (id_start(static_cast<unsigned char>(c))) {
       while (i < n && id_char(static_cast<unsigned char>(text[i]))) advance_to(i + 1);
       push(Token::id, text.substr(begin, i - begin), begin, at_line);
+      tokens.back().wide = std::any_of(tokens.back().text.begin(), tokens.back().text.end(),
+                                       [](char ch) { return static_cast<unsigned char>(ch) >= 0x80; });
     } else if (is_digit(c) || (c == '.' && is_digit(next)) ||
                (c == '-' && (is_digit(next) || (next == '.' && i + 2 < n && is_digit(text[i + 2]))))) {
       std::size_t k = i + (c == '-' ? 1 : 0);
@@ -518,8 +534,9 @@ class Walker {
   void run() {
     if (peek_keyword("strict")) ++pos_;
     if (!peek_keyword("graph") && !peek_keyword("digraph")) lost();
+    if (peek_keyword("graph")) needs_boost = true;  // Boost refuses an undirected graph
     ++pos_;
-    if (is_id(peek())) ++pos_;  // the graph's name
+    if (is_id(peek())) take_id();  // the graph's name
     expect("{");
     statements();
     expect("}");
@@ -542,12 +559,45 @@ class Walker {
       }
   }
 
-  std::vector<std::string> vertices;                      // in the order the file first names them
-  std::map<std::string, std::size_t> first_line;          // of each vertex
+  // What the file gives a vertex, an edge or the graph: hetstruct's attributes only (the others
+  // served their checks), each with the text of its last value, as Boost's reader would hand it over.
+  struct Props {
+    std::vector<std::pair<std::string, std::string>> items;
+    void set(const std::string& key, const std::string& value) {
+      for (auto& [k, v] : items)
+        if (k == key) {
+          v = value;
+          return;
+        }
+      items.emplace_back(key, value);
+    }
+    const std::string* find(const char* key) const {
+      for (const auto& [k, v] : items)
+        if (k == key) return &v;
+      return nullptr;
+    }
+  };
+  struct Vertex {
+    std::string name;
+    std::size_t line = 0;  // where the file first names it
+    Props props;           // the node defaults where it is first named, then its own
+  };
+  struct Edge {
+    std::size_t from = 0, to = 0;  // indices into `vertices`
+    std::size_t line = 0;
+    std::size_t props = 0;         // index into edge_props: its statement's
+  };
+  std::deque<Vertex> vertices;  // in the order the file first names them (a deque: names stay put)
+  std::unordered_map<std::string_view, std::size_t> vertex_index;
+  std::vector<Props> edge_props;  // one per edge statement: the edge defaults, then its own
+  Props graph_props;              // the top-level graph's
+  // Boost's reader refuses what the walk reads: an undirected graph, '--' in a digraph, a port
+  // given twice. The file then goes to Boost for its verdict (its message), as one the walk
+  // cannot follow does.
+  bool needs_boost = false;
   std::map<std::string, std::map<std::string, Site>> vertex_attributes;  // hetstruct's, set explicitly (for conflicts)
   std::map<std::string, Site> graph_attributes;           // hetstruct's, of the top-level graph
-  std::vector<std::pair<std::string, std::string>> edges;  // in the file's order
-  std::vector<std::size_t> edge_lines;                      // the line of each
+  std::vector<Edge> edges;  // in the file's order
   std::vector<std::size_t> anonymous_braces;  // the tokens '{' that open a subgraph without `subgraph`
 
  private:
@@ -598,6 +648,7 @@ class Walker {
   }
   const Token& take_id() {
     if (!is_id(peek())) lost();
+    if (tokens_[pos_].wide) needs_boost = true;  // Boost's verdict on a name beyond ASCII
     return tokens_[pos_++];
   }
   std::string at(std::size_t line, const std::string& what) const {
@@ -623,14 +674,17 @@ class Walker {
     if (peek_keyword("graph") || peek_keyword("node") || peek_keyword("edge")) {
       const bool node = peek_keyword("node"), edge = peek_keyword("edge");
       ++pos_;
-      if (node) attributes({Owner::vertex, "node defaults", ""});
-      else if (edge) attributes({Owner::edge, "edge defaults", ""});
-      else attributes(graph_context());
+      Subgraph& here = subgraph_[current_];
+      if (node) attributes({Owner::vertex, "node defaults", ""}, &here.node_defaults);
+      else if (edge) attributes({Owner::edge, "edge defaults", ""}, &here.edge_defaults);
+      else attributes(graph_context(), subgraphs_ == 0 ? &graph_props : nullptr);
     } else if (is_id(peek()) && peek_punct("=", 1)) {  // a graph attribute: name = value
       const Token& key = take_id();
       ++pos_;
       if (peek().kind == Token::bad) refuse_bad(peek(), at(peek().line, graph_context().what) + ": " + key.text);
-      pending_.push_back({graph_context(), &key, &take_id(), subgraphs_ > 0, statements_++});
+      const Token& value = take_id();
+      pending_.push_back({graph_context(), &key, &value, subgraphs_ > 0, statements_++});
+      if (subgraphs_ == 0 && is_hetstruct(key.text)) graph_props.set(key.text, value.text);
     } else if (peek_keyword("subgraph") || peek_punct("{") || is_id(peek())) {
       const Endpoint first = endpoint();
       if (peek_punct("->") || peek_punct("--")) {
@@ -638,22 +692,25 @@ class Walker {
         std::string what = "edge " + first.label;
         for (int steps = 0; peek_punct("->") || peek_punct("--"); ++steps) {
           const std::string arrow = peek().text;
+          if (arrow == "--") needs_boost = true;  // Boost: "Using -- in directed graph"
           ++pos_;
           ends.push_back(endpoint());
           if (steps < 3) what += " " + arrow + " " + ends.back().label;
           else if (steps == 3) what += " " + arrow + " ...";  // a long chain is named by its start
         }
-        subgraph_[current_].has_edges = true;
-        for (std::size_t i = 0; i + 1 < ends.size(); ++i)
-          for (const auto& from : members(ends[i], what))
-            for (const auto& to : members(ends[i + 1], what)) {
-              edges.emplace_back(from, to);
-              edge_lines.push_back(ends[i + 1].line);
-            }
-        if (peek_punct("[")) attributes({Owner::edge, what, ""});
+        Subgraph& here = subgraph_[current_];
+        here.has_edges = true;
+        edge_props.push_back(here.edge_defaults);
+        for (std::size_t i = 0; i + 1 < ends.size(); ++i) {
+          const auto sources = members(ends[i], what), targets = members(ends[i + 1], what);
+          for (const std::size_t from : sources)
+            for (const std::size_t to : targets) edges.push_back({from, to, ends[i + 1].line, edge_props.size() - 1});
+        }
+        if (peek_punct("[")) attributes({Owner::edge, what, ""}, &edge_props.back());
       } else {
         subgraph_[current_].members.push_back(first);
-        if (!first.subgraph && peek_punct("[")) attributes({Owner::vertex, "vertex " + first.label, first.key});
+        if (!first.subgraph && peek_punct("["))
+          attributes({Owner::vertex, "vertex " + first.label, first.key}, &vertices[first.vertex].props);
       }
     } else {
       lost();
@@ -665,10 +722,12 @@ class Walker {
     bool subgraph = false;
     std::string key, label;  // label: how messages name it
     std::size_t line = 0;
+    std::size_t vertex = 0;  // a vertex's index
   };
   struct Subgraph {
     std::vector<Endpoint> members;  // its vertex statements and subgraphs, as Boost lists them
     bool has_edges = false;
+    Props node_defaults, edge_defaults;  // as Boost keeps them: a new subgraph starts from its parent's
   };
   std::map<std::string, Subgraph> subgraph_{{"___root___", {}}};
   std::string current_ = "___root___";
@@ -677,10 +736,11 @@ class Walker {
   // The vertices an edge's end stands for, in the file's order (Boost takes them in the order of
   // their names: the caller restores the file's). Boost leaves out of a subgraph the vertices
   // named only in its edge statements, which Graphviz counts: such a subgraph is refused.
-  std::vector<std::string> members(const Endpoint& end, const std::string& what) {
-    if (!end.subgraph) return {end.key};
-    std::vector<std::string> names;
-    std::set<std::string> seen, done;
+  std::vector<std::size_t> members(const Endpoint& end, const std::string& what) {
+    if (!end.subgraph) return {end.vertex};
+    std::vector<std::size_t> names;
+    std::set<std::size_t> seen;
+    std::set<std::string> done;
     const auto visit = [&](const auto& self, const std::string& key) -> void {
       if (!done.insert(key).second) return;
       const auto it = subgraph_.find(key);
@@ -690,7 +750,7 @@ class Walker {
                          "Boost's reader would leave their vertices out; write those edges on their own");
       for (const auto& m : it->second.members) {
         if (m.subgraph) self(self, m.key);
-        else if (seen.insert(m.key).second) names.push_back(m.key);
+        else if (seen.insert(m.vertex).second) names.push_back(m.vertex);
       }
     };
     visit(visit, end.key);
@@ -713,7 +773,12 @@ class Walker {
       }
       const bool anonymous = end.key.empty();
       if (anonymous) end.key = "___subgraph_" + std::to_string(++anonymous_);
-      subgraph_.try_emplace(end.key);
+      if (!subgraph_.count(end.key)) {  // Boost: a new subgraph takes its parent's defaults
+        Subgraph fresh;
+        fresh.node_defaults = subgraph_[current_].node_defaults;
+        fresh.edge_defaults = subgraph_[current_].edge_defaults;
+        subgraph_.emplace(end.key, std::move(fresh));
+      }
       if (!anonymous && !peek_punct("{")) return end;  // a reference to a subgraph
       expect("{");
       if (subgraphs_ >= max_nesting)  // the walk recurses as Boost does
@@ -729,12 +794,15 @@ class Walker {
       return end;
     }
     const Token& name = take_id();
+    bool angle = false, location = false;
     while (true) {  // ports: @angle, :location, :location:location, :(x,y)
       if (peek_punct("@")) {
         ++pos_;
         take_id();
+        if (std::exchange(angle, true)) needs_boost = true;  // Boost: "Duplicate port angle"
       } else if (peek_punct(":")) {
         ++pos_;
+        if (std::exchange(location, true)) needs_boost = true;  // Boost: "Duplicate port location"
         if (peek_punct("(")) {
           ++pos_;
           take_id();
@@ -752,13 +820,17 @@ class Walker {
         break;
       }
     }
-    if (first_line.emplace(name.text, name.line).second) vertices.push_back(name.text);
-    return {false, name.text, quote(name.text), name.line};
+    auto found = vertex_index.find(name.text);
+    if (found == vertex_index.end()) {  // first named: the node defaults of where it is
+      vertices.push_back({name.text, name.line, subgraph_[current_].node_defaults});
+      found = vertex_index.emplace(vertices.back().name, vertices.size() - 1).first;
+    }
+    return {false, name.text, quote(name.text), name.line, found->second};
   }
 
   // [a=1, b=2][c=3]: every value whole, a name without a value refused; one attribute given twice
   // in one statement, or twice on one vertex, with different values is refused.
-  void attributes(const Context& c) {
+  void attributes(const Context& c, Props* target) {
     const std::size_t statement = statements_++;
     do {
       expect("[");
@@ -772,7 +844,9 @@ class Walker {
         }
         ++pos_;
         if (peek().kind == Token::bad) refuse_bad(peek(), at(peek().line, c.what) + ": " + key.text);
-        pending_.push_back({c, &key, &take_id(), subgraphs_ > 0, statement});
+        const Token& value = take_id();
+        pending_.push_back({c, &key, &value, subgraphs_ > 0, statement});
+        if (target && is_hetstruct(key.text)) target->set(key.text, value.text);
         if (peek_punct(",") || peek_punct(";")) ++pos_;
       }
       expect("]");
@@ -841,47 +915,41 @@ std::string for_boost(const std::string& text, const std::vector<Token>& tokens,
   return out;
 }
 
-// What Boost's parser hands over, every attribute as text.
-class DotReader : public boost::detail::graph::mutate_graph {
+// Boost's parser, asked only for its verdict on a file the walk cannot follow (or one it reads
+// and Boost refuses): its syntax error is the message. Nothing it builds is kept.
+class BoostVerdict : public boost::detail::graph::mutate_graph {
  public:
-  using Properties = std::map<std::string, std::string>;
-  struct Edge {
-    std::size_t from, to;
-    Properties properties;
-  };
-  std::vector<std::string> names;  // in the byte order of the names (Boost's)
-  std::map<std::string, std::size_t> index;
-  std::vector<Properties> vertex_properties;
-  std::vector<Edge> edges;  // in the file's order
-  Properties graph_properties;
-
   bool is_directed() const override { return true; }
-  void do_add_vertex(const boost::detail::graph::node_t& node) override {
-    index.emplace(node, names.size());
-    names.push_back(node);
-    vertex_properties.emplace_back();
-  }
-  void do_add_edge(const boost::detail::graph::edge_t& edge, const boost::detail::graph::node_t& source,
-                   const boost::detail::graph::node_t& target) override {
-    edge_index_.emplace(edge, edges.size());
-    edges.push_back({index.at(source), index.at(target), {}});
-  }
-  void set_node_property(const boost::detail::graph::id_t& key, const boost::detail::graph::node_t& node,
-                         const boost::detail::graph::id_t& value) override {
-    vertex_properties[index.at(node)][key] = value;
-  }
-  void set_edge_property(const boost::detail::graph::id_t& key, const boost::detail::graph::edge_t& edge,
-                         const boost::detail::graph::id_t& value) override {
-    edges[edge_index_.at(edge)].properties[key] = value;
-  }
-  void set_graph_property(const boost::detail::graph::id_t& key, const boost::detail::graph::id_t& value) override {
-    graph_properties[key] = value;
-  }
+  void do_add_vertex(const boost::detail::graph::node_t&) override {}
+  void do_add_edge(const boost::detail::graph::edge_t&, const boost::detail::graph::node_t&,
+                   const boost::detail::graph::node_t&) override {}
+  void set_node_property(const boost::detail::graph::id_t&, const boost::detail::graph::node_t&,
+                         const boost::detail::graph::id_t&) override {}
+  void set_edge_property(const boost::detail::graph::id_t&, const boost::detail::graph::edge_t&,
+                         const boost::detail::graph::id_t&) override {}
+  void set_graph_property(const boost::detail::graph::id_t&, const boost::detail::graph::id_t&) override {}
   void finish_building_graph() override {}
-
- private:
-  std::map<boost::detail::graph::edge_t, std::size_t> edge_index_;
 };
+
+// Throws Boost's syntax error (at `lost_at`'s line when the walk stopped there), or, when Boost
+// reads what the walk could not follow, refuses rather than guess at the vertices.
+void boost_verdict(const std::string& text, const std::vector<Token>& tokens, const std::vector<std::size_t>& anonymous,
+                   const std::optional<std::size_t>& lost_at, const std::string& source) {
+  const std::string boost_text = for_boost(text, tokens, anonymous);
+  check_nesting(boost_text, source);  // Boost reads on where the walk stopped
+  const std::string syntax_where = lost_at ? source + ":" + std::to_string(*lost_at) : source;
+  BoostVerdict verdict;
+  try {
+    if (!boost::detail::graph::read_graphviz_new(boost_text, &verdict))
+      throw InputError(syntax_where, "not a Graphviz graph");
+  } catch (const boost::bad_graphviz_syntax& e) {
+    throw InputError(syntax_where, std::string("DOT syntax error: ") + e.what());
+  } catch (const boost::graph_exception& e) {
+    throw InputError(source, std::string("unreadable DOT graph: ") + e.what(),
+                     "use a digraph whose vertices carry processor and law attributes");
+  }
+  if (lost_at) throw InputError(syntax_where, "hetstruct cannot follow this DOT statement", "write it in plainer DOT");
+}
 
 }  // namespace
 
@@ -905,49 +973,29 @@ auto on_one_line(Read read) {
   }
 }
 
+// One pass: the walk reads the file and every attribute as Boost's reader would hand it over
+// (node and edge defaults where a vertex is first named or an edge written, the top-level graph's
+// attributes); Boost is asked only for the syntax error of a file the walk cannot follow.
 CustomDag read_dot_dag(const std::string& text, const std::string& source) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw InputError(source, "the graph is empty", "write a digraph { ... } with one vertex per task");
-  auto tokens = tokenize(text);
-  Walker walk(tokens, source);
   std::optional<std::size_t> lost_at;  // the line where the walk could not follow the file
-  try {
-    walk.run();
-  } catch (const Walker::Lost& lost) {
-    lost_at = lost.line;
-  }
-  // A walk through the whole file has checked Boost's syntax: the attributes are checked now,
-  // so that the tokens (some 20 bytes per byte of the file) are gone before Boost's parse.
-  if (!lost_at) walk.check_attributes();
-  const std::string boost_text = for_boost(text, tokens, walk.anonymous_braces);
-  walk.forget_tokens();
-  std::vector<Token>().swap(tokens);
-  check_nesting(boost_text, source);  // Boost reads on where the walk stopped
-  const std::string syntax_where = lost_at ? source + ":" + std::to_string(*lost_at) : source;
-  DotReader dot;
-  try {
-    if (!boost::detail::graph::read_graphviz_new(boost_text, &dot))
-      throw InputError(syntax_where, "not a Graphviz graph");
-  } catch (const boost::bad_graphviz_syntax& e) {
-    throw InputError(syntax_where, std::string("DOT syntax error: ") + e.what());
-  } catch (const boost::graph_exception& e) {
-    throw InputError(source, std::string("unreadable DOT graph: ") + e.what(),
-                     "use a digraph whose vertices carry processor and law attributes");
-  }
-  // Boost read what the walk could not follow: refuse rather than guess at the vertices' order.
-  if (lost_at)
-    throw InputError(syntax_where, "hetstruct cannot follow this DOT statement", "write it in plainer DOT");
-  const std::size_t n = dot.names.size();
+  Walker walk = [&] {
+    auto tokens = tokenize(text);
+    Walker w(tokens, source);
+    try {
+      w.run();
+    } catch (const Walker::Lost& lost) {
+      lost_at = lost.line;
+    }
+    // A walk through the whole file has checked Boost's syntax: the attributes are checked now.
+    if (!lost_at) w.check_attributes();
+    if (lost_at || w.needs_boost) boost_verdict(text, tokens, w.anonymous_braces, lost_at, source);
+    w.forget_tokens();
+    return w;
+  }();
+  const std::size_t n = walk.vertices.size();
   if (n == 0) throw InputError(source, "the graph has no vertices");
-
-  // Boost's vertex -> its place in the file.
-  std::vector<std::size_t> place(n, n);
-  for (std::size_t i = 0; i < walk.vertices.size(); ++i)
-    if (const auto it = dot.index.find(walk.vertices[i]); it != dot.index.end()) place[it->second] = i;
-  for (std::size_t v = 0; v < n; ++v)
-    if (place[v] == n || walk.vertices.size() != n)
-      throw InputError(source + ": vertex '" + dot.names[v] + "'", "cannot tell where the file lists it",
-                       "name the vertex with a plain identifier or quoted string");
 
   CustomDag dag;
   dag.tasks.resize(n);
@@ -963,99 +1011,101 @@ CustomDag read_dot_dag(const std::string& text, const std::string& source) {
   // Every value below was checked where the file writes it; these are the vertices' and edges'.
   int width = 0;
   const auto vertex_where = [&](std::size_t v) {
-    return source + ":" + std::to_string(walk.first_line.at(dot.names[v])) + ": vertex '" + dot.names[v] + "'";
+    return source + ":" + std::to_string(walk.vertices[v].line) + ": vertex '" + walk.vertices[v].name + "'";
   };
   // Unrelated processors: the first vertex in the file with costs sets how many processors every
   // vertex's costs give; a vertex without costs beside it is refused.
   std::size_t first_costs = n;
-  for (std::size_t v = 0; v < n; ++v)
-    if (dot.vertex_properties[v].count("costs") && (first_costs == n || place[v] < place[first_costs])) first_costs = v;
+  for (std::size_t v = 0; v < n && first_costs == n; ++v)
+    if (walk.vertices[v].props.find("costs")) first_costs = v;
   std::size_t cost_processors = 0;
   if (first_costs < n) {
-    cost_processors = parse_costs(vertex_where(first_costs), dot.vertex_properties[first_costs].at("costs")).size();
+    cost_processors = parse_costs(vertex_where(first_costs), *walk.vertices[first_costs].props.find("costs")).size();
     width = static_cast<int>(cost_processors);
-    if (dot.graph_properties.count("processor_scale"))
+    if (walk.graph_props.find("processor_scale"))
       throw InputError(source + ":" + std::to_string(walk.graph_attributes.count("processor_scale")
                                                          ? walk.graph_attributes.at("processor_scale").line
-                                                         : walk.first_line.at(dot.names[first_costs])),
+                                                         : walk.vertices[first_costs].line),
                        "processor_scale does not apply beside costs", "each vertex's costs give its time on each processor");
   }
-  for (std::size_t v = 0; v < n; ++v) {
-    const auto& props = dot.vertex_properties[v];
-    const std::string where = vertex_where(v);
-    for (const auto& [key, value] : props) check_attribute(where, Owner::vertex, key);
-    CustomTask& t = dag.tasks[place[v]];
-    t.name = dot.names[v];
-    const auto processor = props.find("processor"), law = props.find("law"), order = props.find("order"),
-               cores = props.find("cores"), costs = props.find("costs");
-    if (costs != props.end()) {
+  const auto read_vertex = [&](std::size_t v) {
+    const auto& props = walk.vertices[v].props;
+    const std::string& name = walk.vertices[v].name;
+    CustomTask& t = dag.tasks[v];
+    t.name = name;
+    const std::string *processor = props.find("processor"), *law = props.find("law"), *order = props.find("order"),
+                      *cores = props.find("cores"), *costs = props.find("costs");
+    const auto where = [&] { return vertex_where(v); };
+    if (costs) {
       // Its law is its processor's entry: build_custom resolves it once the processor is known
       // (this attribute, a mapping file or a schedule).
-      if (law != props.end())
-        throw InputError(where, "gives both law and costs", "give law= (one law, times its processor's scale) or costs= (a time per processor)");
-      for (const auto& cost : parse_costs(where, costs->second)) t.costs.push_back(dag.law_index(cost));
+      if (law)
+        throw InputError(where(), "gives both law and costs", "give law= (one law, times its processor's scale) or costs= (a time per processor)");
+      t.costs.clear();
+      for (const auto& cost : parse_costs(where(), *costs)) t.costs.push_back(dag.law_index(cost));
       if (t.costs.size() != cost_processors)
-        throw InputError(where,
-                         "costs '" + costs->second + "' gives " + std::to_string(t.costs.size()) + " times, but vertex '" +
-                             dot.names[first_costs] + "' gives " + std::to_string(cost_processors),
+        throw InputError(where(),
+                         "costs '" + *costs + "' gives " + std::to_string(t.costs.size()) + " times, but vertex '" +
+                             walk.vertices[first_costs].name + "' gives " + std::to_string(cost_processors),
                          "give every vertex one time per processor");
-      t.processor = processor == props.end() || processor->second.empty() ? -1 : parse_processor(where, processor->second);
+      t.processor = !processor || processor->empty() ? -1 : parse_processor(where(), *processor);
       if (t.processor >= static_cast<int>(cost_processors))
-        throw InputError(where, "processor " + processor->second + " is not one of the " + std::to_string(cost_processors) +
-                                    " processors its costs give", "number processors 0 to " + std::to_string(cost_processors - 1));
+        throw InputError(where(), "processor " + *processor + " is not one of the " + std::to_string(cost_processors) +
+                                      " processors its costs give", "number processors 0 to " + std::to_string(cost_processors - 1));
     } else {
       if (cost_processors > 0)
-        throw InputError(where, "has no costs, but vertex '" + dot.names[first_costs] + "' gives them",
+        throw InputError(where(), "has no costs, but vertex '" + walk.vertices[first_costs].name + "' gives them",
                          "give every vertex its costs, one time per processor");
-      if (processor == props.end() || processor->second.empty())
-        throw InputError(where, "has no processor attribute", "add processor=0 (0-based)");
-      if (law == props.end() || law->second.empty()) throw InputError(where, "has no law attribute", "add law=\"u(0,1)\"");
-      t.processor = parse_processor(where, processor->second);
+      if (!processor || processor->empty()) throw InputError(where(), "has no processor attribute", "add processor=0 (0-based)");
+      if (!law || law->empty()) throw InputError(where(), "has no law attribute", "add law=\"u(0,1)\"");
+      t.processor = parse_processor(where(), *processor);
       width = std::max(width, t.processor + 1);
-      t.law = law_from(where, law->second, false);
+      t.law = law_from(where(), *law, false);
     }
-    if (order != props.end()) t.order = parse_order(where, order->second);
-    if (cores != props.end()) t.cores = parse_count(where, "cores", cores->second, "cores=1, 2, 4, ... (default 1)");
+    if (order) t.order = parse_order(where(), *order);
+    if (cores) t.cores = parse_count(where(), "cores", *cores, "cores=1, 2, 4, ... (default 1)");
+  };
+  try {
+    for (std::size_t v = 0; v < n; ++v) read_vertex(v);
+  } catch (const InputError&) {
+    // The error names the first vertex at fault in the byte order of the names (Boost's order,
+    // in which this reader has always reported), not in the file's.
+    std::vector<std::size_t> by_name(n);
+    std::iota(by_name.begin(), by_name.end(), std::size_t{0});
+    std::sort(by_name.begin(), by_name.end(), [&](std::size_t a, std::size_t b) { return walk.vertices[a].name < walk.vertices[b].name; });
+    for (const std::size_t v : by_name) read_vertex(v);
+    throw;
   }
-  // Boost lists the edges of `a -> {c b}` in the order of the names; the file's order is the
-  // walk's (a one-port model serves messages ready together in the file's order).
-  std::map<std::pair<std::string, std::string>, std::size_t> file_place;
-  for (std::size_t i = 0; i < walk.edges.size(); ++i)
-    if (const auto [it, added] = file_place.emplace(walk.edges[i], i); !added)
-      throw InputError(source + ":" + std::to_string(walk.edge_lines[i]),
-                       "the edge '" + walk.edges[i].first + "' -> '" + walk.edges[i].second + "' is given twice, first on line " +
-                           std::to_string(walk.edge_lines[it->second]),
-                       "give each precedence once");
-  std::vector<std::size_t> edge_place;
-  for (const auto& e : dot.edges) {
-    const auto it = file_place.find({dot.names[e.from], dot.names[e.to]});
-    if (it == file_place.end())
-      throw InputError(source + ": edge '" + dot.names[e.from] + "' -> '" + dot.names[e.to] + "'",
-                       "cannot tell where the file lists it", "write the edge as a plain a -> b");
-    edge_place.push_back(it->second);
+  // The edges in the file's order (a one-port model serves messages ready together in this order).
+  {
+    std::unordered_map<std::uint64_t, std::size_t> first_place;
+    first_place.reserve(walk.edges.size());
+    for (std::size_t i = 0; i < walk.edges.size(); ++i) {
+      const auto& e = walk.edges[i];
+      const auto [it, added] = first_place.emplace((std::uint64_t{e.from} << 32) | e.to, i);
+      if (!added)
+        throw InputError(source + ":" + std::to_string(e.line),
+                         "the edge '" + walk.vertices[e.from].name + "' -> '" + walk.vertices[e.to].name +
+                             "' is given twice, first on line " + std::to_string(walk.edges[it->second].line),
+                         "give each precedence once");
+    }
   }
-  std::vector<std::size_t> edge_order(dot.edges.size());
-  for (std::size_t i = 0; i < edge_order.size(); ++i) edge_order[i] = i;
-  std::stable_sort(edge_order.begin(), edge_order.end(), [&](std::size_t a, std::size_t b) { return edge_place[a] < edge_place[b]; });
-  for (const std::size_t i : edge_order) {
-    const auto& e = dot.edges[i];
-    const std::string where = source + ": edge '" + dot.names[e.from] + "' -> '" + dot.names[e.to] + "'";
-    for (const auto& [key, value] : e.properties) check_attribute(where, Owner::edge, key);
-    CustomEdge edge{place[e.from], place[e.to], -1};
-    if (const auto comm = e.properties.find("comm"); comm != e.properties.end())
-      edge.comm_law = law_from(where, comm->second, true);
+  dag.edges.reserve(walk.edges.size());
+  for (const auto& e : walk.edges) {
+    CustomEdge edge{e.from, e.to, -1};
+    if (const std::string* comm = walk.edge_props[e.props].find("comm"))
+      edge.comm_law = law_from(source + ": edge '" + walk.vertices[e.from].name + "' -> '" + walk.vertices[e.to].name + "'", *comm, true);
     dag.edges.push_back(edge);
   }
-  for (const auto& [key, value] : dot.graph_properties) check_attribute(source, Owner::graph, key);
   const auto graph_where = [&](const char* key) {
     const auto site = walk.graph_attributes.find(key);
     return site == walk.graph_attributes.end() ? source : source + ":" + std::to_string(site->second.line);
   };
-  if (const auto scales = dot.graph_properties.find("processor_scale"); scales != dot.graph_properties.end())
-    dag.processor_scale = parse_scales(graph_where("processor_scale"), scales->second);
-  if (const auto cores = dot.graph_properties.find("processor_cores"); cores != dot.graph_properties.end()) {
+  if (const std::string* scales = walk.graph_props.find("processor_scale"))
+    dag.processor_scale = parse_scales(graph_where("processor_scale"), *scales);
+  if (const std::string* cores = walk.graph_props.find("processor_cores")) {
     const std::string where = graph_where("processor_cores");
-    dag.processor_cores = parse_processor_cores(where, cores->second);
+    dag.processor_cores = parse_processor_cores(where, *cores);
     // Processors beyond the tasks' run nothing: their cores change nothing.
     if (dag.processor_cores.size() > static_cast<std::size_t>(width)) dag.processor_cores.resize(static_cast<std::size_t>(width));
     if (dag.processor_cores.size() != static_cast<std::size_t>(width))
