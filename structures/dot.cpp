@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <exception>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -186,10 +187,11 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
-bool is_hetstruct(const std::string& name) {
-  for (const auto& k : known_attributes)
-    if (name == k.name) return true;
-  return false;
+// The index of one of hetstruct's attributes in known_attributes, or -1.
+int attribute_id(std::string_view name) {
+  for (std::size_t i = 0; i < std::size(known_attributes); ++i)
+    if (name == known_attributes[i].name) return static_cast<int>(i);
+  return -1;
 }
 
 // Throws for a hetstruct attribute in the wrong place or a name that looks like a slip for one.
@@ -382,18 +384,60 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool id_start(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
 bool id_char(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
 
-std::vector<Token> tokenize(const std::string& text) {
-  std::vector<Token> tokens;
+// Boost's tokens one at a time, as the walk asks for them: the file is read once, and no list of its
+// tokens is kept (some 20 bytes per byte of the file).
+class Lexer {
+ public:
+  explicit Lexer(const std::string& text) : text_(text) {}
+
+  // The next token, "a" + "b" joined; nothing at the end of the text.
+  std::optional<Token> next() {
+    std::optional<Token> t = take_raw();
+    if (!t || t->kind != Token::quoted) return t;
+    while (true) {
+      fill_raw(2);
+      if (raw_.size() < 2 || raw_[0].kind != Token::punct || raw_[0].text != "+" || raw_[1].kind != Token::quoted) return t;
+      t->text += raw_[1].text;
+      t->end = raw_[1].end;
+      raw_.pop_front();
+      raw_.pop_front();
+    }
+  }
+
+ private:
+  const std::string& text_;
+  std::size_t i_ = 0, line_ = 1;
+  bool done_ = false;
+  std::deque<Token> raw_;
+
+  std::optional<Token> take_raw() {
+    fill_raw(1);
+    if (raw_.empty()) return std::nullopt;
+    Token t = std::move(raw_.front());
+    raw_.pop_front();
+    return t;
+  }
+  void fill_raw(std::size_t count) {
+    while (raw_.size() < count && !done_)
+      if (auto t = scan()) raw_.push_back(std::move(*t));
+      else done_ = true;
+  }
+
+  // The next token of the text (Boost's), or nothing at its end or after an unreadable one.
+  std::optional<Token> scan() {
+  const std::string& text = text_;
   const std::size_t n = text.size();
-  std::size_t i = 0, line = 1;
+  std::size_t& i = i_;
+  std::size_t& line = line_;
+  std::optional<Token> out;
   const auto advance_to = [&](std::size_t to) {
     for (; i < to && i < n; ++i)
       if (text[i] == '\n') ++line;
   };
   const auto push = [&](Token::Kind kind, std::string s, std::size_t begin, std::size_t at_line) {
-    tokens.push_back({kind, std::move(s), at_line, begin, i, false});
+    out = Token{kind, std::move(s), at_line, begin, i, false};
   };
-  while (i < n) {
+  while (i < n && !out) {
     const char c = text[i];
     const char next = i + 1 < n ? text[i + 1] : '\0';
     const std::size_t begin = i, at_line = line;
@@ -411,6 +455,7 @@ std::vector<Token> tokenize(const std::string& text) {
       while (k < n && text[k] != '"') k += text[k] == '\\' && k + 1 < n ? 2 : 1;
       if (k >= n) {  // unclosed: Boost says so
         push(Token::unreadable, "\"", begin, at_line);
+        i = n;
         break;
       }
       std::string s = text.substr(i + 1, k - i - 1);
@@ -424,15 +469,7 @@ std::vector<Token> tokenize(const std::string& text) {
         }
       }
       advance_to(k + 1);
-      // "a" + "b" is one string.
-      if (tokens.size() >= 2 && tokens.back().kind == Token::punct && tokens.back().text == "+" &&
-          tokens[tokens.size() - 2].kind == Token::quoted) {
-        tokens.pop_back();
-        tokens.back().text += s;
-        tokens.back().end = i;
-      } else {
-        push(Token::quoted, s, begin, at_line);
-      }
+      push(Token::quoted, s, begin, at_line);  // "a" + "b" is one string: next() joins them
     } else if (c == '<') {
       // An HTML string as Graphviz reads it: up to the '>' that closes the first '<', counting
       // them. Boost reads <...> as XML tags instead, so that label=<<b>x</b>> ends after </b> and
@@ -445,6 +482,7 @@ std::vector<Token> tokenize(const std::string& text) {
       } while (i < n && depth > 0);
       if (depth > 0) {  // unclosed: Boost says so
         push(Token::unreadable, "<", begin, at_line);
+        i = n;
         break;
       }
       std::string s = text.substr(begin, i - begin);
@@ -458,7 +496,7 @@ std::vector<Token> tokenize(const std::string& text) {
     } else if (id_start(static_cast<unsigned char>(c))) {
       while (i < n && id_char(static_cast<unsigned char>(text[i]))) advance_to(i + 1);
       push(Token::id, text.substr(begin, i - begin), begin, at_line);
-      tokens.back().wide = std::any_of(tokens.back().text.begin(), tokens.back().text.end(),
+      out->wide = std::any_of(out->text.begin(), out->text.end(),
                                        [](char ch) { return static_cast<unsigned char>(ch) >= 0x80; });
     } else if (is_digit(c) || (c == '.' && is_digit(next)) ||
                (c == '-' && (is_digit(next) || (next == '.' && i + 2 < n && is_digit(text[i + 2]))))) {
@@ -486,12 +524,21 @@ std::vector<Token> tokenize(const std::string& text) {
       while (glue(k)) ++k;
       advance_to(k);
       push(glued ? Token::bad : Token::numeral, text.substr(begin, i - begin), begin, at_line);
-      tokens.back().exponent = exponent && !glued;
+      out->exponent = exponent && !glued;
     } else {
       advance_to(i + 1);
       push(Token::punct, std::string(1, c), begin, at_line);
     }
   }
+  return out;
+  }
+};
+
+// Every token of the text (for the copy Boost reads on the error path).
+std::vector<Token> tokenize(const std::string& text) {
+  std::vector<Token> tokens;
+  Lexer lexer(text);
+  while (auto t = lexer.next()) tokens.push_back(std::move(*t));
   return tokens;
 }
 
@@ -523,7 +570,7 @@ struct Site {
 
 class Walker {
  public:
-  Walker(const std::vector<Token>& tokens, const std::string& source) : tokens_(tokens), source_(source) {}
+  Walker(const std::string& text, const std::string& source) : lexer_(text), source_(source) {}
 
   struct Lost {
     std::size_t line;
@@ -532,48 +579,45 @@ class Walker {
   // Throws InputError for a glued numeral, a valueless attribute or deep nesting, Lost where the
   // walk cannot follow the file (Boost then names the syntax error).
   void run() {
-    if (peek_keyword("strict")) ++pos_;
+    if (peek_keyword("strict")) advance();
     if (!peek_keyword("graph") && !peek_keyword("digraph")) lost();
     if (peek_keyword("graph")) needs_boost = true;  // Boost refuses an undirected graph
-    ++pos_;
+    advance();
     if (is_id(peek())) take_id();  // the graph's name
     expect("{");
     statements();
     expect("}");
-    if (pos_ != tokens_.size()) lost();
+    if (!at_end()) lost();
   }
 
-  // The pending attributes point into the tokens; the vertices' attributes served the checks.
-  void forget_tokens() {
-    std::vector<Pending>().swap(pending_);
-    vertex_attributes.clear();
-  }
-
-  // Once the file's syntax is known to be sound: every attribute in the file's order.
-  void check_attributes() {
-    std::map<std::pair<std::size_t, std::string>, Site> in_statement;
-    for (const auto& p : pending_)
-      if (const auto site = attribute(p)) {
-        const auto [it, added] = in_statement.emplace(std::pair{p.statement, p.key->text}, *site);
-        if (!added && it->second.canonical != site->canonical) conflict(p.context, *p.key, *site, it->second);
-      }
-  }
+  // The first attribute the checks refused, in the file's order. The walk goes on after it, so
+  // that a syntax error anywhere in the file (Boost's verdict) comes first, as it always has.
+  std::exception_ptr attribute_error;
 
   // What the file gives a vertex, an edge or the graph: hetstruct's attributes only (the others
-  // served their checks), each with the text of its last value, as Boost's reader would hand it over.
+  // served their checks), each with the text of its value, as Boost's reader would hand it over
+  // (the last one given; of a vertex's own values, which must agree, the first).
   struct Props {
-    std::vector<std::pair<std::string, std::string>> items;
-    void set(const std::string& key, const std::string& value) {
-      for (auto& [k, v] : items)
-        if (k == key) {
-          v = value;
-          return;
-        }
-      items.emplace_back(key, value);
+    struct Item {
+      int id;             // in known_attributes
+      bool own = false;   // set on the vertex itself, not by the node defaults
+      std::size_t line = 0;
+      std::string value;
+    };
+    std::vector<Item> items;
+    Item* item(int id) {
+      for (auto& i : items)
+        if (i.id == id) return &i;
+      return nullptr;
+    }
+    void set(int id, const std::string& value, std::size_t line = 0, bool own = false) {
+      if (Item* i = item(id)) *i = {id, own, line, value};
+      else items.push_back({id, own, line, value});
     }
     const std::string* find(const char* key) const {
-      for (const auto& [k, v] : items)
-        if (k == key) return &v;
+      const int id = attribute_id(key);
+      for (const auto& i : items)
+        if (i.id == id) return &i.value;
       return nullptr;
     }
   };
@@ -595,50 +639,60 @@ class Walker {
   // given twice. The file then goes to Boost for its verdict (its message), as one the walk
   // cannot follow does.
   bool needs_boost = false;
-  std::map<std::string, std::map<std::string, Site>> vertex_attributes;  // hetstruct's, set explicitly (for conflicts)
   std::map<std::string, Site> graph_attributes;           // hetstruct's, of the top-level graph
   std::vector<Edge> edges;  // in the file's order
-  std::vector<std::size_t> anonymous_braces;  // the tokens '{' that open a subgraph without `subgraph`
+  std::vector<std::size_t> anonymous_braces;  // where the '{' that open a subgraph without `subgraph` begin
 
  private:
   // What an attribute list belongs to.
   struct Context {
     Owner owner;
     std::string what;    // "vertex 'a'", "edge 'a' -> 'b'", "node defaults", ... ("" for the graph)
-    std::string vertex;  // a vertex statement's vertex
+    Props* vertex = nullptr;  // a vertex statement's vertex
   };
 
-  // An attribute as the file writes it, checked once the walk is through (a syntax error first).
-  struct Pending {
-    Context context;
-    const Token *key, *value;
-    bool in_subgraph;
-    std::size_t statement;  // one attribute given twice in one statement is a conflict too
-  };
-
-  const std::vector<Token>& tokens_;
+  Lexer lexer_;
   const std::string& source_;
-  std::size_t pos_ = 0;
-  std::vector<Pending> pending_;
-  std::size_t statements_ = 0;
+  std::deque<Token> ahead_;  // the tokens peeked at and not yet taken
+  std::size_t last_line_ = 1;  // of the last token the lexer gave
+  bool lexer_done_ = false;
   int subgraphs_ = 0;  // how deep in subgraphs the walk is
 
-  const Token& peek(std::size_t ahead = 0) const {
+  void fill(std::size_t count) {
+    while (ahead_.size() < count && !lexer_done_)
+      if (auto t = lexer_.next()) {
+        last_line_ = t->line;
+        ahead_.push_back(std::move(*t));
+      } else {
+        lexer_done_ = true;
+      }
+  }
+  bool at_end() {
+    fill(1);
+    return ahead_.empty();
+  }
+  void advance() {
+    fill(1);
+    if (!ahead_.empty()) ahead_.pop_front();
+  }
+  const Token& peek(std::size_t ahead = 0) {
     static const Token end{Token::punct, "", 0, 0, 0, false};
-    return pos_ + ahead < tokens_.size() ? tokens_[pos_ + ahead] : end;
+    fill(ahead + 1);
+    return ahead < ahead_.size() ? ahead_[ahead] : end;
   }
-  std::size_t line() const {
-    if (pos_ < tokens_.size()) return tokens_[pos_].line;
-    return tokens_.empty() ? 1 : tokens_.back().line;
+  std::size_t line() {
+    fill(1);
+    return ahead_.empty() ? last_line_ : ahead_.front().line;
   }
-  [[noreturn]] void lost() const { throw Lost{line()}; }
-  bool peek_punct(const char* p, std::size_t ahead = 0) const {
-    return peek(ahead).kind == Token::punct && peek(ahead).text == p;
+  [[noreturn]] void lost() { throw Lost{line()}; }
+  bool peek_punct(const char* p, std::size_t ahead = 0) {
+    const Token& t = peek(ahead);
+    return t.kind == Token::punct && t.text == p;
   }
-  bool peek_keyword(const char* word) const { return is_keyword(peek(), word); }
+  bool peek_keyword(const char* word) { return is_keyword(peek(), word); }
   void expect(const char* p) {
     if (!peek_punct(p)) lost();
-    ++pos_;
+    advance();
   }
   // Boost's identifier: a name, a numeral, a quoted or HTML string.
   bool is_id(const Token& t) const {
@@ -646,10 +700,12 @@ class Walker {
     return (t.kind == Token::id && !is_keyword(t)) || t.kind == Token::numeral || t.kind == Token::quoted ||
            t.kind == Token::html;
   }
-  const Token& take_id() {
+  Token take_id() {
     if (!is_id(peek())) lost();
-    if (tokens_[pos_].wide) needs_boost = true;  // Boost's verdict on a name beyond ASCII
-    return tokens_[pos_++];
+    if (ahead_.front().wide) needs_boost = true;  // Boost's verdict on a name beyond ASCII
+    Token t = std::move(ahead_.front());
+    ahead_.pop_front();
+    return t;
   }
   std::string at(std::size_t line, const std::string& what) const {
     return source_ + ":" + std::to_string(line) + (what.empty() ? "" : ": " + what);
@@ -664,27 +720,27 @@ class Walker {
 
   void statements() {
     while (!peek_punct("}")) {
-      if (pos_ >= tokens_.size()) lost();
+      if (at_end()) lost();
       statement();
-      if (peek_punct(";")) ++pos_;
+      if (peek_punct(";")) advance();
     }
   }
 
   void statement() {
     if (peek_keyword("graph") || peek_keyword("node") || peek_keyword("edge")) {
       const bool node = peek_keyword("node"), edge = peek_keyword("edge");
-      ++pos_;
+      advance();
       Subgraph& here = subgraph_[current_];
-      if (node) attributes({Owner::vertex, "node defaults", ""}, &here.node_defaults);
-      else if (edge) attributes({Owner::edge, "edge defaults", ""}, &here.edge_defaults);
+      if (node) attributes({Owner::vertex, "node defaults"}, &here.node_defaults);
+      else if (edge) attributes({Owner::edge, "edge defaults"}, &here.edge_defaults);
       else attributes(graph_context(), subgraphs_ == 0 ? &graph_props : nullptr);
     } else if (is_id(peek()) && peek_punct("=", 1)) {  // a graph attribute: name = value
-      const Token& key = take_id();
-      ++pos_;
+      const Token key = take_id();
+      advance();
       if (peek().kind == Token::bad) refuse_bad(peek(), at(peek().line, graph_context().what) + ": " + key.text);
-      const Token& value = take_id();
-      pending_.push_back({graph_context(), &key, &value, subgraphs_ > 0, statements_++});
-      if (subgraphs_ == 0 && is_hetstruct(key.text)) graph_props.set(key.text, value.text);
+      const Token value = take_id();
+      Sites sites;
+      attribute(graph_context(), key, value, subgraphs_ == 0 ? &graph_props : nullptr, sites);
     } else if (peek_keyword("subgraph") || peek_punct("{") || is_id(peek())) {
       const Endpoint first = endpoint();
       if (peek_punct("->") || peek_punct("--")) {
@@ -693,7 +749,7 @@ class Walker {
         for (int steps = 0; peek_punct("->") || peek_punct("--"); ++steps) {
           const std::string arrow = peek().text;
           if (arrow == "--") needs_boost = true;  // Boost: "Using -- in directed graph"
-          ++pos_;
+          advance();
           ends.push_back(endpoint());
           if (steps < 3) what += " " + arrow + " " + ends.back().label;
           else if (steps == 3) what += " " + arrow + " ...";  // a long chain is named by its start
@@ -706,11 +762,11 @@ class Walker {
           for (const std::size_t from : sources)
             for (const std::size_t to : targets) edges.push_back({from, to, ends[i + 1].line, edge_props.size() - 1});
         }
-        if (peek_punct("[")) attributes({Owner::edge, what, ""}, &edge_props.back());
+        if (peek_punct("[")) attributes({Owner::edge, what}, &edge_props.back());
       } else {
         subgraph_[current_].members.push_back(first);
         if (!first.subgraph && peek_punct("["))
-          attributes({Owner::vertex, "vertex " + first.label, first.key}, &vertices[first.vertex].props);
+          attributes({Owner::vertex, "vertex " + first.label, &vertices[first.vertex].props}, &vertices[first.vertex].props);
       }
     } else {
       lost();
@@ -757,15 +813,15 @@ class Walker {
     return names;
   }
 
-  Context graph_context() const { return {Owner::graph, subgraphs_ > 0 ? "subgraph" : "", ""}; }
+  Context graph_context() const { return {Owner::graph, subgraphs_ > 0 ? "subgraph" : ""}; }
 
   // A vertex (with its port) or a subgraph, as Boost's parse_endpoint reads it.
   Endpoint endpoint() {
     if (peek_keyword("subgraph") || peek_punct("{")) {
       Endpoint end{true, "", "{...}", peek().line};
-      if (peek_punct("{")) anonymous_braces.push_back(pos_);
+      if (peek_punct("{")) anonymous_braces.push_back(peek().begin);
       if (peek_keyword("subgraph")) {
-        ++pos_;
+        advance();
         if (is_id(peek())) {
           end.key = take_id().text;
           end.label = "subgraph " + quote(end.key);
@@ -793,18 +849,18 @@ class Walker {
       expect("}");
       return end;
     }
-    const Token& name = take_id();
+    const Token name = take_id();
     bool angle = false, location = false;
     while (true) {  // ports: @angle, :location, :location:location, :(x,y)
       if (peek_punct("@")) {
-        ++pos_;
+        advance();
         take_id();
         if (std::exchange(angle, true)) needs_boost = true;  // Boost: "Duplicate port angle"
       } else if (peek_punct(":")) {
-        ++pos_;
+        advance();
         if (std::exchange(location, true)) needs_boost = true;  // Boost: "Duplicate port location"
         if (peek_punct("(")) {
-          ++pos_;
+          advance();
           take_id();
           expect(",");
           take_id();
@@ -812,7 +868,7 @@ class Walker {
         } else {
           take_id();
           if (peek_punct(":")) {
-            ++pos_;
+            advance();
             take_id();
           }
         }
@@ -828,26 +884,28 @@ class Walker {
     return {false, name.text, quote(name.text), name.line, found->second};
   }
 
+  // One statement's attributes: one given twice in it must agree.
+  using Sites = std::vector<std::pair<std::string, Site>>;
+
   // [a=1, b=2][c=3]: every value whole, a name without a value refused; one attribute given twice
   // in one statement, or twice on one vertex, with different values is refused.
   void attributes(const Context& c, Props* target) {
-    const std::size_t statement = statements_++;
+    Sites sites;
     do {
       expect("[");
       while (!peek_punct("]")) {
-        const Token& key = take_id();
+        const Token key = take_id();
         if (!peek_punct("=")) {
           // Boost would read it as name=true; anything else after it is a syntax error, Boost's to report.
           if (!peek_punct(",") && !peek_punct(";") && !peek_punct("]") && !is_id(peek())) lost();
           throw InputError(at(key.line, c.what), "attribute '" + key.text + "' has no value",
                            "write name=value; a number is written whole, as 0.5 or 1e-3");
         }
-        ++pos_;
+        advance();
         if (peek().kind == Token::bad) refuse_bad(peek(), at(peek().line, c.what) + ": " + key.text);
-        const Token& value = take_id();
-        pending_.push_back({c, &key, &value, subgraphs_ > 0, statement});
-        if (target && is_hetstruct(key.text)) target->set(key.text, value.text);
-        if (peek_punct(",") || peek_punct(";")) ++pos_;
+        const Token value = take_id();
+        attribute(c, key, value, target, sites);
+        if (peek_punct(",") || peek_punct(";")) advance();
       }
       expect("]");
     } while (peek_punct("["));
@@ -860,28 +918,38 @@ class Walker {
                      "give each attribute once, or the same value");
   }
 
-  // Checks one attribute where it is written; returns its site if it is one of hetstruct's.
-  std::optional<Site> attribute(const Pending& p) {
-    const Context& c = p.context;
-    const Token &key = *p.key, &value = *p.value;
-    const std::string where = at(key.line, c.what);
-    check_attribute(where, c.owner, key.text);
-    const auto canonical = check_value(where, key.text, value.text);
-    if (!canonical) return std::nullopt;
-    const Site site{value.text, *canonical, key.line};
-    const auto record = [&](std::map<std::string, Site>& sites) {
-      const auto [it, added] = sites.emplace(key.text, site);
-      if (!added && it->second.canonical != site.canonical) conflict(c, key, site, it->second);
-    };
-    if (c.owner == Owner::graph) {
-      // Boost keeps the top-level graph's attributes only.
-      if (p.in_subgraph)
-        throw InputError(where, "'" + key.text + "' is not read inside a subgraph", "give it in the top-level graph");
-      record(graph_attributes);
-    } else if (!c.vertex.empty()) {
-      record(vertex_attributes[c.vertex]);
+  // Checks one attribute where it is written and hands it to `target` (hetstruct's only). The first
+  // refusal is kept in attribute_error, and nothing is checked after it.
+  void attribute(const Context& c, const Token& key, const Token& value, Props* target, Sites& sites) {
+    if (attribute_error) return;
+    const int id = attribute_id(key.text);
+    try {
+      const std::string where = at(key.line, c.what);
+      check_attribute(where, c.owner, key.text);
+      const auto canonical = check_value(where, key.text, value.text);
+      if (!canonical) return;  // not hetstruct's: it served its check
+      const Site site{value.text, *canonical, key.line};
+      bool keep_first = false;  // a vertex's own value given again, the same: the first stands
+      if (c.owner == Owner::graph) {
+        // Boost keeps the top-level graph's attributes only.
+        if (subgraphs_ > 0)
+          throw InputError(where, "'" + key.text + "' is not read inside a subgraph", "give it in the top-level graph");
+        const auto [it, added] = graph_attributes.emplace(key.text, site);
+        if (!added && it->second.canonical != site.canonical) conflict(c, key, site, it->second);
+      } else if (c.vertex) {
+        if (const Props::Item* before = c.vertex->item(id); before && before->own) {
+          const Site earlier{before->value, *check_value(where, key.text, before->value), before->line};
+          if (earlier.canonical != site.canonical) conflict(c, key, site, earlier);
+          keep_first = true;
+        }
+      }
+      for (const auto& [name, given] : sites)
+        if (name == key.text && given.canonical != site.canonical) conflict(c, key, site, given);
+      sites.emplace_back(key.text, site);
+      if (target && !keep_first) target->set(id, value.text, key.line, c.vertex != nullptr);
+    } catch (const InputError&) {
+      attribute_error = std::current_exception();
     }
-    return site;
   }
 };
 
@@ -896,7 +964,7 @@ std::string for_boost(const std::string& text, const std::vector<Token>& tokens,
   std::size_t copied = 0;
   for (std::size_t i = 0, next_anonymous = 0; i < tokens.size(); ++i) {
     const Token& t = tokens[i];
-    if (next_anonymous < anonymous.size() && anonymous[next_anonymous] == i) {
+    if (next_anonymous < anonymous.size() && anonymous[next_anonymous] == t.begin) {
       ++next_anonymous;
       out.append(text, copied, t.begin - copied);
       out += "subgraph {";
@@ -980,20 +1048,16 @@ CustomDag read_dot_dag(const std::string& text, const std::string& source) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw InputError(source, "the graph is empty", "write a digraph { ... } with one vertex per task");
   std::optional<std::size_t> lost_at;  // the line where the walk could not follow the file
-  Walker walk = [&] {
-    auto tokens = tokenize(text);
-    Walker w(tokens, source);
-    try {
-      w.run();
-    } catch (const Walker::Lost& lost) {
-      lost_at = lost.line;
-    }
-    // A walk through the whole file has checked Boost's syntax: the attributes are checked now.
-    if (!lost_at) w.check_attributes();
-    if (lost_at || w.needs_boost) boost_verdict(text, tokens, w.anonymous_braces, lost_at, source);
-    w.forget_tokens();
-    return w;
-  }();
+  Walker walk(text, source);
+  try {
+    walk.run();
+  } catch (const Walker::Lost& lost) {
+    lost_at = lost.line;
+  }
+  // A syntax error first (Boost's), then the first attribute refused, then what Boost would refuse.
+  if (lost_at) boost_verdict(text, tokenize(text), walk.anonymous_braces, lost_at, source);
+  if (walk.attribute_error) std::rethrow_exception(walk.attribute_error);
+  if (walk.needs_boost) boost_verdict(text, tokenize(text), walk.anonymous_braces, lost_at, source);
   const std::size_t n = walk.vertices.size();
   if (n == 0) throw InputError(source, "the graph has no vertices");
 
