@@ -20,9 +20,11 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -563,6 +565,43 @@ bool is_keyword(const Token& t) {
 
 std::string quote(const std::string& name) { return "'" + name + "'"; }
 
+// The vertices' names -> their indices: an open-addressing table of (hash, index), one probe a
+// cache line, the names themselves kept by the caller (a chained hash map of 10^6 names spends a
+// third of the walk on its cache misses).
+class NameIndex {
+ public:
+  // The index of `name` if it is there (`name_of` gives a stored index's name), else `fresh`, added.
+  template <class NameOf>
+  std::pair<std::size_t, bool> find_or_add(std::string_view name, std::size_t fresh, const NameOf& name_of) {
+    if (2 * (count_ + 1) > slots_.size()) grow();
+    const std::uint64_t h = std::hash<std::string_view>{}(name) | 1;  // 0 marks an empty slot
+    for (std::size_t i = h & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
+      auto& [hash, index] = slots_[i];
+      if (hash == 0) {
+        slots_[i] = {h, fresh};
+        ++count_;
+        return {fresh, true};
+      }
+      if (hash == h && name_of(index) == name) return {index, false};
+    }
+  }
+
+ private:
+  std::vector<std::pair<std::uint64_t, std::size_t>> slots_;
+  std::size_t count_ = 0;
+  void grow() {
+    std::vector<std::pair<std::uint64_t, std::size_t>> old(std::max<std::size_t>(64, 2 * slots_.size()));
+    old.swap(slots_);
+    for (const auto& [hash, index] : old)
+      if (hash != 0)
+        for (std::size_t i = hash & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1))
+          if (slots_[i].first == 0) {
+            slots_[i] = {hash, index};
+            break;
+          }
+  }
+};
+
 struct Site {
   std::string written, canonical;
   std::size_t line = 0;
@@ -632,7 +671,7 @@ class Walker {
     std::size_t props = 0;         // index into edge_props: its statement's
   };
   std::deque<Vertex> vertices;  // in the order the file first names them (a deque: names stay put)
-  std::unordered_map<std::string_view, std::size_t> vertex_index;
+  NameIndex vertex_index;
   std::vector<Props> edge_props;  // one per edge statement: the edge defaults, then its own
   Props graph_props;              // the top-level graph's
   // Boost's reader refuses what the walk reads: an undirected graph, '--' in a digraph, a port
@@ -876,12 +915,10 @@ class Walker {
         break;
       }
     }
-    auto found = vertex_index.find(name.text);
-    if (found == vertex_index.end()) {  // first named: the node defaults of where it is
-      vertices.push_back({name.text, name.line, subgraph_[current_].node_defaults});
-      found = vertex_index.emplace(vertices.back().name, vertices.size() - 1).first;
-    }
-    return {false, name.text, quote(name.text), name.line, found->second};
+    const auto [index, first] =
+        vertex_index.find_or_add(name.text, vertices.size(), [&](std::size_t v) -> std::string_view { return vertices[v].name; });
+    if (first) vertices.push_back({name.text, name.line, subgraph_[current_].node_defaults});  // the node defaults of where it is
+    return {false, name.text, quote(name.text), name.line, index};
   }
 
   // One statement's attributes: one given twice in it must agree.
@@ -918,27 +955,43 @@ class Walker {
                      "give each attribute once, or the same value");
   }
 
+  // A value of hetstruct's attribute `id` parsed whole (InputError at where()), as its canonical
+  // text. Files repeat a few laws and processors over every vertex: those are parsed once (a
+  // value that parsed is the same value again; one that did not throws before it is kept).
+  std::unordered_map<std::string, std::string> canonical_of_;
+  template <class Where>
+  std::string canonical(int id, const std::string& value, const Where& where) {
+    const std::string key = known_attributes[id].name;
+    if (key == "order") return *check_value(where(), key, value);  // one a vertex: not worth keeping
+    std::string memo_key(1, static_cast<char>('a' + id));
+    memo_key += value;
+    if (const auto it = canonical_of_.find(memo_key); it != canonical_of_.end()) return it->second;
+    std::string text = *check_value(where(), key, value);
+    if (canonical_of_.size() < 4096) canonical_of_.emplace(std::move(memo_key), text);
+    return text;
+  }
+
   // Checks one attribute where it is written and hands it to `target` (hetstruct's only). The first
   // refusal is kept in attribute_error, and nothing is checked after it.
   void attribute(const Context& c, const Token& key, const Token& value, Props* target, Sites& sites) {
     if (attribute_error) return;
     const int id = attribute_id(key.text);
     try {
-      const std::string where = at(key.line, c.what);
-      check_attribute(where, c.owner, key.text);
-      const auto canonical = check_value(where, key.text, value.text);
-      if (!canonical) return;  // not hetstruct's: it served its check
-      const Site site{value.text, *canonical, key.line};
+      const auto where = [&] { return at(key.line, c.what); };
+      // One of hetstruct's where it belongs passes its name's check.
+      if (id < 0 || known_attributes[id].owner != c.owner) check_attribute(where(), c.owner, key.text);
+      if (id < 0) return;  // not hetstruct's: it served its check
+      const Site site{value.text, canonical(id, value.text, where), key.line};
       bool keep_first = false;  // a vertex's own value given again, the same: the first stands
       if (c.owner == Owner::graph) {
         // Boost keeps the top-level graph's attributes only.
         if (subgraphs_ > 0)
-          throw InputError(where, "'" + key.text + "' is not read inside a subgraph", "give it in the top-level graph");
+          throw InputError(where(), "'" + key.text + "' is not read inside a subgraph", "give it in the top-level graph");
         const auto [it, added] = graph_attributes.emplace(key.text, site);
         if (!added && it->second.canonical != site.canonical) conflict(c, key, site, it->second);
       } else if (c.vertex) {
         if (const Props::Item* before = c.vertex->item(id); before && before->own) {
-          const Site earlier{before->value, *check_value(where, key.text, before->value), before->line};
+          const Site earlier{before->value, canonical(id, before->value, where), before->line};
           if (earlier.canonical != site.canonical) conflict(c, key, site, earlier);
           keep_first = true;
         }
