@@ -1094,6 +1094,158 @@ auto on_one_line(Read read) {
   }
 }
 
+// The task graph from what the walk read: every value was checked where the file writes it;
+// these checks are the vertices', the edges' and the graph's as a whole.
+class DagBuilder {
+ public:
+  DagBuilder(const Walker& walk, const std::string& source) : walk_(walk), source_(source) {}
+
+  CustomDag build() {
+    const std::size_t n = walk_.vertices.size();
+    dag_.tasks.resize(n);
+    find_costs();
+    read_vertices();
+    read_edges();
+    read_graph_attributes();
+    return std::move(dag_);
+  }
+
+ private:
+  const Walker& walk_;
+  const std::string& source_;
+  CustomDag dag_;
+  std::map<std::string, int> law_of_text_;  // identical law texts share one law
+  int width_ = 0;
+  // Unrelated processors: the first vertex in the file with costs sets how many processors every
+  // vertex's costs give (none: n).
+  std::size_t first_costs_ = 0, cost_processors_ = 0;
+
+  int law_from(const std::string& where, const std::string& law_text, bool bare_number) {
+    const std::string key = (bare_number ? "comm:" : "law:") + law_text;
+    const auto it = law_of_text_.find(key);
+    if (it != law_of_text_.end()) return it->second;
+    const int index = dag_.law_index(bare_number ? parse_time_law(where, law_text) : parse_vertex_law(where, law_text));
+    law_of_text_.emplace(key, index);
+    return index;
+  }
+  std::string vertex_where(std::size_t v) const {
+    return source_ + ":" + std::to_string(walk_.vertices[v].line) + ": vertex '" + walk_.vertices[v].name + "'";
+  }
+
+  // A vertex without costs beside one with them is refused (read_vertex).
+  void find_costs() {
+    const std::size_t n = walk_.vertices.size();
+    first_costs_ = n;
+    for (std::size_t v = 0; v < n && first_costs_ == n; ++v)
+      if (walk_.vertices[v].props.find("costs")) first_costs_ = v;
+    if (first_costs_ == n) return;
+    cost_processors_ = parse_costs(vertex_where(first_costs_), *walk_.vertices[first_costs_].props.find("costs")).size();
+    width_ = static_cast<int>(cost_processors_);
+    if (walk_.graph_props.find("processor_scale"))
+      throw InputError(source_ + ":" + std::to_string(walk_.graph_attributes.count("processor_scale")
+                                                          ? walk_.graph_attributes.at("processor_scale").line
+                                                          : walk_.vertices[first_costs_].line),
+                       "processor_scale does not apply beside costs", "each vertex's costs give its time on each processor");
+  }
+
+  void read_vertices() {
+    const std::size_t n = walk_.vertices.size();
+    try {
+      for (std::size_t v = 0; v < n; ++v) read_vertex(v);
+    } catch (const InputError&) {
+      // The error names the first vertex at fault in the byte order of the names (Boost's order,
+      // in which this reader has always reported), not in the file's.
+      std::vector<std::size_t> by_name(n);
+      std::iota(by_name.begin(), by_name.end(), std::size_t{0});
+      std::sort(by_name.begin(), by_name.end(), [&](std::size_t a, std::size_t b) { return walk_.vertices[a].name < walk_.vertices[b].name; });
+      for (const std::size_t v : by_name) read_vertex(v);
+      throw;
+    }
+  }
+
+  // One vertex's task (InputError naming it); run again on the error path, so it only sets.
+  void read_vertex(std::size_t v) {
+  const auto& props = walk_.vertices[v].props;
+  const std::string& name = walk_.vertices[v].name;
+  CustomTask& t = dag_.tasks[v];
+  t.name = name;
+  const std::string *processor = props.find("processor"), *law = props.find("law"), *order = props.find("order"),
+                    *cores = props.find("cores"), *costs = props.find("costs");
+  const auto where = [&] { return vertex_where(v); };
+  if (costs) {
+    // Its law is its processor's entry: build_custom resolves it once the processor is known
+    // (this attribute, a mapping file or a schedule).
+    if (law)
+      throw InputError(where(), "gives both law and costs", "give law= (one law, times its processor's scale) or costs= (a time per processor)");
+    t.costs.clear();
+    for (const auto& cost : parse_costs(where(), *costs)) t.costs.push_back(dag_.law_index(cost));
+    if (t.costs.size() != cost_processors_)
+      throw InputError(where(),
+                       "costs '" + *costs + "' gives " + std::to_string(t.costs.size()) + " times, but vertex '" +
+                           walk_.vertices[first_costs_].name + "' gives " + std::to_string(cost_processors_),
+                       "give every vertex one time per processor");
+    t.processor = !processor || processor->empty() ? -1 : parse_processor(where(), *processor);
+    if (t.processor >= static_cast<int>(cost_processors_))
+      throw InputError(where(), "processor " + *processor + " is not one of the " + std::to_string(cost_processors_) +
+                                    " processors its costs give", "number processors 0 to " + std::to_string(cost_processors_ - 1));
+  } else {
+    if (cost_processors_ > 0)
+      throw InputError(where(), "has no costs, but vertex '" + walk_.vertices[first_costs_].name + "' gives them",
+                       "give every vertex its costs, one time per processor");
+    if (!processor || processor->empty()) throw InputError(where(), "has no processor attribute", "add processor=0 (0-based)");
+    if (!law || law->empty()) throw InputError(where(), "has no law attribute", "add law=\"u(0,1)\"");
+    t.processor = parse_processor(where(), *processor);
+    width_ = std::max(width_, t.processor + 1);
+    t.law = law_from(where(), *law, false);
+  }
+  if (order) t.order = parse_order(where(), *order);
+  if (cores) t.cores = parse_count(where(), "cores", *cores, "cores=1, 2, 4, ... (default 1)");
+  }
+
+  // The edges in the file's order (a one-port model serves messages ready together in this order).
+  void read_edges() {
+    std::unordered_map<std::uint64_t, std::size_t> first_place;
+    first_place.reserve(walk_.edges.size());
+    for (std::size_t i = 0; i < walk_.edges.size(); ++i) {
+      const auto& e = walk_.edges[i];
+      const auto [it, added] = first_place.emplace((std::uint64_t{e.from} << 32) | e.to, i);
+      if (!added)
+        throw InputError(source_ + ":" + std::to_string(e.line),
+                         "the edge '" + walk_.vertices[e.from].name + "' -> '" + walk_.vertices[e.to].name +
+                             "' is given twice, first on line " + std::to_string(walk_.edges[it->second].line),
+                         "give each precedence once");
+    }
+    dag_.edges.reserve(walk_.edges.size());
+    for (const auto& e : walk_.edges) {
+      CustomEdge edge{e.from, e.to, -1};
+      if (const std::string* comm = walk_.edge_props[e.props].find("comm"))
+        edge.comm_law = law_from(source_ + ": edge '" + walk_.vertices[e.from].name + "' -> '" + walk_.vertices[e.to].name + "'", *comm, true);
+      dag_.edges.push_back(edge);
+    }
+  }
+
+  void read_graph_attributes() {
+    const auto graph_where = [&](const char* key) {
+      const auto site = walk_.graph_attributes.find(key);
+      return site == walk_.graph_attributes.end() ? source_ : source_ + ":" + std::to_string(site->second.line);
+    };
+    if (const std::string* scales = walk_.graph_props.find("processor_scale"))
+      dag_.processor_scale = parse_scales(graph_where("processor_scale"), *scales);
+    if (const std::string* cores = walk_.graph_props.find("processor_cores")) {
+      const std::string where = graph_where("processor_cores");
+      dag_.processor_cores = parse_processor_cores(where, *cores);
+      // Processors beyond the tasks' run nothing: their cores change nothing.
+      const auto width = static_cast<std::size_t>(width_);
+      if (dag_.processor_cores.size() > width) dag_.processor_cores.resize(width);
+      if (dag_.processor_cores.size() != width)
+        throw InputError(where,
+                         "processor_cores gives " + std::to_string(dag_.processor_cores.size()) +
+                             " processors, but the tasks use processors 0 to " + std::to_string(width_ - 1),
+                         "give one core count per processor");
+    }
+  }
+};
+
 // One pass: the walk reads the file and every attribute as Boost's reader would hand it over
 // (node and edge defaults where a vertex is first named or an edge written, the top-level graph's
 // attributes); Boost is asked only for the syntax error of a file the walk cannot follow.
@@ -1111,127 +1263,8 @@ CustomDag read_dot_dag(const std::string& text, const std::string& source) {
   if (lost_at) boost_verdict(text, tokenize(text), walk.anonymous_braces, lost_at, source);
   if (walk.attribute_error) std::rethrow_exception(walk.attribute_error);
   if (walk.needs_boost) boost_verdict(text, tokenize(text), walk.anonymous_braces, lost_at, source);
-  const std::size_t n = walk.vertices.size();
-  if (n == 0) throw InputError(source, "the graph has no vertices");
-
-  CustomDag dag;
-  dag.tasks.resize(n);
-  std::map<std::string, int> law_of_text;  // identical law texts share one law
-  const auto law_from = [&](const std::string& where, const std::string& law_text, bool bare_number) {
-    const std::string key = (bare_number ? "comm:" : "law:") + law_text;
-    const auto it = law_of_text.find(key);
-    if (it != law_of_text.end()) return it->second;
-    const int index = dag.law_index(bare_number ? parse_time_law(where, law_text) : parse_vertex_law(where, law_text));
-    law_of_text.emplace(key, index);
-    return index;
-  };
-  // Every value below was checked where the file writes it; these are the vertices' and edges'.
-  int width = 0;
-  const auto vertex_where = [&](std::size_t v) {
-    return source + ":" + std::to_string(walk.vertices[v].line) + ": vertex '" + walk.vertices[v].name + "'";
-  };
-  // Unrelated processors: the first vertex in the file with costs sets how many processors every
-  // vertex's costs give; a vertex without costs beside it is refused.
-  std::size_t first_costs = n;
-  for (std::size_t v = 0; v < n && first_costs == n; ++v)
-    if (walk.vertices[v].props.find("costs")) first_costs = v;
-  std::size_t cost_processors = 0;
-  if (first_costs < n) {
-    cost_processors = parse_costs(vertex_where(first_costs), *walk.vertices[first_costs].props.find("costs")).size();
-    width = static_cast<int>(cost_processors);
-    if (walk.graph_props.find("processor_scale"))
-      throw InputError(source + ":" + std::to_string(walk.graph_attributes.count("processor_scale")
-                                                         ? walk.graph_attributes.at("processor_scale").line
-                                                         : walk.vertices[first_costs].line),
-                       "processor_scale does not apply beside costs", "each vertex's costs give its time on each processor");
-  }
-  const auto read_vertex = [&](std::size_t v) {
-    const auto& props = walk.vertices[v].props;
-    const std::string& name = walk.vertices[v].name;
-    CustomTask& t = dag.tasks[v];
-    t.name = name;
-    const std::string *processor = props.find("processor"), *law = props.find("law"), *order = props.find("order"),
-                      *cores = props.find("cores"), *costs = props.find("costs");
-    const auto where = [&] { return vertex_where(v); };
-    if (costs) {
-      // Its law is its processor's entry: build_custom resolves it once the processor is known
-      // (this attribute, a mapping file or a schedule).
-      if (law)
-        throw InputError(where(), "gives both law and costs", "give law= (one law, times its processor's scale) or costs= (a time per processor)");
-      t.costs.clear();
-      for (const auto& cost : parse_costs(where(), *costs)) t.costs.push_back(dag.law_index(cost));
-      if (t.costs.size() != cost_processors)
-        throw InputError(where(),
-                         "costs '" + *costs + "' gives " + std::to_string(t.costs.size()) + " times, but vertex '" +
-                             walk.vertices[first_costs].name + "' gives " + std::to_string(cost_processors),
-                         "give every vertex one time per processor");
-      t.processor = !processor || processor->empty() ? -1 : parse_processor(where(), *processor);
-      if (t.processor >= static_cast<int>(cost_processors))
-        throw InputError(where(), "processor " + *processor + " is not one of the " + std::to_string(cost_processors) +
-                                      " processors its costs give", "number processors 0 to " + std::to_string(cost_processors - 1));
-    } else {
-      if (cost_processors > 0)
-        throw InputError(where(), "has no costs, but vertex '" + walk.vertices[first_costs].name + "' gives them",
-                         "give every vertex its costs, one time per processor");
-      if (!processor || processor->empty()) throw InputError(where(), "has no processor attribute", "add processor=0 (0-based)");
-      if (!law || law->empty()) throw InputError(where(), "has no law attribute", "add law=\"u(0,1)\"");
-      t.processor = parse_processor(where(), *processor);
-      width = std::max(width, t.processor + 1);
-      t.law = law_from(where(), *law, false);
-    }
-    if (order) t.order = parse_order(where(), *order);
-    if (cores) t.cores = parse_count(where(), "cores", *cores, "cores=1, 2, 4, ... (default 1)");
-  };
-  try {
-    for (std::size_t v = 0; v < n; ++v) read_vertex(v);
-  } catch (const InputError&) {
-    // The error names the first vertex at fault in the byte order of the names (Boost's order,
-    // in which this reader has always reported), not in the file's.
-    std::vector<std::size_t> by_name(n);
-    std::iota(by_name.begin(), by_name.end(), std::size_t{0});
-    std::sort(by_name.begin(), by_name.end(), [&](std::size_t a, std::size_t b) { return walk.vertices[a].name < walk.vertices[b].name; });
-    for (const std::size_t v : by_name) read_vertex(v);
-    throw;
-  }
-  // The edges in the file's order (a one-port model serves messages ready together in this order).
-  {
-    std::unordered_map<std::uint64_t, std::size_t> first_place;
-    first_place.reserve(walk.edges.size());
-    for (std::size_t i = 0; i < walk.edges.size(); ++i) {
-      const auto& e = walk.edges[i];
-      const auto [it, added] = first_place.emplace((std::uint64_t{e.from} << 32) | e.to, i);
-      if (!added)
-        throw InputError(source + ":" + std::to_string(e.line),
-                         "the edge '" + walk.vertices[e.from].name + "' -> '" + walk.vertices[e.to].name +
-                             "' is given twice, first on line " + std::to_string(walk.edges[it->second].line),
-                         "give each precedence once");
-    }
-  }
-  dag.edges.reserve(walk.edges.size());
-  for (const auto& e : walk.edges) {
-    CustomEdge edge{e.from, e.to, -1};
-    if (const std::string* comm = walk.edge_props[e.props].find("comm"))
-      edge.comm_law = law_from(source + ": edge '" + walk.vertices[e.from].name + "' -> '" + walk.vertices[e.to].name + "'", *comm, true);
-    dag.edges.push_back(edge);
-  }
-  const auto graph_where = [&](const char* key) {
-    const auto site = walk.graph_attributes.find(key);
-    return site == walk.graph_attributes.end() ? source : source + ":" + std::to_string(site->second.line);
-  };
-  if (const std::string* scales = walk.graph_props.find("processor_scale"))
-    dag.processor_scale = parse_scales(graph_where("processor_scale"), *scales);
-  if (const std::string* cores = walk.graph_props.find("processor_cores")) {
-    const std::string where = graph_where("processor_cores");
-    dag.processor_cores = parse_processor_cores(where, *cores);
-    // Processors beyond the tasks' run nothing: their cores change nothing.
-    if (dag.processor_cores.size() > static_cast<std::size_t>(width)) dag.processor_cores.resize(static_cast<std::size_t>(width));
-    if (dag.processor_cores.size() != static_cast<std::size_t>(width))
-      throw InputError(where,
-                       "processor_cores gives " + std::to_string(dag.processor_cores.size()) +
-                           " processors, but the tasks use processors 0 to " + std::to_string(width - 1),
-                       "give one core count per processor");
-  }
-  return dag;
+  if (walk.vertices.empty()) throw InputError(source, "the graph has no vertices");
+  return DagBuilder(walk, source).build();
 }
 
 }  // namespace
