@@ -386,6 +386,35 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool id_start(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
 bool id_char(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
 
+// Where the numeral starting at `i` ends: Boost's -?(\.[0-9]+|[0-9]+(\.[0-9]*)?), then an exponent
+// (which Boost would split off), then, when it is glued to a letter, a digit or a dot (2x, 1.5.5)
+// or to a signed numeral (1-2), where Boost would read two tokens where the file shows one, what
+// ends a token (`glued`: the token is bad).
+std::size_t numeral_end(const std::string& text, std::size_t i, bool& exponent, bool& glued) {
+  const std::size_t n = text.size();
+  std::size_t k = i + (text[i] == '-' ? 1 : 0);
+  while (k < n && is_digit(text[k])) ++k;
+  if (k < n && text[k] == '.') ++k;
+  while (k < n && is_digit(text[k])) ++k;
+  exponent = false;
+  if (k < n && (text[k] == 'e' || text[k] == 'E')) {
+    std::size_t e = k + 1;
+    if (e < n && (text[e] == '+' || text[e] == '-')) ++e;
+    if (e < n && is_digit(text[e])) {
+      while (e < n && is_digit(text[e])) ++e;
+      k = e;
+      exponent = true;
+    }
+  }
+  const auto glue = [&](std::size_t at) {
+    return at < n && (id_char(static_cast<unsigned char>(text[at])) || text[at] == '.' ||
+                      ((text[at] == '-' || text[at] == '+') && at + 1 < n && (is_digit(text[at + 1]) || text[at + 1] == '.')));
+  };
+  glued = glue(k);
+  while (glue(k)) ++k;
+  return k;
+}
+
 // Boost's tokens one at a time, as the walk asks for them: the file is read once, and no list of its
 // tokens is kept (some 20 bytes per byte of the file).
 class Lexer {
@@ -427,112 +456,91 @@ class Lexer {
 
   // The next token of the text (Boost's), or nothing at its end or after an unreadable one.
   std::optional<Token> scan() {
-  const std::string& text = text_;
-  const std::size_t n = text.size();
-  std::size_t& i = i_;
-  std::size_t& line = line_;
-  std::optional<Token> out;
-  const auto advance_to = [&](std::size_t to) {
-    for (; i < to && i < n; ++i)
-      if (text[i] == '\n') ++line;
-  };
-  const auto push = [&](Token::Kind kind, std::string s, std::size_t begin, std::size_t at_line) {
-    out = Token{kind, std::move(s), at_line, begin, i, false};
-  };
-  while (i < n && !out) {
-    const char c = text[i];
-    const char next = i + 1 < n ? text[i + 1] : '\0';
-    const std::size_t begin = i, at_line = line;
-    if (std::isspace(static_cast<unsigned char>(c)) || (c == '\\' && next == '\n')) {
-      advance_to(i + (c == '\\' ? 2 : 1));
-    } else if (c == '/' && next == '/') {
-      advance_to(std::min(text.find('\n', i), n));
-    } else if (c == '/' && next == '*') {
-      const auto close = text.find("*/", i + 2);
-      advance_to(close == std::string::npos ? n : close + 2);
-    } else if (c == '#' && (i == 0 || text[i - 1] == '\n')) {
-      advance_to(std::min(text.find('\n', i), n));
-    } else if (c == '"') {
-      std::size_t k = i + 1;
-      while (k < n && text[k] != '"') k += text[k] == '\\' && k + 1 < n ? 2 : 1;
-      if (k >= n) {  // unclosed: Boost says so
-        push(Token::unreadable, "\"", begin, at_line);
-        i = n;
-        break;
-      }
-      std::string s = text.substr(i + 1, k - i - 1);
-      // Boost's unescaping, exactly: \" and backslash-newline, nothing else.
-      for (std::size_t j = 0; j + 1 < s.size(); ++j) {
-        if (s[j] == '\\' && s[j + 1] == '"') {
-          s.erase(j, 1);
-        } else if (s[j] == '\\' && s[j + 1] == '\n') {
-          s.erase(j, 2);
-          --j;  // wraps and comes back to j with the loop's ++j
+    const std::string& text = text_;
+    const std::size_t n = text.size();
+    std::size_t& i = i_;
+    std::size_t& line = line_;
+    std::optional<Token> out;
+    const auto advance_to = [&](std::size_t to) {
+      for (; i < to && i < n; ++i)
+        if (text[i] == '\n') ++line;
+    };
+    const auto push = [&](Token::Kind kind, std::string s, std::size_t begin, std::size_t at_line) {
+      out = Token{kind, std::move(s), at_line, begin, i, false};
+    };
+    while (i < n && !out) {
+      const char c = text[i];
+      const char next = i + 1 < n ? text[i + 1] : '\0';
+      const std::size_t begin = i, at_line = line;
+      if (std::isspace(static_cast<unsigned char>(c)) || (c == '\\' && next == '\n')) {
+        advance_to(i + (c == '\\' ? 2 : 1));
+      } else if (c == '/' && next == '/') {
+        advance_to(std::min(text.find('\n', i), n));
+      } else if (c == '/' && next == '*') {
+        const auto close = text.find("*/", i + 2);
+        advance_to(close == std::string::npos ? n : close + 2);
+      } else if (c == '#' && (i == 0 || text[i - 1] == '\n')) {
+        advance_to(std::min(text.find('\n', i), n));
+      } else if (c == '"') {
+        std::size_t k = i + 1;
+        while (k < n && text[k] != '"') k += text[k] == '\\' && k + 1 < n ? 2 : 1;
+        if (k >= n) {  // unclosed: Boost says so
+          push(Token::unreadable, "\"", begin, at_line);
+          i = n;
+          break;
         }
-      }
-      advance_to(k + 1);
-      push(Token::quoted, s, begin, at_line);  // "a" + "b" is one string: next() joins them
-    } else if (c == '<') {
-      // An HTML string as Graphviz reads it: up to the '>' that closes the first '<', counting
-      // them. Boost reads <...> as XML tags instead, so that label=<<b>x</b>> ends after </b> and
-      // label=<x> never ends: Boost gets a quoted string in its place (for_boost), this text.
-      int depth = 0;
-      do {
-        if (text[i] == '<') ++depth;
-        else if (text[i] == '>') --depth;
+        std::string s = text.substr(i + 1, k - i - 1);
+        // Boost's unescaping, exactly: \" and backslash-newline, nothing else.
+        for (std::size_t j = 0; j + 1 < s.size(); ++j) {
+          if (s[j] == '\\' && s[j + 1] == '"') {
+            s.erase(j, 1);
+          } else if (s[j] == '\\' && s[j + 1] == '\n') {
+            s.erase(j, 2);
+            --j;  // wraps and comes back to j with the loop's ++j
+          }
+        }
+        advance_to(k + 1);
+        push(Token::quoted, s, begin, at_line);  // "a" + "b" is one string: next() joins them
+      } else if (c == '<') {
+        // An HTML string as Graphviz reads it: up to the '>' that closes the first '<', counting
+        // them. Boost reads <...> as XML tags instead, so that label=<<b>x</b>> ends after </b> and
+        // label=<x> never ends: Boost gets a quoted string in its place (for_boost), this text.
+        int depth = 0;
+        do {
+          if (text[i] == '<') ++depth;
+          else if (text[i] == '>') --depth;
+          advance_to(i + 1);
+        } while (i < n && depth > 0);
+        if (depth > 0) {  // unclosed: Boost says so
+          push(Token::unreadable, "<", begin, at_line);
+          i = n;
+          break;
+        }
+        std::string s = text.substr(begin, i - begin);
+        for (char& ch : s)  // nothing Boost would unescape or end its string at
+          if (ch == '"') ch = '\'';
+          else if (ch == '\\') ch = '/';
+        push(Token::html, s, begin, at_line);
+      } else if (c == '-' && (next == '>' || next == '-')) {
+        advance_to(i + 2);
+        push(Token::punct, text.substr(begin, 2), begin, at_line);
+      } else if (id_start(static_cast<unsigned char>(c))) {
+        while (i < n && id_char(static_cast<unsigned char>(text[i]))) advance_to(i + 1);
+        push(Token::id, text.substr(begin, i - begin), begin, at_line);
+        out->wide = std::any_of(out->text.begin(), out->text.end(),
+                                         [](char ch) { return static_cast<unsigned char>(ch) >= 0x80; });
+      } else if (is_digit(c) || (c == '.' && is_digit(next)) ||
+                 (c == '-' && (is_digit(next) || (next == '.' && i + 2 < n && is_digit(text[i + 2]))))) {
+        bool exponent = false, glued = false;
+        advance_to(numeral_end(text, i, exponent, glued));
+        push(glued ? Token::bad : Token::numeral, text.substr(begin, i - begin), begin, at_line);
+        out->exponent = exponent && !glued;
+      } else {
         advance_to(i + 1);
-      } while (i < n && depth > 0);
-      if (depth > 0) {  // unclosed: Boost says so
-        push(Token::unreadable, "<", begin, at_line);
-        i = n;
-        break;
+        push(Token::punct, std::string(1, c), begin, at_line);
       }
-      std::string s = text.substr(begin, i - begin);
-      for (char& ch : s)  // nothing Boost would unescape or end its string at
-        if (ch == '"') ch = '\'';
-        else if (ch == '\\') ch = '/';
-      push(Token::html, s, begin, at_line);
-    } else if (c == '-' && (next == '>' || next == '-')) {
-      advance_to(i + 2);
-      push(Token::punct, text.substr(begin, 2), begin, at_line);
-    } else if (id_start(static_cast<unsigned char>(c))) {
-      while (i < n && id_char(static_cast<unsigned char>(text[i]))) advance_to(i + 1);
-      push(Token::id, text.substr(begin, i - begin), begin, at_line);
-      out->wide = std::any_of(out->text.begin(), out->text.end(),
-                                       [](char ch) { return static_cast<unsigned char>(ch) >= 0x80; });
-    } else if (is_digit(c) || (c == '.' && is_digit(next)) ||
-               (c == '-' && (is_digit(next) || (next == '.' && i + 2 < n && is_digit(text[i + 2]))))) {
-      std::size_t k = i + (c == '-' ? 1 : 0);
-      while (k < n && is_digit(text[k])) ++k;
-      if (k < n && text[k] == '.') ++k;
-      while (k < n && is_digit(text[k])) ++k;
-      bool exponent = false;
-      if (k < n && (text[k] == 'e' || text[k] == 'E')) {
-        std::size_t e = k + 1;
-        if (e < n && (text[e] == '+' || text[e] == '-')) ++e;
-        if (e < n && is_digit(text[e])) {
-          while (e < n && is_digit(text[e])) ++e;
-          k = e;
-          exponent = true;
-        }
-      }
-      // Glued to a letter, a digit or a dot (2x, 1.5.5), or to a signed numeral (1-2): Boost would
-      // read two tokens where the file shows one. The bad token runs to what ends a token.
-      const auto glue = [&](std::size_t at) {
-        return at < n && (id_char(static_cast<unsigned char>(text[at])) || text[at] == '.' ||
-                          ((text[at] == '-' || text[at] == '+') && at + 1 < n && (is_digit(text[at + 1]) || text[at + 1] == '.')));
-      };
-      const bool glued = glue(k);
-      while (glue(k)) ++k;
-      advance_to(k);
-      push(glued ? Token::bad : Token::numeral, text.substr(begin, i - begin), begin, at_line);
-      out->exponent = exponent && !glued;
-    } else {
-      advance_to(i + 1);
-      push(Token::punct, std::string(1, c), begin, at_line);
     }
-  }
-  return out;
+    return out;
   }
 };
 
