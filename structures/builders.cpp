@@ -146,6 +146,9 @@ const PrecedenceGraph& Structure::graph() const {
 
 PrecedenceGraph& Structure::custom_graph() {
   if (!graph_) graph_ = std::make_shared<PrecedenceGraph>();
+  // A graph shared with copies (engine::GraphReads keeps one per file and settings) is copied
+  // before it is written, so that a copy's change stays its own.
+  else if (graph_.use_count() > 1) graph_ = std::make_shared<PrecedenceGraph>(*graph_);
   return *graph_;
 }
 

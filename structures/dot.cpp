@@ -1,27 +1,37 @@
-// Custom structures from Graphviz DOT files, parsed by Boost's Graphviz parser.
+// Custom structures from Graphviz DOT files, read in one pass by the reader's own tokenizer and
+// walker, which follow the Graphviz grammar as Boost's reader (read_graphviz_new.cpp, Boost 1.74)
+// reads it, so that a file means what it meant when Boost read it.
 //
-// Boost's read_graphviz numbers vertices in the byte order of their names (it collects them in a
-// std::map), and drops attributes it is not told about. So the file is parsed through Boost's own
-// mutate_graph interface, which hands over every attribute as text.
-//
-// Boost's tokenizer reads an unquoted numeral as -?(\.[0-9]+|[0-9]+(\.[0-9]*)?) and stops there:
-// comm=1e-3 would be comm=1 and a stray attribute e, 2x would be 2 and x. So a pre-pass (Walker
-// below) first reads the file with a tokenizer that follows Boost's, line by line, and Boost's
-// grammar: it refuses a numeral glued to letters or a second dot and an attribute without a value,
+// The walk reads the file line by line: it refuses a numeral glued to letters or a second dot
+// (Boost would split 2x into 2 and x) and an attribute without a value (Boost would read true),
 // checks every attribute where it is written (FILE:LINE, the attribute and the token), refuses a
-// vertex given two values of one attribute, and records what Boost does not say: the order in
-// which the file names the vertices and its edges, and the line of each thing. Boost then reads a
-// copy of the text with the same lines (for_boost): numerals in exponent form and HTML strings
-// quoted, anonymous subgraphs named, `strict` blanked.
+// vertex given two values of one attribute, and keeps hetstruct's attributes as Boost hands them
+// over: a vertex takes the node defaults of the subgraph where it is first named, then its own; an
+// edge its statement's edge defaults, then its own; the graph the top-level graph's. The vertices
+// are numbered in the order the file first names them, the edges in the file's order.
+//
+// Boost's parser is asked only for its verdict on a file the walk cannot follow, or one Boost
+// would refuse though the walk reads it (an undirected graph, '--', a port given twice, a name
+// beyond ASCII): its syntax error is the message, as it always was. It reads a copy of the text
+// with the same lines (for_boost): numerals in exponent form and HTML strings quoted, anonymous
+// subgraphs named, `strict` blanked.
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
+#include <deque>
+#include <exception>
+#include <functional>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <set>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
 
 #include <boost/graph/graphviz.hpp>
 
@@ -177,6 +187,13 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
     }
   }
   return row[b.size()];
+}
+
+// The index of one of hetstruct's attributes in known_attributes, or -1.
+int attribute_id(std::string_view name) {
+  for (std::size_t i = 0; i < std::size(known_attributes); ++i)
+    if (name == known_attributes[i].name) return static_cast<int>(i);
+  return -1;
 }
 
 // Throws for a hetstruct attribute in the wrong place or a name that looks like a slip for one.
@@ -362,120 +379,176 @@ struct Token {
   std::size_t line = 0;
   std::size_t begin = 0, end = 0;  // the bytes it takes in the file
   bool exponent = false;           // a numeral in exponent form (1e-3), which Boost would split
+  bool wide = false;               // an identifier with bytes beyond ASCII, which Boost's regex may refuse
 };
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool id_start(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
 bool id_char(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
 
-std::vector<Token> tokenize(const std::string& text) {
-  std::vector<Token> tokens;
+// Where the numeral starting at `i` ends: Boost's -?(\.[0-9]+|[0-9]+(\.[0-9]*)?), then an exponent
+// (which Boost would split off), then, when it is glued to a letter, a digit or a dot (2x, 1.5.5)
+// or to a signed numeral (1-2), where Boost would read two tokens where the file shows one, what
+// ends a token (`glued`: the token is bad).
+std::size_t numeral_end(const std::string& text, std::size_t i, bool& exponent, bool& glued) {
   const std::size_t n = text.size();
-  std::size_t i = 0, line = 1;
-  const auto advance_to = [&](std::size_t to) {
-    for (; i < to && i < n; ++i)
-      if (text[i] == '\n') ++line;
-  };
-  const auto push = [&](Token::Kind kind, std::string s, std::size_t begin, std::size_t at_line) {
-    tokens.push_back({kind, std::move(s), at_line, begin, i, false});
-  };
-  while (i < n) {
-    const char c = text[i];
-    const char next = i + 1 < n ? text[i + 1] : '\0';
-    const std::size_t begin = i, at_line = line;
-    if (std::isspace(static_cast<unsigned char>(c)) || (c == '\\' && next == '\n')) {
-      advance_to(i + (c == '\\' ? 2 : 1));
-    } else if (c == '/' && next == '/') {
-      advance_to(std::min(text.find('\n', i), n));
-    } else if (c == '/' && next == '*') {
-      const auto close = text.find("*/", i + 2);
-      advance_to(close == std::string::npos ? n : close + 2);
-    } else if (c == '#' && (i == 0 || text[i - 1] == '\n')) {
-      advance_to(std::min(text.find('\n', i), n));
-    } else if (c == '"') {
-      std::size_t k = i + 1;
-      while (k < n && text[k] != '"') k += text[k] == '\\' && k + 1 < n ? 2 : 1;
-      if (k >= n) {  // unclosed: Boost says so
-        push(Token::unreadable, "\"", begin, at_line);
-        break;
-      }
-      std::string s = text.substr(i + 1, k - i - 1);
-      // Boost's unescaping, exactly: \" and backslash-newline, nothing else.
-      for (std::size_t j = 0; j + 1 < s.size(); ++j) {
-        if (s[j] == '\\' && s[j + 1] == '"') {
-          s.erase(j, 1);
-        } else if (s[j] == '\\' && s[j + 1] == '\n') {
-          s.erase(j, 2);
-          --j;  // wraps and comes back to j with the loop's ++j
-        }
-      }
-      advance_to(k + 1);
-      // "a" + "b" is one string.
-      if (tokens.size() >= 2 && tokens.back().kind == Token::punct && tokens.back().text == "+" &&
-          tokens[tokens.size() - 2].kind == Token::quoted) {
-        tokens.pop_back();
-        tokens.back().text += s;
-        tokens.back().end = i;
-      } else {
-        push(Token::quoted, s, begin, at_line);
-      }
-    } else if (c == '<') {
-      // An HTML string as Graphviz reads it: up to the '>' that closes the first '<', counting
-      // them. Boost reads <...> as XML tags instead, so that label=<<b>x</b>> ends after </b> and
-      // label=<x> never ends: Boost gets a quoted string in its place (for_boost), this text.
-      int depth = 0;
-      do {
-        if (text[i] == '<') ++depth;
-        else if (text[i] == '>') --depth;
-        advance_to(i + 1);
-      } while (i < n && depth > 0);
-      if (depth > 0) {  // unclosed: Boost says so
-        push(Token::unreadable, "<", begin, at_line);
-        break;
-      }
-      std::string s = text.substr(begin, i - begin);
-      for (char& ch : s)  // nothing Boost would unescape or end its string at
-        if (ch == '"') ch = '\'';
-        else if (ch == '\\') ch = '/';
-      push(Token::html, s, begin, at_line);
-    } else if (c == '-' && (next == '>' || next == '-')) {
-      advance_to(i + 2);
-      push(Token::punct, text.substr(begin, 2), begin, at_line);
-    } else if (id_start(static_cast<unsigned char>(c))) {
-      while (i < n && id_char(static_cast<unsigned char>(text[i]))) advance_to(i + 1);
-      push(Token::id, text.substr(begin, i - begin), begin, at_line);
-    } else if (is_digit(c) || (c == '.' && is_digit(next)) ||
-               (c == '-' && (is_digit(next) || (next == '.' && i + 2 < n && is_digit(text[i + 2]))))) {
-      std::size_t k = i + (c == '-' ? 1 : 0);
-      while (k < n && is_digit(text[k])) ++k;
-      if (k < n && text[k] == '.') ++k;
-      while (k < n && is_digit(text[k])) ++k;
-      bool exponent = false;
-      if (k < n && (text[k] == 'e' || text[k] == 'E')) {
-        std::size_t e = k + 1;
-        if (e < n && (text[e] == '+' || text[e] == '-')) ++e;
-        if (e < n && is_digit(text[e])) {
-          while (e < n && is_digit(text[e])) ++e;
-          k = e;
-          exponent = true;
-        }
-      }
-      // Glued to a letter, a digit or a dot (2x, 1.5.5), or to a signed numeral (1-2): Boost would
-      // read two tokens where the file shows one. The bad token runs to what ends a token.
-      const auto glue = [&](std::size_t at) {
-        return at < n && (id_char(static_cast<unsigned char>(text[at])) || text[at] == '.' ||
-                          ((text[at] == '-' || text[at] == '+') && at + 1 < n && (is_digit(text[at + 1]) || text[at + 1] == '.')));
-      };
-      const bool glued = glue(k);
-      while (glue(k)) ++k;
-      advance_to(k);
-      push(glued ? Token::bad : Token::numeral, text.substr(begin, i - begin), begin, at_line);
-      tokens.back().exponent = exponent && !glued;
-    } else {
-      advance_to(i + 1);
-      push(Token::punct, std::string(1, c), begin, at_line);
+  std::size_t k = i + (text[i] == '-' ? 1 : 0);
+  while (k < n && is_digit(text[k])) ++k;
+  if (k < n && text[k] == '.') ++k;
+  while (k < n && is_digit(text[k])) ++k;
+  exponent = false;
+  if (k < n && (text[k] == 'e' || text[k] == 'E')) {
+    std::size_t e = k + 1;
+    if (e < n && (text[e] == '+' || text[e] == '-')) ++e;
+    if (e < n && is_digit(text[e])) {
+      while (e < n && is_digit(text[e])) ++e;
+      k = e;
+      exponent = true;
     }
   }
+  const auto glue = [&](std::size_t at) {
+    return at < n && (id_char(static_cast<unsigned char>(text[at])) || text[at] == '.' ||
+                      ((text[at] == '-' || text[at] == '+') && at + 1 < n && (is_digit(text[at + 1]) || text[at + 1] == '.')));
+  };
+  glued = glue(k);
+  while (glue(k)) ++k;
+  return k;
+}
+
+// Boost's tokens one at a time, as the walk asks for them: the file is read once, and no list of its
+// tokens is kept (some 20 bytes per byte of the file).
+class Lexer {
+ public:
+  explicit Lexer(const std::string& text) : text_(text) {}
+
+  // The next token, "a" + "b" joined; nothing at the end of the text.
+  std::optional<Token> next() {
+    std::optional<Token> t = take_raw();
+    if (!t || t->kind != Token::quoted) return t;
+    while (true) {
+      fill_raw(2);
+      if (raw_.size() < 2 || raw_[0].kind != Token::punct || raw_[0].text != "+" || raw_[1].kind != Token::quoted) return t;
+      t->text += raw_[1].text;
+      t->end = raw_[1].end;
+      raw_.pop_front();
+      raw_.pop_front();
+    }
+  }
+
+ private:
+  const std::string& text_;
+  std::size_t i_ = 0, line_ = 1;
+  bool done_ = false;
+  std::deque<Token> raw_;
+
+  std::optional<Token> take_raw() {
+    fill_raw(1);
+    if (raw_.empty()) return std::nullopt;
+    Token t = std::move(raw_.front());
+    raw_.pop_front();
+    return t;
+  }
+  void fill_raw(std::size_t count) {
+    while (raw_.size() < count && !done_)
+      if (auto t = scan()) raw_.push_back(std::move(*t));
+      else done_ = true;
+  }
+
+  // The next token of the text (Boost's), or nothing at its end or after an unreadable one.
+  std::optional<Token> scan() {
+    const std::string& text = text_;
+    const std::size_t n = text.size();
+    std::size_t& i = i_;
+    std::size_t& line = line_;
+    std::optional<Token> out;
+    const auto advance_to = [&](std::size_t to) {
+      for (; i < to && i < n; ++i)
+        if (text[i] == '\n') ++line;
+    };
+    const auto push = [&](Token::Kind kind, std::string s, std::size_t begin, std::size_t at_line) {
+      out = Token{kind, std::move(s), at_line, begin, i, false};
+    };
+    while (i < n && !out) {
+      const char c = text[i];
+      const char next = i + 1 < n ? text[i + 1] : '\0';
+      const std::size_t begin = i, at_line = line;
+      if (std::isspace(static_cast<unsigned char>(c)) || (c == '\\' && next == '\n')) {
+        advance_to(i + (c == '\\' ? 2 : 1));
+      } else if (c == '/' && next == '/') {
+        advance_to(std::min(text.find('\n', i), n));
+      } else if (c == '/' && next == '*') {
+        const auto close = text.find("*/", i + 2);
+        advance_to(close == std::string::npos ? n : close + 2);
+      } else if (c == '#' && (i == 0 || text[i - 1] == '\n')) {
+        advance_to(std::min(text.find('\n', i), n));
+      } else if (c == '"') {
+        std::size_t k = i + 1;
+        while (k < n && text[k] != '"') k += text[k] == '\\' && k + 1 < n ? 2 : 1;
+        if (k >= n) {  // unclosed: Boost says so
+          push(Token::unreadable, "\"", begin, at_line);
+          i = n;
+          break;
+        }
+        std::string s = text.substr(i + 1, k - i - 1);
+        // Boost's unescaping, exactly: \" and backslash-newline, nothing else.
+        for (std::size_t j = 0; j + 1 < s.size(); ++j) {
+          if (s[j] == '\\' && s[j + 1] == '"') {
+            s.erase(j, 1);
+          } else if (s[j] == '\\' && s[j + 1] == '\n') {
+            s.erase(j, 2);
+            --j;  // wraps and comes back to j with the loop's ++j
+          }
+        }
+        advance_to(k + 1);
+        push(Token::quoted, s, begin, at_line);  // "a" + "b" is one string: next() joins them
+      } else if (c == '<') {
+        // An HTML string as Graphviz reads it: up to the '>' that closes the first '<', counting
+        // them. Boost reads <...> as XML tags instead, so that label=<<b>x</b>> ends after </b> and
+        // label=<x> never ends: Boost gets a quoted string in its place (for_boost), this text.
+        int depth = 0;
+        do {
+          if (text[i] == '<') ++depth;
+          else if (text[i] == '>') --depth;
+          advance_to(i + 1);
+        } while (i < n && depth > 0);
+        if (depth > 0) {  // unclosed: Boost says so
+          push(Token::unreadable, "<", begin, at_line);
+          i = n;
+          break;
+        }
+        std::string s = text.substr(begin, i - begin);
+        for (char& ch : s)  // nothing Boost would unescape or end its string at
+          if (ch == '"') ch = '\'';
+          else if (ch == '\\') ch = '/';
+        push(Token::html, s, begin, at_line);
+      } else if (c == '-' && (next == '>' || next == '-')) {
+        advance_to(i + 2);
+        push(Token::punct, text.substr(begin, 2), begin, at_line);
+      } else if (id_start(static_cast<unsigned char>(c))) {
+        while (i < n && id_char(static_cast<unsigned char>(text[i]))) advance_to(i + 1);
+        push(Token::id, text.substr(begin, i - begin), begin, at_line);
+        out->wide = std::any_of(out->text.begin(), out->text.end(),
+                                         [](char ch) { return static_cast<unsigned char>(ch) >= 0x80; });
+      } else if (is_digit(c) || (c == '.' && is_digit(next)) ||
+                 (c == '-' && (is_digit(next) || (next == '.' && i + 2 < n && is_digit(text[i + 2]))))) {
+        bool exponent = false, glued = false;
+        advance_to(numeral_end(text, i, exponent, glued));
+        push(glued ? Token::bad : Token::numeral, text.substr(begin, i - begin), begin, at_line);
+        out->exponent = exponent && !glued;
+      } else {
+        advance_to(i + 1);
+        push(Token::punct, std::string(1, c), begin, at_line);
+      }
+    }
+    return out;
+  }
+};
+
+// Every token of the text (for the copy Boost reads on the error path).
+std::vector<Token> tokenize(const std::string& text) {
+  std::vector<Token> tokens;
+  Lexer lexer(text);
+  while (auto t = lexer.next()) tokens.push_back(std::move(*t));
   return tokens;
 }
 
@@ -500,6 +573,43 @@ bool is_keyword(const Token& t) {
 
 std::string quote(const std::string& name) { return "'" + name + "'"; }
 
+// The vertices' names -> their indices: an open-addressing table of (hash, index), one probe a
+// cache line, the names themselves kept by the caller (a chained hash map of 10^6 names spends a
+// third of the walk on its cache misses).
+class NameIndex {
+ public:
+  // The index of `name` if it is there (`name_of` gives a stored index's name), else `fresh`, added.
+  template <class NameOf>
+  std::pair<std::size_t, bool> find_or_add(std::string_view name, std::size_t fresh, const NameOf& name_of) {
+    if (2 * (count_ + 1) > slots_.size()) grow();
+    const std::uint64_t h = std::hash<std::string_view>{}(name) | 1;  // 0 marks an empty slot
+    for (std::size_t i = h & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
+      auto& [hash, index] = slots_[i];
+      if (hash == 0) {
+        slots_[i] = {h, fresh};
+        ++count_;
+        return {fresh, true};
+      }
+      if (hash == h && name_of(index) == name) return {index, false};
+    }
+  }
+
+ private:
+  std::vector<std::pair<std::uint64_t, std::size_t>> slots_;
+  std::size_t count_ = 0;
+  void grow() {
+    std::vector<std::pair<std::uint64_t, std::size_t>> old(std::max<std::size_t>(64, 2 * slots_.size()));
+    old.swap(slots_);
+    for (const auto& [hash, index] : old)
+      if (hash != 0)
+        for (std::size_t i = hash & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1))
+          if (slots_[i].first == 0) {
+            slots_[i] = {hash, index};
+            break;
+          }
+  }
+};
+
 struct Site {
   std::string written, canonical;
   std::size_t line = 0;
@@ -507,7 +617,7 @@ struct Site {
 
 class Walker {
  public:
-  Walker(const std::vector<Token>& tokens, const std::string& source) : tokens_(tokens), source_(source) {}
+  Walker(const std::string& text, const std::string& source) : lexer_(text), source_(source) {}
 
   struct Lost {
     std::size_t line;
@@ -516,79 +626,120 @@ class Walker {
   // Throws InputError for a glued numeral, a valueless attribute or deep nesting, Lost where the
   // walk cannot follow the file (Boost then names the syntax error).
   void run() {
-    if (peek_keyword("strict")) ++pos_;
+    if (peek_keyword("strict")) advance();
     if (!peek_keyword("graph") && !peek_keyword("digraph")) lost();
-    ++pos_;
-    if (is_id(peek())) ++pos_;  // the graph's name
+    if (peek_keyword("graph")) needs_boost = true;  // Boost refuses an undirected graph
+    advance();
+    if (is_id(peek())) take_id();  // the graph's name
     expect("{");
     statements();
     expect("}");
-    if (pos_ != tokens_.size()) lost();
+    if (!at_end()) lost();
   }
 
-  // The pending attributes point into the tokens; the vertices' attributes served the checks.
-  void forget_tokens() {
-    std::vector<Pending>().swap(pending_);
-    vertex_attributes.clear();
-  }
+  // The first attribute the checks refused, in the file's order. The walk goes on after it, so
+  // that a syntax error anywhere in the file (Boost's verdict) comes first, as it always has.
+  std::exception_ptr attribute_error;
 
-  // Once the file's syntax is known to be sound: every attribute in the file's order.
-  void check_attributes() {
-    std::map<std::pair<std::size_t, std::string>, Site> in_statement;
-    for (const auto& p : pending_)
-      if (const auto site = attribute(p)) {
-        const auto [it, added] = in_statement.emplace(std::pair{p.statement, p.key->text}, *site);
-        if (!added && it->second.canonical != site->canonical) conflict(p.context, *p.key, *site, it->second);
-      }
-  }
-
-  std::vector<std::string> vertices;                      // in the order the file first names them
-  std::map<std::string, std::size_t> first_line;          // of each vertex
-  std::map<std::string, std::map<std::string, Site>> vertex_attributes;  // hetstruct's, set explicitly (for conflicts)
+  // What the file gives a vertex, an edge or the graph: hetstruct's attributes only (the others
+  // served their checks), each with the text of its value, as Boost's reader would hand it over
+  // (the last one given; of a vertex's own values, which must agree, the first).
+  struct Props {
+    struct Item {
+      int id;             // in known_attributes
+      bool own = false;   // set on the vertex itself, not by the node defaults
+      std::size_t line = 0;
+      std::string value;
+    };
+    std::vector<Item> items;
+    Item* item(int id) {
+      for (auto& i : items)
+        if (i.id == id) return &i;
+      return nullptr;
+    }
+    void set(int id, const std::string& value, std::size_t line = 0, bool own = false) {
+      if (Item* i = item(id)) *i = {id, own, line, value};
+      else items.push_back({id, own, line, value});
+    }
+    const std::string* find(const char* key) const {
+      const int id = attribute_id(key);
+      for (const auto& i : items)
+        if (i.id == id) return &i.value;
+      return nullptr;
+    }
+  };
+  struct Vertex {
+    std::string name;
+    std::size_t line = 0;  // where the file first names it
+    Props props;           // the node defaults where it is first named, then its own
+  };
+  struct Edge {
+    std::size_t from = 0, to = 0;  // indices into `vertices`
+    std::size_t line = 0;
+    std::size_t props = 0;         // index into edge_props: its statement's
+  };
+  std::deque<Vertex> vertices;  // in the order the file first names them (a deque: names stay put)
+  NameIndex vertex_index;
+  std::vector<Props> edge_props;  // one per edge statement: the edge defaults, then its own
+  Props graph_props;              // the top-level graph's
+  // Boost's reader refuses what the walk reads: an undirected graph, '--' in a digraph, a port
+  // given twice. The file then goes to Boost for its verdict (its message), as one the walk
+  // cannot follow does.
+  bool needs_boost = false;
   std::map<std::string, Site> graph_attributes;           // hetstruct's, of the top-level graph
-  std::vector<std::pair<std::string, std::string>> edges;  // in the file's order
-  std::vector<std::size_t> edge_lines;                      // the line of each
-  std::vector<std::size_t> anonymous_braces;  // the tokens '{' that open a subgraph without `subgraph`
+  std::vector<Edge> edges;  // in the file's order
+  std::vector<std::size_t> anonymous_braces;  // where the '{' that open a subgraph without `subgraph` begin
 
  private:
   // What an attribute list belongs to.
   struct Context {
     Owner owner;
     std::string what;    // "vertex 'a'", "edge 'a' -> 'b'", "node defaults", ... ("" for the graph)
-    std::string vertex;  // a vertex statement's vertex
+    Props* vertex = nullptr;  // a vertex statement's vertex
   };
 
-  // An attribute as the file writes it, checked once the walk is through (a syntax error first).
-  struct Pending {
-    Context context;
-    const Token *key, *value;
-    bool in_subgraph;
-    std::size_t statement;  // one attribute given twice in one statement is a conflict too
-  };
-
-  const std::vector<Token>& tokens_;
+  Lexer lexer_;
   const std::string& source_;
-  std::size_t pos_ = 0;
-  std::vector<Pending> pending_;
-  std::size_t statements_ = 0;
+  std::deque<Token> ahead_;  // the tokens peeked at and not yet taken
+  std::size_t last_line_ = 1;  // of the last token the lexer gave
+  bool lexer_done_ = false;
   int subgraphs_ = 0;  // how deep in subgraphs the walk is
 
-  const Token& peek(std::size_t ahead = 0) const {
+  void fill(std::size_t count) {
+    while (ahead_.size() < count && !lexer_done_)
+      if (auto t = lexer_.next()) {
+        last_line_ = t->line;
+        ahead_.push_back(std::move(*t));
+      } else {
+        lexer_done_ = true;
+      }
+  }
+  bool at_end() {
+    fill(1);
+    return ahead_.empty();
+  }
+  void advance() {
+    fill(1);
+    if (!ahead_.empty()) ahead_.pop_front();
+  }
+  const Token& peek(std::size_t ahead = 0) {
     static const Token end{Token::punct, "", 0, 0, 0, false};
-    return pos_ + ahead < tokens_.size() ? tokens_[pos_ + ahead] : end;
+    fill(ahead + 1);
+    return ahead < ahead_.size() ? ahead_[ahead] : end;
   }
-  std::size_t line() const {
-    if (pos_ < tokens_.size()) return tokens_[pos_].line;
-    return tokens_.empty() ? 1 : tokens_.back().line;
+  std::size_t line() {
+    fill(1);
+    return ahead_.empty() ? last_line_ : ahead_.front().line;
   }
-  [[noreturn]] void lost() const { throw Lost{line()}; }
-  bool peek_punct(const char* p, std::size_t ahead = 0) const {
-    return peek(ahead).kind == Token::punct && peek(ahead).text == p;
+  [[noreturn]] void lost() { throw Lost{line()}; }
+  bool peek_punct(const char* p, std::size_t ahead = 0) {
+    const Token& t = peek(ahead);
+    return t.kind == Token::punct && t.text == p;
   }
-  bool peek_keyword(const char* word) const { return is_keyword(peek(), word); }
+  bool peek_keyword(const char* word) { return is_keyword(peek(), word); }
   void expect(const char* p) {
     if (!peek_punct(p)) lost();
-    ++pos_;
+    advance();
   }
   // Boost's identifier: a name, a numeral, a quoted or HTML string.
   bool is_id(const Token& t) const {
@@ -596,9 +747,12 @@ class Walker {
     return (t.kind == Token::id && !is_keyword(t)) || t.kind == Token::numeral || t.kind == Token::quoted ||
            t.kind == Token::html;
   }
-  const Token& take_id() {
+  Token take_id() {
     if (!is_id(peek())) lost();
-    return tokens_[pos_++];
+    if (ahead_.front().wide) needs_boost = true;  // Boost's verdict on a name beyond ASCII
+    Token t = std::move(ahead_.front());
+    ahead_.pop_front();
+    return t;
   }
   std::string at(std::size_t line, const std::string& what) const {
     return source_ + ":" + std::to_string(line) + (what.empty() ? "" : ": " + what);
@@ -613,24 +767,27 @@ class Walker {
 
   void statements() {
     while (!peek_punct("}")) {
-      if (pos_ >= tokens_.size()) lost();
+      if (at_end()) lost();
       statement();
-      if (peek_punct(";")) ++pos_;
+      if (peek_punct(";")) advance();
     }
   }
 
   void statement() {
     if (peek_keyword("graph") || peek_keyword("node") || peek_keyword("edge")) {
       const bool node = peek_keyword("node"), edge = peek_keyword("edge");
-      ++pos_;
-      if (node) attributes({Owner::vertex, "node defaults", ""});
-      else if (edge) attributes({Owner::edge, "edge defaults", ""});
-      else attributes(graph_context());
+      advance();
+      Subgraph& here = subgraph_[current_];
+      if (node) attributes({Owner::vertex, "node defaults"}, &here.node_defaults);
+      else if (edge) attributes({Owner::edge, "edge defaults"}, &here.edge_defaults);
+      else attributes(graph_context(), subgraphs_ == 0 ? &graph_props : nullptr);
     } else if (is_id(peek()) && peek_punct("=", 1)) {  // a graph attribute: name = value
-      const Token& key = take_id();
-      ++pos_;
+      const Token key = take_id();
+      advance();
       if (peek().kind == Token::bad) refuse_bad(peek(), at(peek().line, graph_context().what) + ": " + key.text);
-      pending_.push_back({graph_context(), &key, &take_id(), subgraphs_ > 0, statements_++});
+      const Token value = take_id();
+      Sites sites;
+      attribute(graph_context(), key, value, subgraphs_ == 0 ? &graph_props : nullptr, sites);
     } else if (peek_keyword("subgraph") || peek_punct("{") || is_id(peek())) {
       const Endpoint first = endpoint();
       if (peek_punct("->") || peek_punct("--")) {
@@ -638,22 +795,25 @@ class Walker {
         std::string what = "edge " + first.label;
         for (int steps = 0; peek_punct("->") || peek_punct("--"); ++steps) {
           const std::string arrow = peek().text;
-          ++pos_;
+          if (arrow == "--") needs_boost = true;  // Boost: "Using -- in directed graph"
+          advance();
           ends.push_back(endpoint());
           if (steps < 3) what += " " + arrow + " " + ends.back().label;
           else if (steps == 3) what += " " + arrow + " ...";  // a long chain is named by its start
         }
-        subgraph_[current_].has_edges = true;
-        for (std::size_t i = 0; i + 1 < ends.size(); ++i)
-          for (const auto& from : members(ends[i], what))
-            for (const auto& to : members(ends[i + 1], what)) {
-              edges.emplace_back(from, to);
-              edge_lines.push_back(ends[i + 1].line);
-            }
-        if (peek_punct("[")) attributes({Owner::edge, what, ""});
+        Subgraph& here = subgraph_[current_];
+        here.has_edges = true;
+        edge_props.push_back(here.edge_defaults);
+        for (std::size_t i = 0; i + 1 < ends.size(); ++i) {
+          const auto sources = members(ends[i], what), targets = members(ends[i + 1], what);
+          for (const std::size_t from : sources)
+            for (const std::size_t to : targets) edges.push_back({from, to, ends[i + 1].line, edge_props.size() - 1});
+        }
+        if (peek_punct("[")) attributes({Owner::edge, what}, &edge_props.back());
       } else {
         subgraph_[current_].members.push_back(first);
-        if (!first.subgraph && peek_punct("[")) attributes({Owner::vertex, "vertex " + first.label, first.key});
+        if (!first.subgraph && peek_punct("["))
+          attributes({Owner::vertex, "vertex " + first.label, &vertices[first.vertex].props}, &vertices[first.vertex].props);
       }
     } else {
       lost();
@@ -665,10 +825,12 @@ class Walker {
     bool subgraph = false;
     std::string key, label;  // label: how messages name it
     std::size_t line = 0;
+    std::size_t vertex = 0;  // a vertex's index
   };
   struct Subgraph {
     std::vector<Endpoint> members;  // its vertex statements and subgraphs, as Boost lists them
     bool has_edges = false;
+    Props node_defaults, edge_defaults;  // as Boost keeps them: a new subgraph starts from its parent's
   };
   std::map<std::string, Subgraph> subgraph_{{"___root___", {}}};
   std::string current_ = "___root___";
@@ -677,10 +839,11 @@ class Walker {
   // The vertices an edge's end stands for, in the file's order (Boost takes them in the order of
   // their names: the caller restores the file's). Boost leaves out of a subgraph the vertices
   // named only in its edge statements, which Graphviz counts: such a subgraph is refused.
-  std::vector<std::string> members(const Endpoint& end, const std::string& what) {
-    if (!end.subgraph) return {end.key};
-    std::vector<std::string> names;
-    std::set<std::string> seen, done;
+  std::vector<std::size_t> members(const Endpoint& end, const std::string& what) {
+    if (!end.subgraph) return {end.vertex};
+    std::vector<std::size_t> names;
+    std::set<std::size_t> seen;
+    std::set<std::string> done;
     const auto visit = [&](const auto& self, const std::string& key) -> void {
       if (!done.insert(key).second) return;
       const auto it = subgraph_.find(key);
@@ -690,22 +853,22 @@ class Walker {
                          "Boost's reader would leave their vertices out; write those edges on their own");
       for (const auto& m : it->second.members) {
         if (m.subgraph) self(self, m.key);
-        else if (seen.insert(m.key).second) names.push_back(m.key);
+        else if (seen.insert(m.vertex).second) names.push_back(m.vertex);
       }
     };
     visit(visit, end.key);
     return names;
   }
 
-  Context graph_context() const { return {Owner::graph, subgraphs_ > 0 ? "subgraph" : "", ""}; }
+  Context graph_context() const { return {Owner::graph, subgraphs_ > 0 ? "subgraph" : ""}; }
 
   // A vertex (with its port) or a subgraph, as Boost's parse_endpoint reads it.
   Endpoint endpoint() {
     if (peek_keyword("subgraph") || peek_punct("{")) {
       Endpoint end{true, "", "{...}", peek().line};
-      if (peek_punct("{")) anonymous_braces.push_back(pos_);
+      if (peek_punct("{")) anonymous_braces.push_back(peek().begin);
       if (peek_keyword("subgraph")) {
-        ++pos_;
+        advance();
         if (is_id(peek())) {
           end.key = take_id().text;
           end.label = "subgraph " + quote(end.key);
@@ -713,7 +876,12 @@ class Walker {
       }
       const bool anonymous = end.key.empty();
       if (anonymous) end.key = "___subgraph_" + std::to_string(++anonymous_);
-      subgraph_.try_emplace(end.key);
+      if (!subgraph_.count(end.key)) {  // Boost: a new subgraph takes its parent's defaults
+        Subgraph fresh;
+        fresh.node_defaults = subgraph_[current_].node_defaults;
+        fresh.edge_defaults = subgraph_[current_].edge_defaults;
+        subgraph_.emplace(end.key, std::move(fresh));
+      }
       if (!anonymous && !peek_punct("{")) return end;  // a reference to a subgraph
       expect("{");
       if (subgraphs_ >= max_nesting)  // the walk recurses as Boost does
@@ -728,15 +896,18 @@ class Walker {
       expect("}");
       return end;
     }
-    const Token& name = take_id();
+    const Token name = take_id();
+    bool angle = false, location = false;
     while (true) {  // ports: @angle, :location, :location:location, :(x,y)
       if (peek_punct("@")) {
-        ++pos_;
+        advance();
         take_id();
+        if (std::exchange(angle, true)) needs_boost = true;  // Boost: "Duplicate port angle"
       } else if (peek_punct(":")) {
-        ++pos_;
+        advance();
+        if (std::exchange(location, true)) needs_boost = true;  // Boost: "Duplicate port location"
         if (peek_punct("(")) {
-          ++pos_;
+          advance();
           take_id();
           expect(",");
           take_id();
@@ -744,7 +915,7 @@ class Walker {
         } else {
           take_id();
           if (peek_punct(":")) {
-            ++pos_;
+            advance();
             take_id();
           }
         }
@@ -752,28 +923,34 @@ class Walker {
         break;
       }
     }
-    if (first_line.emplace(name.text, name.line).second) vertices.push_back(name.text);
-    return {false, name.text, quote(name.text), name.line};
+    const auto [index, first] =
+        vertex_index.find_or_add(name.text, vertices.size(), [&](std::size_t v) -> std::string_view { return vertices[v].name; });
+    if (first) vertices.push_back({name.text, name.line, subgraph_[current_].node_defaults});  // the node defaults of where it is
+    return {false, name.text, quote(name.text), name.line, index};
   }
+
+  // One statement's attributes: one given twice in it must agree.
+  using Sites = std::vector<std::pair<std::string, Site>>;
 
   // [a=1, b=2][c=3]: every value whole, a name without a value refused; one attribute given twice
   // in one statement, or twice on one vertex, with different values is refused.
-  void attributes(const Context& c) {
-    const std::size_t statement = statements_++;
+  void attributes(const Context& c, Props* target) {
+    Sites sites;
     do {
       expect("[");
       while (!peek_punct("]")) {
-        const Token& key = take_id();
+        const Token key = take_id();
         if (!peek_punct("=")) {
           // Boost would read it as name=true; anything else after it is a syntax error, Boost's to report.
           if (!peek_punct(",") && !peek_punct(";") && !peek_punct("]") && !is_id(peek())) lost();
           throw InputError(at(key.line, c.what), "attribute '" + key.text + "' has no value",
                            "write name=value; a number is written whole, as 0.5 or 1e-3");
         }
-        ++pos_;
+        advance();
         if (peek().kind == Token::bad) refuse_bad(peek(), at(peek().line, c.what) + ": " + key.text);
-        pending_.push_back({c, &key, &take_id(), subgraphs_ > 0, statement});
-        if (peek_punct(",") || peek_punct(";")) ++pos_;
+        const Token value = take_id();
+        attribute(c, key, value, target, sites);
+        if (peek_punct(",") || peek_punct(";")) advance();
       }
       expect("]");
     } while (peek_punct("["));
@@ -786,28 +963,54 @@ class Walker {
                      "give each attribute once, or the same value");
   }
 
-  // Checks one attribute where it is written; returns its site if it is one of hetstruct's.
-  std::optional<Site> attribute(const Pending& p) {
-    const Context& c = p.context;
-    const Token &key = *p.key, &value = *p.value;
-    const std::string where = at(key.line, c.what);
-    check_attribute(where, c.owner, key.text);
-    const auto canonical = check_value(where, key.text, value.text);
-    if (!canonical) return std::nullopt;
-    const Site site{value.text, *canonical, key.line};
-    const auto record = [&](std::map<std::string, Site>& sites) {
-      const auto [it, added] = sites.emplace(key.text, site);
-      if (!added && it->second.canonical != site.canonical) conflict(c, key, site, it->second);
-    };
-    if (c.owner == Owner::graph) {
-      // Boost keeps the top-level graph's attributes only.
-      if (p.in_subgraph)
-        throw InputError(where, "'" + key.text + "' is not read inside a subgraph", "give it in the top-level graph");
-      record(graph_attributes);
-    } else if (!c.vertex.empty()) {
-      record(vertex_attributes[c.vertex]);
+  // A value of hetstruct's attribute `id` parsed whole (InputError at where()), as its canonical
+  // text. Files repeat a few laws and processors over every vertex: those are parsed once (a
+  // value that parsed is the same value again; one that did not throws before it is kept).
+  std::unordered_map<std::string, std::string> canonical_of_;
+  template <class Where>
+  std::string canonical(int id, const std::string& value, const Where& where) {
+    const std::string key = known_attributes[id].name;
+    if (key == "order") return *check_value(where(), key, value);  // one a vertex: not worth keeping
+    std::string memo_key(1, static_cast<char>('a' + id));
+    memo_key += value;
+    if (const auto it = canonical_of_.find(memo_key); it != canonical_of_.end()) return it->second;
+    std::string text = *check_value(where(), key, value);
+    if (canonical_of_.size() < 4096) canonical_of_.emplace(std::move(memo_key), text);
+    return text;
+  }
+
+  // Checks one attribute where it is written and hands it to `target` (hetstruct's only). The first
+  // refusal is kept in attribute_error, and nothing is checked after it.
+  void attribute(const Context& c, const Token& key, const Token& value, Props* target, Sites& sites) {
+    if (attribute_error) return;
+    const int id = attribute_id(key.text);
+    try {
+      const auto where = [&] { return at(key.line, c.what); };
+      // One of hetstruct's where it belongs passes its name's check.
+      if (id < 0 || known_attributes[id].owner != c.owner) check_attribute(where(), c.owner, key.text);
+      if (id < 0) return;  // not hetstruct's: it served its check
+      const Site site{value.text, canonical(id, value.text, where), key.line};
+      bool keep_first = false;  // a vertex's own value given again, the same: the first stands
+      if (c.owner == Owner::graph) {
+        // Boost keeps the top-level graph's attributes only.
+        if (subgraphs_ > 0)
+          throw InputError(where(), "'" + key.text + "' is not read inside a subgraph", "give it in the top-level graph");
+        const auto [it, added] = graph_attributes.emplace(key.text, site);
+        if (!added && it->second.canonical != site.canonical) conflict(c, key, site, it->second);
+      } else if (c.vertex) {
+        if (const Props::Item* before = c.vertex->item(id); before && before->own) {
+          const Site earlier{before->value, canonical(id, before->value, where), before->line};
+          if (earlier.canonical != site.canonical) conflict(c, key, site, earlier);
+          keep_first = true;
+        }
+      }
+      for (const auto& [name, given] : sites)
+        if (name == key.text && given.canonical != site.canonical) conflict(c, key, site, given);
+      sites.emplace_back(key.text, site);
+      if (target && !keep_first) target->set(id, value.text, key.line, c.vertex != nullptr);
+    } catch (const InputError&) {
+      attribute_error = std::current_exception();
     }
-    return site;
   }
 };
 
@@ -822,7 +1025,7 @@ std::string for_boost(const std::string& text, const std::vector<Token>& tokens,
   std::size_t copied = 0;
   for (std::size_t i = 0, next_anonymous = 0; i < tokens.size(); ++i) {
     const Token& t = tokens[i];
-    if (next_anonymous < anonymous.size() && anonymous[next_anonymous] == i) {
+    if (next_anonymous < anonymous.size() && anonymous[next_anonymous] == t.begin) {
       ++next_anonymous;
       out.append(text, copied, t.begin - copied);
       out += "subgraph {";
@@ -841,47 +1044,41 @@ std::string for_boost(const std::string& text, const std::vector<Token>& tokens,
   return out;
 }
 
-// What Boost's parser hands over, every attribute as text.
-class DotReader : public boost::detail::graph::mutate_graph {
+// Boost's parser, asked only for its verdict on a file the walk cannot follow (or one it reads
+// and Boost refuses): its syntax error is the message. Nothing it builds is kept.
+class BoostVerdict : public boost::detail::graph::mutate_graph {
  public:
-  using Properties = std::map<std::string, std::string>;
-  struct Edge {
-    std::size_t from, to;
-    Properties properties;
-  };
-  std::vector<std::string> names;  // in the byte order of the names (Boost's)
-  std::map<std::string, std::size_t> index;
-  std::vector<Properties> vertex_properties;
-  std::vector<Edge> edges;  // in the file's order
-  Properties graph_properties;
-
   bool is_directed() const override { return true; }
-  void do_add_vertex(const boost::detail::graph::node_t& node) override {
-    index.emplace(node, names.size());
-    names.push_back(node);
-    vertex_properties.emplace_back();
-  }
-  void do_add_edge(const boost::detail::graph::edge_t& edge, const boost::detail::graph::node_t& source,
-                   const boost::detail::graph::node_t& target) override {
-    edge_index_.emplace(edge, edges.size());
-    edges.push_back({index.at(source), index.at(target), {}});
-  }
-  void set_node_property(const boost::detail::graph::id_t& key, const boost::detail::graph::node_t& node,
-                         const boost::detail::graph::id_t& value) override {
-    vertex_properties[index.at(node)][key] = value;
-  }
-  void set_edge_property(const boost::detail::graph::id_t& key, const boost::detail::graph::edge_t& edge,
-                         const boost::detail::graph::id_t& value) override {
-    edges[edge_index_.at(edge)].properties[key] = value;
-  }
-  void set_graph_property(const boost::detail::graph::id_t& key, const boost::detail::graph::id_t& value) override {
-    graph_properties[key] = value;
-  }
+  void do_add_vertex(const boost::detail::graph::node_t&) override {}
+  void do_add_edge(const boost::detail::graph::edge_t&, const boost::detail::graph::node_t&,
+                   const boost::detail::graph::node_t&) override {}
+  void set_node_property(const boost::detail::graph::id_t&, const boost::detail::graph::node_t&,
+                         const boost::detail::graph::id_t&) override {}
+  void set_edge_property(const boost::detail::graph::id_t&, const boost::detail::graph::edge_t&,
+                         const boost::detail::graph::id_t&) override {}
+  void set_graph_property(const boost::detail::graph::id_t&, const boost::detail::graph::id_t&) override {}
   void finish_building_graph() override {}
-
- private:
-  std::map<boost::detail::graph::edge_t, std::size_t> edge_index_;
 };
+
+// Throws Boost's syntax error (at `lost_at`'s line when the walk stopped there), or, when Boost
+// reads what the walk could not follow, refuses rather than guess at the vertices.
+void boost_verdict(const std::string& text, const std::vector<Token>& tokens, const std::vector<std::size_t>& anonymous,
+                   const std::optional<std::size_t>& lost_at, const std::string& source) {
+  const std::string boost_text = for_boost(text, tokens, anonymous);
+  check_nesting(boost_text, source);  // Boost reads on where the walk stopped
+  const std::string syntax_where = lost_at ? source + ":" + std::to_string(*lost_at) : source;
+  BoostVerdict verdict;
+  try {
+    if (!boost::detail::graph::read_graphviz_new(boost_text, &verdict))
+      throw InputError(syntax_where, "not a Graphviz graph");
+  } catch (const boost::bad_graphviz_syntax& e) {
+    throw InputError(syntax_where, std::string("DOT syntax error: ") + e.what());
+  } catch (const boost::graph_exception& e) {
+    throw InputError(source, std::string("unreadable DOT graph: ") + e.what(),
+                     "use a digraph whose vertices carry processor and law attributes");
+  }
+  if (lost_at) throw InputError(syntax_where, "hetstruct cannot follow this DOT statement", "write it in plainer DOT");
+}
 
 }  // namespace
 
@@ -905,166 +1102,177 @@ auto on_one_line(Read read) {
   }
 }
 
+// The task graph from what the walk read: every value was checked where the file writes it;
+// these checks are the vertices', the edges' and the graph's as a whole.
+class DagBuilder {
+ public:
+  DagBuilder(const Walker& walk, const std::string& source) : walk_(walk), source_(source) {}
+
+  CustomDag build() {
+    const std::size_t n = walk_.vertices.size();
+    dag_.tasks.resize(n);
+    find_costs();
+    read_vertices();
+    read_edges();
+    read_graph_attributes();
+    return std::move(dag_);
+  }
+
+ private:
+  const Walker& walk_;
+  const std::string& source_;
+  CustomDag dag_;
+  std::map<std::string, int> law_of_text_;  // identical law texts share one law
+  int width_ = 0;
+  // Unrelated processors: the first vertex in the file with costs sets how many processors every
+  // vertex's costs give (none: n).
+  std::size_t first_costs_ = 0, cost_processors_ = 0;
+
+  int law_from(const std::string& where, const std::string& law_text, bool bare_number) {
+    const std::string key = (bare_number ? "comm:" : "law:") + law_text;
+    const auto it = law_of_text_.find(key);
+    if (it != law_of_text_.end()) return it->second;
+    const int index = dag_.law_index(bare_number ? parse_time_law(where, law_text) : parse_vertex_law(where, law_text));
+    law_of_text_.emplace(key, index);
+    return index;
+  }
+  std::string vertex_where(std::size_t v) const {
+    return source_ + ":" + std::to_string(walk_.vertices[v].line) + ": vertex '" + walk_.vertices[v].name + "'";
+  }
+
+  // A vertex without costs beside one with them is refused (read_vertex).
+  void find_costs() {
+    const std::size_t n = walk_.vertices.size();
+    first_costs_ = n;
+    for (std::size_t v = 0; v < n && first_costs_ == n; ++v)
+      if (walk_.vertices[v].props.find("costs")) first_costs_ = v;
+    if (first_costs_ == n) return;
+    cost_processors_ = parse_costs(vertex_where(first_costs_), *walk_.vertices[first_costs_].props.find("costs")).size();
+    width_ = static_cast<int>(cost_processors_);
+    if (walk_.graph_props.find("processor_scale"))
+      throw InputError(source_ + ":" + std::to_string(walk_.graph_attributes.count("processor_scale")
+                                                          ? walk_.graph_attributes.at("processor_scale").line
+                                                          : walk_.vertices[first_costs_].line),
+                       "processor_scale does not apply beside costs", "each vertex's costs give its time on each processor");
+  }
+
+  void read_vertices() {
+    const std::size_t n = walk_.vertices.size();
+    try {
+      for (std::size_t v = 0; v < n; ++v) read_vertex(v);
+    } catch (const InputError&) {
+      // The error names the first vertex at fault in the byte order of the names (Boost's order,
+      // in which this reader has always reported), not in the file's.
+      std::vector<std::size_t> by_name(n);
+      std::iota(by_name.begin(), by_name.end(), std::size_t{0});
+      std::sort(by_name.begin(), by_name.end(), [&](std::size_t a, std::size_t b) { return walk_.vertices[a].name < walk_.vertices[b].name; });
+      for (const std::size_t v : by_name) read_vertex(v);
+      throw;
+    }
+  }
+
+  // One vertex's task (InputError naming it); run again on the error path, so it only sets.
+  void read_vertex(std::size_t v) {
+  const auto& props = walk_.vertices[v].props;
+  const std::string& name = walk_.vertices[v].name;
+  CustomTask& t = dag_.tasks[v];
+  t.name = name;
+  const std::string *processor = props.find("processor"), *law = props.find("law"), *order = props.find("order"),
+                    *cores = props.find("cores"), *costs = props.find("costs");
+  const auto where = [&] { return vertex_where(v); };
+  if (costs) {
+    // Its law is its processor's entry: build_custom resolves it once the processor is known
+    // (this attribute, a mapping file or a schedule).
+    if (law)
+      throw InputError(where(), "gives both law and costs", "give law= (one law, times its processor's scale) or costs= (a time per processor)");
+    t.costs.clear();
+    for (const auto& cost : parse_costs(where(), *costs)) t.costs.push_back(dag_.law_index(cost));
+    if (t.costs.size() != cost_processors_)
+      throw InputError(where(),
+                       "costs '" + *costs + "' gives " + std::to_string(t.costs.size()) + " times, but vertex '" +
+                           walk_.vertices[first_costs_].name + "' gives " + std::to_string(cost_processors_),
+                       "give every vertex one time per processor");
+    t.processor = !processor || processor->empty() ? -1 : parse_processor(where(), *processor);
+    if (t.processor >= static_cast<int>(cost_processors_))
+      throw InputError(where(), "processor " + *processor + " is not one of the " + std::to_string(cost_processors_) +
+                                    " processors its costs give", "number processors 0 to " + std::to_string(cost_processors_ - 1));
+  } else {
+    if (cost_processors_ > 0)
+      throw InputError(where(), "has no costs, but vertex '" + walk_.vertices[first_costs_].name + "' gives them",
+                       "give every vertex its costs, one time per processor");
+    if (!processor || processor->empty()) throw InputError(where(), "has no processor attribute", "add processor=0 (0-based)");
+    if (!law || law->empty()) throw InputError(where(), "has no law attribute", "add law=\"u(0,1)\"");
+    t.processor = parse_processor(where(), *processor);
+    width_ = std::max(width_, t.processor + 1);
+    t.law = law_from(where(), *law, false);
+  }
+  if (order) t.order = parse_order(where(), *order);
+  if (cores) t.cores = parse_count(where(), "cores", *cores, "cores=1, 2, 4, ... (default 1)");
+  }
+
+  // The edges in the file's order (a one-port model serves messages ready together in this order).
+  void read_edges() {
+    std::unordered_map<std::uint64_t, std::size_t> first_place;
+    first_place.reserve(walk_.edges.size());
+    for (std::size_t i = 0; i < walk_.edges.size(); ++i) {
+      const auto& e = walk_.edges[i];
+      const auto [it, added] = first_place.emplace((std::uint64_t{e.from} << 32) | e.to, i);
+      if (!added)
+        throw InputError(source_ + ":" + std::to_string(e.line),
+                         "the edge '" + walk_.vertices[e.from].name + "' -> '" + walk_.vertices[e.to].name +
+                             "' is given twice, first on line " + std::to_string(walk_.edges[it->second].line),
+                         "give each precedence once");
+    }
+    dag_.edges.reserve(walk_.edges.size());
+    for (const auto& e : walk_.edges) {
+      CustomEdge edge{e.from, e.to, -1};
+      if (const std::string* comm = walk_.edge_props[e.props].find("comm"))
+        edge.comm_law = law_from(source_ + ": edge '" + walk_.vertices[e.from].name + "' -> '" + walk_.vertices[e.to].name + "'", *comm, true);
+      dag_.edges.push_back(edge);
+    }
+  }
+
+  void read_graph_attributes() {
+    const auto graph_where = [&](const char* key) {
+      const auto site = walk_.graph_attributes.find(key);
+      return site == walk_.graph_attributes.end() ? source_ : source_ + ":" + std::to_string(site->second.line);
+    };
+    if (const std::string* scales = walk_.graph_props.find("processor_scale"))
+      dag_.processor_scale = parse_scales(graph_where("processor_scale"), *scales);
+    if (const std::string* cores = walk_.graph_props.find("processor_cores")) {
+      const std::string where = graph_where("processor_cores");
+      dag_.processor_cores = parse_processor_cores(where, *cores);
+      // Processors beyond the tasks' run nothing: their cores change nothing.
+      const auto width = static_cast<std::size_t>(width_);
+      if (dag_.processor_cores.size() > width) dag_.processor_cores.resize(width);
+      if (dag_.processor_cores.size() != width)
+        throw InputError(where,
+                         "processor_cores gives " + std::to_string(dag_.processor_cores.size()) +
+                             " processors, but the tasks use processors 0 to " + std::to_string(width_ - 1),
+                         "give one core count per processor");
+    }
+  }
+};
+
+// One pass: the walk reads the file and every attribute as Boost's reader would hand it over
+// (node and edge defaults where a vertex is first named or an edge written, the top-level graph's
+// attributes); Boost is asked only for the syntax error of a file the walk cannot follow.
 CustomDag read_dot_dag(const std::string& text, const std::string& source) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw InputError(source, "the graph is empty", "write a digraph { ... } with one vertex per task");
-  auto tokens = tokenize(text);
-  Walker walk(tokens, source);
   std::optional<std::size_t> lost_at;  // the line where the walk could not follow the file
+  Walker walk(text, source);
   try {
     walk.run();
   } catch (const Walker::Lost& lost) {
     lost_at = lost.line;
   }
-  // A walk through the whole file has checked Boost's syntax: the attributes are checked now,
-  // so that the tokens (some 20 bytes per byte of the file) are gone before Boost's parse.
-  if (!lost_at) walk.check_attributes();
-  const std::string boost_text = for_boost(text, tokens, walk.anonymous_braces);
-  walk.forget_tokens();
-  std::vector<Token>().swap(tokens);
-  check_nesting(boost_text, source);  // Boost reads on where the walk stopped
-  const std::string syntax_where = lost_at ? source + ":" + std::to_string(*lost_at) : source;
-  DotReader dot;
-  try {
-    if (!boost::detail::graph::read_graphviz_new(boost_text, &dot))
-      throw InputError(syntax_where, "not a Graphviz graph");
-  } catch (const boost::bad_graphviz_syntax& e) {
-    throw InputError(syntax_where, std::string("DOT syntax error: ") + e.what());
-  } catch (const boost::graph_exception& e) {
-    throw InputError(source, std::string("unreadable DOT graph: ") + e.what(),
-                     "use a digraph whose vertices carry processor and law attributes");
-  }
-  // Boost read what the walk could not follow: refuse rather than guess at the vertices' order.
-  if (lost_at)
-    throw InputError(syntax_where, "hetstruct cannot follow this DOT statement", "write it in plainer DOT");
-  const std::size_t n = dot.names.size();
-  if (n == 0) throw InputError(source, "the graph has no vertices");
-
-  // Boost's vertex -> its place in the file.
-  std::vector<std::size_t> place(n, n);
-  for (std::size_t i = 0; i < walk.vertices.size(); ++i)
-    if (const auto it = dot.index.find(walk.vertices[i]); it != dot.index.end()) place[it->second] = i;
-  for (std::size_t v = 0; v < n; ++v)
-    if (place[v] == n || walk.vertices.size() != n)
-      throw InputError(source + ": vertex '" + dot.names[v] + "'", "cannot tell where the file lists it",
-                       "name the vertex with a plain identifier or quoted string");
-
-  CustomDag dag;
-  dag.tasks.resize(n);
-  std::map<std::string, int> law_of_text;  // identical law texts share one law
-  const auto law_from = [&](const std::string& where, const std::string& law_text, bool bare_number) {
-    const std::string key = (bare_number ? "comm:" : "law:") + law_text;
-    const auto it = law_of_text.find(key);
-    if (it != law_of_text.end()) return it->second;
-    const int index = dag.law_index(bare_number ? parse_time_law(where, law_text) : parse_vertex_law(where, law_text));
-    law_of_text.emplace(key, index);
-    return index;
-  };
-  // Every value below was checked where the file writes it; these are the vertices' and edges'.
-  int width = 0;
-  const auto vertex_where = [&](std::size_t v) {
-    return source + ":" + std::to_string(walk.first_line.at(dot.names[v])) + ": vertex '" + dot.names[v] + "'";
-  };
-  // Unrelated processors: the first vertex in the file with costs sets how many processors every
-  // vertex's costs give; a vertex without costs beside it is refused.
-  std::size_t first_costs = n;
-  for (std::size_t v = 0; v < n; ++v)
-    if (dot.vertex_properties[v].count("costs") && (first_costs == n || place[v] < place[first_costs])) first_costs = v;
-  std::size_t cost_processors = 0;
-  if (first_costs < n) {
-    cost_processors = parse_costs(vertex_where(first_costs), dot.vertex_properties[first_costs].at("costs")).size();
-    width = static_cast<int>(cost_processors);
-    if (dot.graph_properties.count("processor_scale"))
-      throw InputError(source + ":" + std::to_string(walk.graph_attributes.count("processor_scale")
-                                                         ? walk.graph_attributes.at("processor_scale").line
-                                                         : walk.first_line.at(dot.names[first_costs])),
-                       "processor_scale does not apply beside costs", "each vertex's costs give its time on each processor");
-  }
-  for (std::size_t v = 0; v < n; ++v) {
-    const auto& props = dot.vertex_properties[v];
-    const std::string where = vertex_where(v);
-    for (const auto& [key, value] : props) check_attribute(where, Owner::vertex, key);
-    CustomTask& t = dag.tasks[place[v]];
-    t.name = dot.names[v];
-    const auto processor = props.find("processor"), law = props.find("law"), order = props.find("order"),
-               cores = props.find("cores"), costs = props.find("costs");
-    if (costs != props.end()) {
-      // Its law is its processor's entry: build_custom resolves it once the processor is known
-      // (this attribute, a mapping file or a schedule).
-      if (law != props.end())
-        throw InputError(where, "gives both law and costs", "give law= (one law, times its processor's scale) or costs= (a time per processor)");
-      for (const auto& cost : parse_costs(where, costs->second)) t.costs.push_back(dag.law_index(cost));
-      if (t.costs.size() != cost_processors)
-        throw InputError(where,
-                         "costs '" + costs->second + "' gives " + std::to_string(t.costs.size()) + " times, but vertex '" +
-                             dot.names[first_costs] + "' gives " + std::to_string(cost_processors),
-                         "give every vertex one time per processor");
-      t.processor = processor == props.end() || processor->second.empty() ? -1 : parse_processor(where, processor->second);
-      if (t.processor >= static_cast<int>(cost_processors))
-        throw InputError(where, "processor " + processor->second + " is not one of the " + std::to_string(cost_processors) +
-                                    " processors its costs give", "number processors 0 to " + std::to_string(cost_processors - 1));
-    } else {
-      if (cost_processors > 0)
-        throw InputError(where, "has no costs, but vertex '" + dot.names[first_costs] + "' gives them",
-                         "give every vertex its costs, one time per processor");
-      if (processor == props.end() || processor->second.empty())
-        throw InputError(where, "has no processor attribute", "add processor=0 (0-based)");
-      if (law == props.end() || law->second.empty()) throw InputError(where, "has no law attribute", "add law=\"u(0,1)\"");
-      t.processor = parse_processor(where, processor->second);
-      width = std::max(width, t.processor + 1);
-      t.law = law_from(where, law->second, false);
-    }
-    if (order != props.end()) t.order = parse_order(where, order->second);
-    if (cores != props.end()) t.cores = parse_count(where, "cores", cores->second, "cores=1, 2, 4, ... (default 1)");
-  }
-  // Boost lists the edges of `a -> {c b}` in the order of the names; the file's order is the
-  // walk's (a one-port model serves messages ready together in the file's order).
-  std::map<std::pair<std::string, std::string>, std::size_t> file_place;
-  for (std::size_t i = 0; i < walk.edges.size(); ++i)
-    if (const auto [it, added] = file_place.emplace(walk.edges[i], i); !added)
-      throw InputError(source + ":" + std::to_string(walk.edge_lines[i]),
-                       "the edge '" + walk.edges[i].first + "' -> '" + walk.edges[i].second + "' is given twice, first on line " +
-                           std::to_string(walk.edge_lines[it->second]),
-                       "give each precedence once");
-  std::vector<std::size_t> edge_place;
-  for (const auto& e : dot.edges) {
-    const auto it = file_place.find({dot.names[e.from], dot.names[e.to]});
-    if (it == file_place.end())
-      throw InputError(source + ": edge '" + dot.names[e.from] + "' -> '" + dot.names[e.to] + "'",
-                       "cannot tell where the file lists it", "write the edge as a plain a -> b");
-    edge_place.push_back(it->second);
-  }
-  std::vector<std::size_t> edge_order(dot.edges.size());
-  for (std::size_t i = 0; i < edge_order.size(); ++i) edge_order[i] = i;
-  std::stable_sort(edge_order.begin(), edge_order.end(), [&](std::size_t a, std::size_t b) { return edge_place[a] < edge_place[b]; });
-  for (const std::size_t i : edge_order) {
-    const auto& e = dot.edges[i];
-    const std::string where = source + ": edge '" + dot.names[e.from] + "' -> '" + dot.names[e.to] + "'";
-    for (const auto& [key, value] : e.properties) check_attribute(where, Owner::edge, key);
-    CustomEdge edge{place[e.from], place[e.to], -1};
-    if (const auto comm = e.properties.find("comm"); comm != e.properties.end())
-      edge.comm_law = law_from(where, comm->second, true);
-    dag.edges.push_back(edge);
-  }
-  for (const auto& [key, value] : dot.graph_properties) check_attribute(source, Owner::graph, key);
-  const auto graph_where = [&](const char* key) {
-    const auto site = walk.graph_attributes.find(key);
-    return site == walk.graph_attributes.end() ? source : source + ":" + std::to_string(site->second.line);
-  };
-  if (const auto scales = dot.graph_properties.find("processor_scale"); scales != dot.graph_properties.end())
-    dag.processor_scale = parse_scales(graph_where("processor_scale"), scales->second);
-  if (const auto cores = dot.graph_properties.find("processor_cores"); cores != dot.graph_properties.end()) {
-    const std::string where = graph_where("processor_cores");
-    dag.processor_cores = parse_processor_cores(where, cores->second);
-    // Processors beyond the tasks' run nothing: their cores change nothing.
-    if (dag.processor_cores.size() > static_cast<std::size_t>(width)) dag.processor_cores.resize(static_cast<std::size_t>(width));
-    if (dag.processor_cores.size() != static_cast<std::size_t>(width))
-      throw InputError(where,
-                       "processor_cores gives " + std::to_string(dag.processor_cores.size()) +
-                           " processors, but the tasks use processors 0 to " + std::to_string(width - 1),
-                       "give one core count per processor");
-  }
-  return dag;
+  // A syntax error first (Boost's), then the first attribute refused, then what Boost would refuse.
+  if (lost_at) boost_verdict(text, tokenize(text), walk.anonymous_braces, lost_at, source);
+  if (walk.attribute_error) std::rethrow_exception(walk.attribute_error);
+  if (walk.needs_boost) boost_verdict(text, tokenize(text), walk.anonymous_braces, lost_at, source);
+  if (walk.vertices.empty()) throw InputError(source, "the graph has no vertices");
+  return DagBuilder(walk, source).build();
 }
 
 }  // namespace

@@ -44,6 +44,7 @@ struct ScheduleOptions {
   // processor, or one per processor. Empty: the graph's own (its processor_cores; 1 where it gives
   // none).
   std::vector<int> cores;
+  bool operator==(const ScheduleOptions&) const = default;
 };
 
 // The deterministic problem a list scheduler sees: the time of each task on each processor, the

@@ -135,7 +135,7 @@ struct Structure {
   // graph is built on first use only: the engine's loop plans never need it, and 10^6 levels on
   // 16 processors make a graph of several GB. The first call is not thread-safe.
   const PrecedenceGraph& graph() const;
-  // A custom DAG's graph, filled in by its reader.
+  // A custom DAG's graph, filled in by its reader (its own copy first when copies share it).
   PrecedenceGraph& custom_graph();
   bool graph_built() const { return graph_ != nullptr; }
 

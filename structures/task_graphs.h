@@ -25,6 +25,7 @@ enum class TaskLawShape { normal, uniform, constant };
 struct TaskLawOptions {
   TaskLawShape shape = TaskLawShape::normal;
   double cv = 0.0;
+  bool operator==(const TaskLawOptions&) const = default;
 };
 
 // Checks cv (finite, >= 0; 0 with the constant shape) and throws InputError naming `task_cv`.
@@ -54,6 +55,8 @@ struct TaskGraphOptions {
   // How each processor takes its tasks (Structure::dispatch); none: ready where the input gives a
   // processor's tasks no order (a trace's machine without recorded starts), else ordered.
   std::optional<Dispatch> dispatch;
+  // Field by field: the same options read a file into the same structure (engine::GraphReads).
+  bool operator==(const TaskGraphOptions&) const = default;
 };
 
 // The reader's last step when the options place the tasks: the mapping file's or the schedule's

@@ -14,6 +14,7 @@
 #include "engine/simulate/simulation.h"
 #include "engine/sweep/sweep.h"
 #include "engine/wilson/figures.h"
+#include "structures/custom.h"
 #include "support.h"
 
 namespace sweep_engine_test {
@@ -326,6 +327,44 @@ TEST_CASE("build_entries over Wilson's structures then graphs: one numbering of 
   CHECK(both.entries[3].ran.protocol == "free");
   CHECK(both.entries[3].ran.law.empty());
   CHECK_FALSE(both.entries[3].ran.levels.has_value());
+}
+
+TEST_CASE("a graph sweep reads each file once per reading options (GraphReads)", "[sweep][graph_reads]") {
+  const std::string diamond = std::string(HETSTRUCT_TEST_DATA) + "/diamond.dot";
+  const std::string fork_join = std::string(HETSTRUCT_TEST_DATA) + "/fork_join.dot";
+  // Two graphs, three values of C, two port models: 12 configurations, validated and run.
+  const SweepGrid graphs =
+      make_grid({{{diamond + "," + fork_join}, {}, {}, {}, {}, {}, {}, {"0,0.5,1"}, {"free,one-port"}, {}, {}}}, 100);
+  GraphSettings settings;
+  const SweepEntries entries = build_entries(std::vector<SweepGrid>{graphs}, {}, false, settings);
+  REQUIRE(entries.entries.size() == 12);
+  CHECK(settings.reads->reads() == 2);
+  for (const auto& e : entries.entries) {
+    Job job(e, 0);
+    CHECK(job.s.graph_built());
+  }
+  CHECK(settings.reads->reads() == 2);
+  // Other reading options are another read of the same file.
+  structures::TaskGraphOptions ready;
+  ready.dispatch = structures::Dispatch::ready;
+  (void)settings.reads->read(diamond, ready);
+  CHECK(settings.reads->reads() == 3);
+}
+
+TEST_CASE("a kept read's graph is copied before a copy writes it", "[sweep][graph_reads]") {
+  const std::string fork_join = std::string(HETSTRUCT_TEST_DATA) + "/fork_join.dot";
+  GraphReads reads;
+  const structures::Structure first = reads.read(fork_join, {});
+  const std::size_t edges = boost::num_edges(first.graph());
+  structures::Structure second = reads.read(fork_join, {});
+  CHECK(reads.reads() == 1);
+  CHECK(&second.graph() == &first.graph());
+  structures::set_processor_cores(second, {2, 1}, "processor_cores");  // writes its graph
+  CHECK(&second.graph() != &first.graph());
+  CHECK(boost::num_edges(first.graph()) == edges);
+  CHECK(first.processor_cores.empty());
+  CHECK(boost::num_edges(reads.read(fork_join, {}).graph()) == edges);
+  CHECK(second.processor_cores == std::vector<int>{2, 1});
 }
 
 TEST_CASE("make_grids: the structures' grid, then the graphs' over their own columns only", "[sweep]") {

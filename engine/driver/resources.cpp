@@ -18,12 +18,13 @@ namespace {
 
 // Measured (peak RSS, simulate --reps 1, tests/memory_estimate.py): 10^6 processors take 752 MB
 // of sync on 1 and on 2 threads and 811 MB of nn (a processor's sampler, its copy in the control
-// variates' twin plan, the structure and the plan), 2*10^6 take 1,495 MB; a DOT file takes 32-34
-// bytes per byte beyond the 11 MB of any run (a 16 MB file of 200,000 tasks 567 MB, a 10.8 MB one
-// of 100,000 tasks with laws on its edges 358 MB, a 3 MB one 118 MB). The estimate is set a few percent above: within 25% of those.
+// variates' twin plan, the structure and the plan), 2*10^6 take 1,495 MB; a DOT file takes 11-12
+// bytes per byte beyond the 11 MB of any run since the reader reads it in one pass (a 3 MB file of
+// 40,000 tasks 48 MB, 8.1 MB of 100,000 tasks 111 MB, 86 MB of 10^6 tasks 999 MB; 32-34 before).
+// The estimate is set a few percent above: within 25% of those.
 constexpr double bytes_per_processor = 700.0;
 constexpr double bytes_per_processor_thread = 30.0;
-constexpr double bytes_per_dag_file_byte = 34.0;
+constexpr double bytes_per_dag_file_byte = 13.0;
 constexpr double bytes_base = 16.0 * 1024 * 1024;  // the executable, TBB, CLI11, the tables (11 MB measured)
 
 // ns per task on one core (hetstruct_bench, (16,8), load ~2; rounded up).

@@ -2,7 +2,7 @@
 // the machine cannot hold (with a flag to override), and time, to say so before a long wait.
 //
 // Memory: a processor costs its law, sampler, streams and buffers (about 700 bytes, plus 30 per
-// worker thread); a DAG costs about 34 bytes per byte of its DOT file (the reader's graphs and the
+// worker thread); a DAG costs about 13 bytes per byte of its DOT file (the reader's graph and the
 // plan); replications cost nothing, their statistics stream (engine/driver/monte_carlo.h). Time: tasks
 // times replications at the plan's cost per task, measured with hetstruct_bench, over the threads.
 #pragma once

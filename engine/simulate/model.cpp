@@ -245,6 +245,26 @@ std::vector<int> parse_processor_cores(const std::string& text) {
   }
 }
 
+structures::Structure GraphReads::read(const std::string& path, const structures::TaskGraphOptions& options) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  for (const Kept& k : kept_)
+    if (k.path == path && k.options == options) return k.structure;
+  ++reads_;
+  structures::Structure s = structures::read_graph(path, options);
+  std::error_code ec;
+  const auto bytes = std::filesystem::file_size(path, ec);
+  if (!ec && used_ + bytes <= budget_) {
+    used_ += bytes;
+    kept_.push_back({path, options, s});
+  }
+  return s;
+}
+
+std::size_t GraphReads::reads() const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return reads_;
+}
+
 bool Model::is_paper_uniform() const { return !fast_law && law.value == Law::paper_uniform(); }
 
 structures::Structure Model::build() const {
@@ -266,7 +286,7 @@ structures::Structure Model::build() const {
       read_options.schedule->comm_cost = comm.value;
       if (!processor_scales.empty()) read_options.schedule->scales = processor_scales;
     }
-    structures::Structure s = structures::read_graph(graph, read_options);
+    structures::Structure s = graph_reads ? graph_reads->read(graph, read_options) : structures::read_graph(graph, read_options);
     if (s.unrelated && (!processor_scales.empty() || fast_count > 0 || wilson_machine))
       throw InputError(!processor_scales.empty() ? "processor_scale" : "fast_count",
                        "does not apply to a graph whose vertices give costs",

@@ -12,7 +12,10 @@
 #pragma once
 
 #include <functional>
+#include <cstdint>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,11 +32,38 @@ inline constexpr double max_comm_cost = 1e30;
 
 using distributions::Spelled;
 
+// The graph files a run of many models has read, each once per (file, reading options): a sweep
+// over C, m, a or port models validates and runs every configuration from one read of each file.
+// A structure handed out shares the read's graph (Structure::custom_graph copies it before a
+// write). Reads past a budget of file bytes are not kept (each is read again, as without it), so
+// a sweep over many large graphs holds no more than that. Thread-safe.
+class GraphReads {
+ public:
+  explicit GraphReads(std::uint64_t budget_bytes = std::uint64_t{1} << 30) : budget_(budget_bytes) {}
+  // structures::read_graph(path, options), from the kept read when there is one.
+  structures::Structure read(const std::string& path, const structures::TaskGraphOptions& options);
+  // How many times a file was read (for tests).
+  std::size_t reads() const;
+
+ private:
+  struct Kept {
+    std::string path;
+    structures::TaskGraphOptions options;
+    structures::Structure structure;
+  };
+  mutable std::mutex mutex_;
+  std::vector<Kept> kept_;
+  std::uint64_t budget_, used_ = 0;
+  std::size_t reads_ = 0;
+};
+
 struct Model {
   std::optional<structures::StructureKind> structure;  // async, sync, nn, ms; none with a graph
   std::string graph;            // a graph file (DOT, STG or WfFormat, by extension) instead of a structure
   // STG and WfFormat only: the law around each task's mean, the mapping file, the bandwidth.
   structures::TaskGraphOptions task_graph;
+  // Where a graph's reads are kept across models (a sweep's); null: the file is read by each build.
+  std::shared_ptr<GraphReads> graph_reads;
   int width = 0;                // n
   int fast_count = 0;           // m
   Spelled<double> scale{0.5, "1/2"};                                // a

@@ -458,6 +458,7 @@ Model to_model(const SweepConfig& c, const GraphSettings& graph) {
     m.processor_scales = graph.wilson_machine ? std::vector<double>{} : graph.processor_scales;
     m.processor_cores = graph.processor_cores;
     m.wilson_machine = graph.wilson_machine;
+    m.graph_reads = graph.reads;
   }
   return m;
 }

@@ -162,6 +162,9 @@ struct GraphSettings {
   // A comparison's target that sets m or a: Wilson's machine (m processors at a, the others at 1)
   // replaces the file's speeds and processor_scales, at m = 0 too (Model::wilson_machine).
   bool wilson_machine = false;
+  // The graphs' reads, kept for every configuration and comparison of the sweep (copies of these
+  // settings share them; the key is each file with its reading options).
+  std::shared_ptr<GraphReads> reads = std::make_shared<GraphReads>();
 };
 // The settings of every graph from their texts, keyed by parameter (task_law, task_cv, mapping,
 // bandwidth, schedule, sd_weight, processor_scale, processor_cores), parsed by parse_model as a
