@@ -5,6 +5,7 @@
 #include "distributions/format.h"
 #include "distributions/input_error.h"
 #include "engine/kernel/communication.h"
+#include "engine/kernel/port_models.h"
 #include "structures/schedule.h"
 
 namespace hetstruct::cli {
@@ -15,6 +16,13 @@ namespace {
 std::string listed(const std::vector<std::string>& names) {
   std::string s;
   for (const auto& n : names) s += (s.empty() ? "" : " | ") + n;
+  return s;
+}
+
+// The port models as the help lists them: each name and its summary.
+std::string port_help() {
+  std::string s;
+  for (const auto& m : engine::port_models()) s += (s.empty() ? "" : " | ") + std::string(m.name) + " (" + m.summary + ")";
   return s;
 }
 
@@ -82,12 +90,11 @@ void ModelOptions::add_to(CLI::App& app, Offer offer) {
                    "run on a processor at once, each taking its cores; replaces the file's)")
         ->group(group);
     app.add_option("--port", port,
-                   "With --graph: free (a message only delays its receiver; the default) | one-port (a processor "
-                   "sends one message at a time and receives one at a time; a message books both ports when its "
-                   "data is ready: blocking sends) | one-port-greedy (the same ports, work-conserving: no processor "
-                   "idles while it has a task it can start or a message it can send); one-port-overlap and "
-                   "one-port-greedy-overlap, as a sweep spells them, are the same with --overlap")
-        ->check(non_empty("choose free, one-port or one-port-greedy; leave --port out for free"))->group(group);
+                   "With --graph: " + port_help() + "; " + engine::overlap_spellings() +
+                       ", as a sweep spells them, are the same with --overlap")
+        ->check(non_empty("choose " + engine::port_names() + "; leave --port out for " +
+                          engine::to_string(engine::Port::free)))
+        ->group(group);
     app.add_option("--dispatch", dispatch,
                    "With --graph: how a processor takes its tasks: ready (work-conserving: a task joins its "
                    "processor's queue when its inputs are in, and the queue's head starts whenever it fits in the "
@@ -96,8 +103,8 @@ void ModelOptions::add_to(CLI::App& app, Offer offer) {
                    "does not (a WfFormat machine without recorded starts)")
         ->check(non_empty("choose ready or ordered; leave --dispatch out for the input's rule"))->group(group);
     app.add_flag("--overlap", model.overlap,
-                 "With --graph --port one-port or one-port-greedy: a processor computes while it communicates "
-                 "(Wilson's do not)")
+                 "With --graph --port " + engine::port_names(", ", " or ", false, true) +
+                     ": a processor computes while it communicates (Wilson's do not)")
         ->group(group);
   }
   if (offer.protocol)

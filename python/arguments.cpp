@@ -269,7 +269,8 @@ engine::Model model(Keywords& k, Offer offer) {
     if (k.given("cores")) t.set("processor_cores", k.joined("cores"));
     const auto port = k.text("port");
     if (port && port->empty())
-      throw InputError("port", "an empty value does nothing (choose free, one-port or one-port-greedy; leave port out for free)");
+      throw InputError("port", "an empty value does nothing (choose " + engine::port_names() + "; leave port out for " +
+                                   engine::to_string(engine::Port::free) + ")");
     if (port) t.set("port", *port);
     put_flag("overlap", "overlap", false);
     put("dispatch", "dispatch");
