@@ -4,21 +4,18 @@
 
 #include "cli/output.h"
 #include "distributions/input_error.h"
-#include "engine/sweep/grid.h"
+#include "cli/parameters.h"
+#include "engine/sweep/distribution_lists.h"
 
 namespace hetstruct::cli {
 
 namespace {
 
-constexpr std::uint64_t max_levels = 1000;
 constexpr const char* group = "Distribution";
 
 // Lists and ranges of numbers; errors name `parameter` (quantiles, deadline: cli/parameters.cpp).
 std::vector<double> numbers(const char* parameter, const std::vector<std::string>& texts) {
-  std::vector<double> out;
-  for (const auto& text : texts)
-    for (const double v : engine::expand_numbers(parameter, text, max_levels)) out.push_back(v);
-  return out;
+  return engine::number_lists(parameter, texts);
 }
 
 void add_levels_and_deadlines(CLI::App& app, std::vector<std::string>& quantiles, std::vector<std::string>& deadlines) {
@@ -76,22 +73,7 @@ void add_sweep_distribution_options(CLI::App& app, std::vector<std::string>& est
 engine::DistributionOptions sweep_distribution(const std::vector<std::string>& estimators,
                                                const std::vector<std::string>& quantiles,
                                                const std::vector<std::string>& deadlines) {
-  engine::DistributionOptions o;
-  std::vector<std::string> names;
-  for (const auto& text : estimators)
-    for (const auto& name : engine::split_list("estimators", text)) {
-      if (name != "quantile" && name != "sd" && name != "p_deadline")
-        throw InputError("estimators", "unknown estimator '" + name + "'", "give quantile, sd or p_deadline");
-      names.push_back(name);
-    }
-  const auto has = [&](const char* name) { return std::find(names.begin(), names.end(), name) != names.end(); };
-  if (has("quantile") || !quantiles.empty())
-    o.quantile_levels = quantiles.empty() ? engine::default_quantile_levels : numbers("quantiles", quantiles);
-  o.sd = has("sd");
-  o.deadlines = numbers("deadline", deadlines);
-  if (has("p_deadline") && o.deadlines.empty()) throw InputError("estimators", "p_deadline needs --deadline T");
-  o.validate();
-  return o;
+  return engine::sweep_distribution(estimators, quantiles, deadlines, flag_of("deadline") + " T");
 }
 
 }  // namespace hetstruct::cli

@@ -1,10 +1,13 @@
 #include "cli/model.h"
 
 #include "cli/options.h"
+#include "cli/parameters.h"
 
 #include "distributions/format.h"
 #include "distributions/input_error.h"
 #include "engine/kernel/communication.h"
+#include "engine/kernel/port_models.h"
+#include "engine/simulate/parameters.h"
 #include "structures/schedule.h"
 
 namespace hetstruct::cli {
@@ -18,6 +21,13 @@ std::string listed(const std::vector<std::string>& names) {
   return s;
 }
 
+// The port models as the help lists them: each name and its summary.
+std::string port_help() {
+  std::string s;
+  for (const auto& m : engine::port_models()) s += (s.empty() ? "" : " | ") + std::string(m.name) + " (" + m.summary + ")";
+  return s;
+}
+
 }  // namespace
 
 void ModelOptions::add_to(CLI::App& app, Offer offer) {
@@ -25,108 +35,59 @@ void ModelOptions::add_to(CLI::App& app, Offer offer) {
   protocols_ = offer.protocol;
   fixed_structure_ = offer.fixed_structure;
   auto* group = "Model";
+  // An option by its row of the parameter table: its names and help ("{}" filled with `fill`).
+  const auto option = [&](const char* parameter, auto& target, const std::string& fill = "") {
+    const auto& row = engine::parameter(parameter);
+    return app.add_option(engine::option_names(row), target, engine::help_of(row, fill))->group(group);
+  };
   if (offer.structure)
-    app.add_option("--structure,-s", structure,
-                   offer.structure_required ? "async | sync | nn | ms (Wilson's Figure 1)"
-                                            : "async | sync | nn | ms (default: all that have closed forms)")
-        ->group(group);
+    option("structure", structure, offer.structure_required ? "Wilson's Figure 1" : "default: all that have closed forms");
   if (offer.graph) {
-    app.add_option("--graph", model.graph,
-                   "A DAG instead of --structure, read by its extension: Graphviz .dot/.gv (vertex attributes processor, "
-                   "law, order; edge comm), Standard Task Graph Set .stg, WfFormat .json")
-        ->group(group);
-    app.add_option("--task-law", task_law, "STG/WfFormat: the law around each task's mean: normal | uniform | constant")
-        ->capture_default_str()->group(group);
-    app.add_option("--task-cv", model.task_graph.law.cv,
-                   "STG/WfFormat: coefficient of variation of each task's time (0: the mean, constant)")
-        ->capture_default_str()->group(group);
-    app.add_option("--mapping", model.task_graph.mapping,
-                   "A file of 'task processor' lines, in each processor's order (default: a DOT vertex's processor, "
-                   "WfFormat's machines, else one processor per task); replaces a DOT file's processors and orders")
-        ->group(group);
+    option("graph", model.graph);
+    option("task_law", task_law)->capture_default_str();
+    option("task_cv", model.task_graph.law.cv)->capture_default_str();
+    option("mapping", model.task_graph.mapping);
     if (offer.schedule) {
-      app.add_option("--schedule", schedule,
-                     "Place a graph's tasks by a static schedule computed from the mean times: " + structures::schedule_names(" | ", " | ") + " "
-                     "(HEFT on mean + k sd); on the file's machine (its costs or processor_scale, else the processors "
-                     "its vertices name) or --scales (see hetstruct schedule)")
-          ->group(group);
-      app.add_option("--sd-weight", sd_weight, "With --schedule heft-sd: k, the weight of each time's standard deviation")
-          ->capture_default_str()->group(group);
+      option("schedule", schedule, structures::schedule_names(" | ", " | "));
+      option("sd_weight", sd_weight)->capture_default_str();
     }
-    app.add_option("--bandwidth", model.task_graph.bandwidth,
-                   "WfFormat: bytes per unit of time; a crossing edge's message takes the bytes the parent writes and "
-                   "the child reads over it (default: --comm for every crossing edge)")
-        ->group(group);
+    option("bandwidth", model.task_graph.bandwidth);
   }
-  app.add_option("--n", model.width, "Width: number of processors")->group(group);
-  app.add_option("--m", model.fast_count, "Fast processors (the first m), drawing a*X (with --graph too)")
-      ->capture_default_str()->group(group);
-  app.add_option("--a", scale, "Scale of the fast processors' law, 0 < a (fractions allowed: 4/5)")
-      ->capture_default_str()->group(group);
-  app.add_option("--law", law, "Task-time law: uniform = u(0,1), normal = n(1/2,1/12), or a law such as "
-                                     "\"mix(0.3:u(0,1),0.7:n(0.5,1/12))\", gamma(2,0.25) or emp(times.txt) (see --help)")
-      ->capture_default_str()->group(group);
-  app.add_option("--fast-law", fast_law, "Law of the fast processors (default: a times --law)")->group(group);
-  app.add_option("--levels,-p", model.levels, "Tasks per processor (p)")->capture_default_str()->group(group);
-  app.add_option("--comm,-C", comm,
-                 "Communication cost C: time of one message (Wilson Section 5; on a graph, of every edge between "
-                 "processors without a comm attribute)")
-      ->capture_default_str()->group(group);
+  option("width", model.width);
+  option("fast_count", model.fast_count)->capture_default_str();
+  option("scale", scale)->capture_default_str();
+  option("law", law)->capture_default_str();
+  option("fast_law", fast_law);
+  option("levels", model.levels)->capture_default_str();
+  option("comm_cost", comm)->capture_default_str();
   if (offer.graph) {
-    app.add_option("--scales", scales,
-                   "With --graph: each processor's scale, a list 1,1,1/2 (processor j takes s_j times its tasks' "
-                   "laws; replaces the file's speeds)")
-        ->group(group);
-    app.add_option("--cores", cores,
-                   "With --graph: each processor's cores, a list 4,4,1 or one count for all (up to that many tasks "
-                   "run on a processor at once, each taking its cores; replaces the file's)")
-        ->group(group);
-    app.add_option("--port", port,
-                   "With --graph: free (a message only delays its receiver; the default) | one-port (a processor "
-                   "sends one message at a time and receives one at a time; a message books both ports when its "
-                   "data is ready: blocking sends) | one-port-greedy (the same ports, work-conserving: no processor "
-                   "idles while it has a task it can start or a message it can send); one-port-overlap and "
-                   "one-port-greedy-overlap, as a sweep spells them, are the same with --overlap")
-        ->check(non_empty("choose free, one-port or one-port-greedy; leave --port out for free"))->group(group);
-    app.add_option("--dispatch", dispatch,
-                   "With --graph: how a processor takes its tasks: ready (work-conserving: a task joins its "
-                   "processor's queue when its inputs are in, and the queue's head starts whenever it fits in the "
-                   "free cores) | ordered (in the order the input states: a DOT file's, a mapping's, a schedule's, "
-                   "a trace's recorded starts). Default: ordered where the input states an order, ready where it "
-                   "does not (a WfFormat machine without recorded starts)")
-        ->check(non_empty("choose ready or ordered; leave --dispatch out for the input's rule"))->group(group);
-    app.add_flag("--overlap", model.overlap,
-                 "With --graph --port one-port or one-port-greedy: a processor computes while it communicates "
-                 "(Wilson's do not)")
+    option("processor_scale", scales);
+    option("processor_cores", cores);
+    option("port", port, port_help() + "; " + engine::overlap_spellings())
+        ->check(non_empty("choose " + engine::port_names() + "; leave " + flag_of("port") + " out for " +
+                          engine::to_string(engine::Port::free)));
+    option("dispatch", dispatch)
+        ->check(non_empty("choose ready or ordered; leave " + flag_of("dispatch") + " out for the input's rule"));
+    const auto& overlap = engine::parameter("overlap");
+    app.add_flag(engine::option_names(overlap), model.overlap,
+                 engine::help_of(overlap, engine::port_names(", ", " or ", false, true)))
         ->group(group);
   }
   if (offer.protocol)
-    app.add_option("--protocol", protocol,
-                 "Communication protocol (default: the first, the reading that best fits the paper); sync: " +
-                     listed(engine::synchronous_protocol_names()) + "; nn: " + listed(engine::neighbor_protocol_names()) +
-                     "; ms: " + listed(engine::master_slave_protocol_names()))
-      ->group(group);
+    option("protocol", protocol,
+           "sync: " + listed(engine::synchronous_protocol_names()) + "; nn: " + listed(engine::neighbor_protocol_names()) +
+               "; ms: " + listed(engine::master_slave_protocol_names()));
   std::vector<std::string> policies;
   for (const auto& p : engine::master_slave_policies()) policies.push_back(p.name);
-  if (offer.policy)
-    app.add_option("--policy", policy, "Master-slave dealing (default: the first): " + listed(policies))->group(group);
+  if (offer.policy) option("policy", policy, listed(policies));
   if (offer.slowdown) {
-    app.add_option("--slowdown", slowdown,
-                   "Correlated slowdowns: each replication draws one factor per processor from this law (a law >= 0, "
-                   "e.g. u(1,2) or c(2)), or from its own law of a list of one per processor (c(1),mix(0.9:c(1),0.1:c(2))), "
-                   "and multiplies all that processor's task times by it; independent across "
-                   "processors. No closed form, bound, analytic estimate or estimator but mc applies")
-        ->check(non_empty("give a law such as u(1,2); leave --slowdown out for independent times"))->group(group);
-    app.add_option("--machine-slowdown", machine_slowdown,
-                   "Correlated slowdowns: each replication draws one factor for the whole machine from this law and "
-                   "multiplies every task time by it (with --slowdown too: the product of the two factors)")
-        ->check(non_empty("give a law such as u(1,2); leave --machine-slowdown out for independent times"))->group(group);
+    for (auto [parameter, target] : {std::pair{"slowdown", &slowdown}, std::pair{"machine_slowdown", &machine_slowdown}})
+      option(parameter, *target)
+          ->check(non_empty("give a law such as u(1,2); leave " + flag_of(parameter) + " out for independent times"));
   }
-  app.add_option("--exchange", exchange, "Nearest-neighbour rule: sequential (Wilson's tables) | plain (max of neighbours)")
-      ->capture_default_str()->group(group);
-  app.add_flag("--no-memory-check{false}", model.memory_check,
-               "Build the model even when its estimated memory exceeds what the machine has available")
-      ->group(group);
+  option("exchange", exchange)->capture_default_str();
+  const auto& memory_check = engine::parameter("memory_check");
+  app.add_flag(std::string(memory_check.flag) + "{false}", model.memory_check, memory_check.help)->group(group);
 }
 
 engine::Model ModelOptions::resolved() const {
@@ -140,35 +101,35 @@ engine::Model ModelOptions::resolved() const {
   engine::ModelTexts t;
   t.fixed_structure = fixed_structure_;
   t.protocols = protocols_;
-  const auto put = [&](const char* flag, const char* parameter, const std::string& text) {
-    if (given(flag)) t.set(parameter, text);
+  const auto put = [&](const char* parameter, const std::string& text) {
+    if (given(engine::parameter(parameter).flag)) t.set(parameter, text);
   };
   const auto number = [](double x) { return distributions::format_exact(x); };
-  put("--structure", "structure", structure);
-  put("--graph", "graph", model.graph);
-  put("--task-law", "task_law", task_law);
-  put("--task-cv", "task_cv", number(model.task_graph.law.cv));
-  put("--mapping", "mapping", model.task_graph.mapping);
-  put("--bandwidth", "bandwidth", number(model.task_graph.bandwidth.value_or(0.0)));
+  put("structure", structure);
+  put("graph", model.graph);
+  put("task_law", task_law);
+  put("task_cv", number(model.task_graph.law.cv));
+  put("mapping", model.task_graph.mapping);
+  put("bandwidth", number(model.task_graph.bandwidth.value_or(0.0)));
   if (!schedule.empty()) t.set("schedule", schedule);  // --schedule, or the schedule command's --algorithm
-  put("--sd-weight", "sd_weight", number(sd_weight));
-  put("--n", "width", std::to_string(model.width));
-  put("--m", "fast_count", std::to_string(model.fast_count));
-  put("--a", "scale", scale);
-  put("--law", "law", law);
-  put("--fast-law", "fast_law", fast_law);
-  put("--levels", "levels", std::to_string(model.levels));
-  put("--comm", "comm_cost", comm);
-  put("--scales", "processor_scale", scales);
-  put("--cores", "processor_cores", cores);
-  put("--port", "port", port);
-  put("--overlap", "overlap", model.overlap ? "true" : "false");
-  put("--dispatch", "dispatch", dispatch);
-  put("--protocol", "protocol", protocol);
-  put("--policy", "policy", policy);
-  put("--exchange", "exchange", exchange);
-  put("--slowdown", "slowdown", slowdown);
-  put("--machine-slowdown", "machine_slowdown", machine_slowdown);
+  put("sd_weight", number(sd_weight));
+  put("width", std::to_string(model.width));
+  put("fast_count", std::to_string(model.fast_count));
+  put("scale", scale);
+  put("law", law);
+  put("fast_law", fast_law);
+  put("levels", std::to_string(model.levels));
+  put("comm_cost", comm);
+  put("processor_scale", scales);
+  put("processor_cores", cores);
+  put("port", port);
+  put("overlap", model.overlap ? "true" : "false");
+  put("dispatch", dispatch);
+  put("protocol", protocol);
+  put("policy", policy);
+  put("exchange", exchange);
+  put("slowdown", slowdown);
+  put("machine_slowdown", machine_slowdown);
   t.set("memory_check", model.memory_check ? "true" : "false");  // --no-memory-check{false} sets it
   return engine::parse_model(t);
 }

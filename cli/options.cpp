@@ -9,26 +9,32 @@
 
 #include "cli/output.h"
 #include "distributions/input_error.h"
+#include "engine/simulate/parameters.h"
+#include "engine/simulate/run_options.h"
 
 namespace hetstruct::cli {
 
+namespace {
+
+// An option by its row of the parameter table: its names and help (or `help`), in the Sampling group.
+template <class T>
+CLI::Option* sampling_option(CLI::App& app, const char* parameter, T& target, const char* help = nullptr) {
+  const auto& row = engine::parameter(parameter);
+  return app.add_option(engine::option_names(row), target, help ? help : row.help)->group("Sampling");
+}
+
+}  // namespace
+
 void SamplingOptions::add_to(CLI::App& app) {
-  app.add_option("--reps,-r", reps_text, "Replications (independent simulated executions)")
-      ->capture_default_str()->type_name("UINT")->group("Sampling");
-  app.add_option("--seed", seed_text, "Seed: the same seed gives the same numbers on any thread count")
-      ->capture_default_str()->type_name("UINT")->group("Sampling");
-  app.add_option("--threads,-t", threads, "Worker threads (0: all cores)")->capture_default_str()->group("Sampling");
+  sampling_option(app, "reps", reps_text)->capture_default_str()->type_name("UINT");
+  sampling_option(app, "seed", seed_text)->capture_default_str()->type_name("UINT");
+  sampling_option(app, "threads", threads)->capture_default_str();
 }
 
 void SamplingOptions::validate() {
-  reps = parse_count("--reps", reps_text, max_reps);
-  seed = parse_count("--seed", seed_text, std::numeric_limits<std::uint64_t>::max());
-  if (reps == 0) throw InputError("--reps", "the number of replications must be at least 1");
-  if (threads < 0) throw InputError("--threads", "must be 0 (all cores) or more");
-  const int cores = tbb::info::default_concurrency();
-  if (threads > cores)
-    throw InputError("--threads", std::to_string(threads) + " is more than the " + std::to_string(cores) +
-                                      " cores this process may use", "give at most " + std::to_string(cores) + ", or 0 for all");
+  const engine::RunOptions run = engine::parse_run(reps_text, seed_text, threads);  // errors name reps, seed, threads
+  reps = run.reps;
+  seed = run.seed;
 }
 
 int SamplingOptions::effective_threads() const { return threads > 0 ? threads : tbb::info::default_concurrency(); }
@@ -42,41 +48,17 @@ engine::RunOptions SamplingOptions::run_options() const {
 }
 
 void EstimatorOptions::add_to(CLI::App& app, const char* estimator_help) {
-  app.add_option("--estimator", estimator,
-                 estimator_help ? estimator_help
-                                : "auto | exact | cv | antithetic | antithetic-cv | mc: auto takes the exact expectation where one "
-                                  "exists (sync at C = 0, async with normal, gamma, uniform or constant laws or their mixtures), else control variates (with "
-                                  "antithetic pairs for ms), else plain Monte Carlo (mc)")
-      ->capture_default_str()->group("Sampling");
-  app.add_option("--target-se", target_se,
-                 "Stop once the standard error is at most this (checked after whole waves of blocks; --reps is the cap)")
-      ->group("Sampling");
-  app.add_option("--target-rel", target_rel,
-                 "Stop once the 95% CI half-width is at most this fraction of the mean (--reps is the cap)")
-      ->group("Sampling");
-  app.add_option("--target-reps", target_reps_text,
-                 "Stop once the standard error is at most that of this many plain replications (s/sqrt(N), s the "
-                 "makespans' standard deviation on the same run; 10000 is the paper's precision; --reps is the cap)")
-      ->type_name("UINT")->group("Sampling");
-  app.add_option("--se-floor", se_floor,
-                 "A standard error at which the targets above count as met, whatever they ask (the target "
-                 "itself without them): --target-reps 10000 --se-floor 0.05 stops each cell at "
-                 "se <= max(0.05, the paper's), finer than the whole units Wilson's tables print")
-      ->group("Sampling");
+  sampling_option(app, "estimator", estimator, estimator_help)->capture_default_str();
+  sampling_option(app, "target_se", target_se);
+  sampling_option(app, "target_rel", target_rel);
+  sampling_option(app, "target_reps", target_reps_text)->type_name("UINT");
+  sampling_option(app, "se_floor", se_floor);
 }
 
 engine::StopRule EstimatorOptions::stop(bool zero_overrides) const {
-  if (!(target_se >= 0.0) || !std::isfinite(target_se))
-    throw InputError("--target-se", "the target standard error must be a finite number >= 0");
-  if (!(target_rel >= 0.0) || !std::isfinite(target_rel))
-    throw InputError("--target-rel", "the target relative half-width must be a finite number >= 0");
-  if (!(se_floor >= 0.0) || !std::isfinite(se_floor))
-    throw InputError("--se-floor", "the standard error floor must be a finite number >= 0");
-  const std::uint64_t target_reps =
-      target_reps_text.empty() ? 0 : parse_count("--target-reps", target_reps_text, SamplingOptions::max_reps);
-  if (!target_reps_text.empty() && target_reps == 0 && !zero_overrides)
-    throw InputError("--target-reps", "must be at least 1 (0 would ask for no precision)", "leave it out for no target");
-  return {target_se, target_rel, target_reps, se_floor};
+  return engine::parse_stop(target_se, target_rel, se_floor,
+                            target_reps_text.empty() ? std::nullopt : std::optional<std::string>(target_reps_text),
+                            zero_overrides);
 }
 
 std::string EstimatorOptions::target_text() const {

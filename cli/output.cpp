@@ -24,6 +24,7 @@
 #include "distributions/input_error.h"
 #include "engine/driver/interrupt.h"
 #include "engine/driver/resources.h"
+#include "engine/simulate/run_options.h"
 
 namespace hetstruct::cli {
 
@@ -38,12 +39,7 @@ std::string fixed(double x, int decimals) {
 }
 
 std::uint64_t parse_count(const std::string& option, const std::string& text, std::uint64_t max) {
-  std::uint64_t value = 0;
-  const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size())
-    throw InputError(option, "'" + text + "' is not a whole number >= 0");
-  if (value > max) throw InputError(option, text + " is more than the limit " + std::to_string(max));
-  return value;
+  return engine::parse_count(option, text, max);
 }
 
 namespace {

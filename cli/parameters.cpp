@@ -1,5 +1,7 @@
 #include "cli/parameters.h"
 
+#include "engine/simulate/parameters.h"
+
 #include <array>
 #include <iterator>
 #include <regex>
@@ -10,25 +12,6 @@
 namespace hetstruct::cli {
 
 namespace {
-
-// Library parameter -> flag. The sweep's TOML keys are the flags without their dashes.
-constexpr std::array<std::pair<const char*, const char*>, 49> flags = {{
-    {"format", "--format"},
-    {"laws", "--laws"}, {"by", "--by"}, {"samples", "--samples"}, {"sacct", "--sacct"}, {"out_graph", "--out-graph"},
-    {"structure", "--structure"}, {"graph", "--graph"},     {"width", "--n"},       {"fast_count", "--m"},
-    {"scale", "--a"},             {"law", "--law"},         {"fast_law", "--fast-law"}, {"levels", "--levels"},
-    {"comm_cost", "--comm"},      {"protocol", "--protocol"}, {"policy", "--policy"}, {"exchange", "--exchange"},
-    {"reps", "--reps"},           {"seed", "--seed"},       {"threads", "--threads"}, {"metrics", "--metrics"},
-    {"compare_to", "--compare-to"}, {"max_configs", "--max-configs"},
-    {"quantiles", "--quantiles"}, {"deadline", "--deadline"}, {"histogram", "--histogram"}, {"estimators", "--estimators"},
-    {"estimator", "--estimator"}, {"target_se", "--target-se"}, {"target_rel", "--target-rel"}, {"target_reps", "--target-reps"},
-    {"se_floor", "--se-floor"},
-    {"task_law", "--task-law"},   {"task_cv", "--task-cv"}, {"mapping", "--mapping"}, {"bandwidth", "--bandwidth"},
-    {"processor_scale", "--scales"}, {"processor_cores", "--cores"},
-    {"port", "--port"},           {"overlap", "--overlap"}, {"dispatch", "--dispatch"},
-    {"schedule", "--schedule"},   {"sd_weight", "--sd-weight"}, {"schedules", "--schedules"}, {"baseline", "--baseline"},
-    {"slowdown", "--slowdown"},   {"machine_slowdown", "--machine-slowdown"}, {"criticality", "--criticality"},
-}};
 
 // Phrases of the library's messages and hints that name a setting, and how the command line says them.
 constexpr std::array<std::pair<const char*, const char*>, 20> hint_phrases = {{
@@ -59,13 +42,14 @@ constexpr std::array<std::pair<const char*, const char*>, 20> hint_phrases = {{
 
 }  // namespace
 
-std::string flag_of(const std::string& parameter) {
-  for (const auto& [name, flag] : flags)
-    if (parameter == name) return flag;
-  return parameter;
+std::string flag_of(const std::string& parameter, bool hbsp) {
+  const auto* row = engine::find_parameter(parameter);
+  if (!row || (row->scope == engine::ParameterScope::hbsp && !hbsp)) return parameter;
+  return row->flag;
 }
 
 std::string flag_text(std::string text) {
+  text = engine::spell_tokens(std::move(text), [](const engine::Parameter& p) { return std::string(p.flag) + " "; });
   for (const auto& [phrase, flag] : hint_phrases)
     if (const auto at = text.find(phrase); at != std::string::npos) text.replace(at, std::string(phrase).size(), flag);
   return text;

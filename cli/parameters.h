@@ -1,6 +1,7 @@
-// The one table from the library's parameter names (the papers' words: width, fast_count, ...) to
-// this command line's flags, so that a library error reads right from a flag: the library says
-// "width: the width must be at least 1", the user reads "--n: the width must be at least 1".
+// The library's parameter names (the papers' words: width, fast_count, ...) as this command line's
+// flags, read from the parameter table (engine/simulate/parameters.h), so that a library error reads
+// right from a flag: the library says "width: the width must be at least 1", the user reads "--n:
+// the width must be at least 1".
 #pragma once
 
 #include <string>
@@ -9,8 +10,10 @@
 
 namespace hetstruct::cli {
 
-// The flag of a library parameter ("width" -> "--n"); the name itself when it has no flag.
-std::string flag_of(const std::string& parameter);
+// The flag of a library parameter ("width" -> "--n"); the name itself when it has no row. HBSP's
+// rows ("size", "root", ...) only with `hbsp` (the hbsp command's errors): elsewhere the words mean
+// other things.
+std::string flag_of(const std::string& parameter, bool hbsp = false);
 
 // A library text with the settings it names spelled as flags ("memory_check off" ->
 // "--no-memory-check"): its errors' problems and hints, and its warnings.

@@ -336,7 +336,7 @@ void SweepCommand::add_to(CLI::App& app) {
                             "Simulate the product grid of model options (lists, ranges) as one tidy CSV, with paired "
                             "differences, resume and progress");
   auto* g = "Grid";
-  auto list = [&](const char* name, std::vector<std::string>& target, const char* help) {
+  auto list = [&](const char* name, std::vector<std::string>& target, const std::string& help) {
     app_->add_option(name, target, help)->group(g)->allow_extra_args(true);
   };
   list("--structure,-s", structure, "async | sync | nn | ms, a list: sync,nn,ms (required, unless --graph)");
@@ -344,8 +344,7 @@ void SweepCommand::add_to(CLI::App& app) {
                          "pattern 'graphs/*.dot': values of the structure column, with --m, --a, --comm and --port "
                          "(--n, --law, --fast-law, --levels, --protocol, --policy and --exchange act on --structure only)");
   list("--port", port,
-       "A graph's port models, a list: free,one-port,one-port-overlap,one-port-greedy,one-port-greedy-overlap "
-       "(the protocol column)");
+       "A graph's port models, a list: " + engine::port_names(",", ",", true) + " (the protocol column)");
   add_graph_settings();
   list("--law", law, "Laws, a list (commas inside parentheses belong to the law): uniform,normal,u(0,2) [uniform]");
   list("--fast-law", fast_law, "Laws of the fast processors (default: a times --law)");

@@ -13,19 +13,15 @@
 #include <oneapi/tbb/info.h>
 
 #include "distributions/input_error.h"
+#include "engine/simulate/parameters.h"
+#include "engine/simulate/run_options.h"
+#include "engine/sweep/distribution_lists.h"
 #include "structures/task_graphs.h"
 #include "structures/schedule.h"
 
 namespace hetstruct::python {
 
 namespace {
-
-// Library parameter -> keyword (the command line's option without its dashes).
-constexpr std::array<std::pair<const char*, const char*>, 10> keywords = {{
-    {"width", "n"}, {"fast_count", "m"}, {"scale", "a"}, {"comm_cost", "comm"}, {"processor_scale", "scales"},
-    {"processor_cores", "cores"}, {"item size", "item_size"}, {"cost form", "form"}, {"hbsp replay", "hbsp_replay"},
-    {"estimators", "estimators"},
-}};
 
 // Phrases of the library's messages that name a setting, and how a Python caller says them.
 constexpr std::array<std::pair<const char*, const char*>, 10> phrases = {{
@@ -98,13 +94,7 @@ class Keywords {
   }
   std::uint64_t count(const std::string& name, std::uint64_t fallback, std::uint64_t max) {
     const auto t = text(name);
-    if (!t) return fallback;
-    std::uint64_t v = 0;
-    const auto r = std::from_chars(t->data(), t->data() + t->size(), v);
-    if (t->empty() || r.ec != std::errc() || r.ptr != t->data() + t->size())
-      throw InputError(name, "'" + *t + "' is not a whole number >= 0");
-    if (v > max) throw InputError(name, *t + " is more than the limit " + std::to_string(max));
-    return v;
+    return t ? engine::parse_count(name, *t, max) : fallback;
   }
   double number(const std::string& name, double fallback) { return number(name).value_or(fallback); }
   std::optional<double> number(const std::string& name) {
@@ -164,48 +154,23 @@ class Keywords {
   std::map<std::string, bool> read_;
 };
 
-// reps, seed and threads, as the command line checks them.
+// reps, seed and threads, parsed as the command line's (engine::parse_run).
 engine::RunOptions sampling(Keywords& k, std::uint64_t default_reps = 10000) {
-  engine::RunOptions run;
-  run.reps = k.count("reps", default_reps, engine::max_replications);
-  run.seed = k.count("seed", 1, std::numeric_limits<std::uint64_t>::max());
-  run.threads = k.integer("threads", 0);
-  if (run.reps == 0) throw InputError("reps", "the number of replications must be at least 1");
-  if (run.threads < 0) throw InputError("threads", "must be 0 (all cores) or more");
-  const int cores = tbb::info::default_concurrency();
-  if (run.threads > cores)
-    throw InputError("threads", std::to_string(run.threads) + " is more than the " + std::to_string(cores) +
-                                    " cores this process may use", "give at most " + std::to_string(cores) + ", or 0 for all");
-  return run;
+  const std::string reps = k.text("reps", std::to_string(default_reps)), seed = k.text("seed", "1");
+  return engine::parse_run(reps, seed, k.integer("threads", 0));
 }
 
 // estimator= and the target precision (target_se, target_rel, target_reps, se_floor).
 engine::Estimator estimator(Keywords& k, const char* fallback) { return engine::parse_estimator(k.text("estimator", fallback)); }
 engine::StopRule stop(Keywords& k) {
-  engine::StopRule s;
-  s.target_se = k.number("target_se", 0.0);
-  s.target_rel = k.number("target_rel", 0.0);
-  s.se_floor = k.number("se_floor", 0.0);
-  if (!(s.target_se >= 0.0) || !std::isfinite(s.target_se))
-    throw InputError("target_se", "the target standard error must be a finite number >= 0");
-  if (!(s.target_rel >= 0.0) || !std::isfinite(s.target_rel))
-    throw InputError("target_rel", "the target relative half-width must be a finite number >= 0");
-  if (!(s.se_floor >= 0.0) || !std::isfinite(s.se_floor))
-    throw InputError("se_floor", "the standard error floor must be a finite number >= 0");
-  if (k.given("target_reps")) {
-    s.target_reps = k.count("target_reps", 0, engine::max_replications);
-    if (s.target_reps == 0)
-      throw InputError("target_reps", "must be at least 1 (0 would ask for no precision)", "leave it out for no target");
-  }
-  return s;
+  const double target_se = k.number("target_se", 0.0), target_rel = k.number("target_rel", 0.0);
+  const double se_floor = k.number("se_floor", 0.0);
+  return engine::parse_stop(target_se, target_rel, se_floor, k.text("target_reps"));
 }
 
 // Lists and ranges of numbers (quantile levels, deadlines).
 std::vector<double> numbers(const char* parameter, const std::vector<std::string>& texts) {
-  std::vector<double> out;
-  for (const auto& text : texts)
-    for (const double v : engine::expand_numbers(parameter, text, 1000)) out.push_back(v);
-  return out;
+  return engine::number_lists(parameter, texts);
 }
 
 // slowdown= or machine_slowdown=: a law's text ("" when not given); an empty one would do nothing,
@@ -269,7 +234,8 @@ engine::Model model(Keywords& k, Offer offer) {
     if (k.given("cores")) t.set("processor_cores", k.joined("cores"));
     const auto port = k.text("port");
     if (port && port->empty())
-      throw InputError("port", "an empty value does nothing (choose free, one-port or one-port-greedy; leave port out for free)");
+      throw InputError("port", "an empty value does nothing (choose " + engine::port_names() + "; leave port out for " +
+                                   engine::to_string(engine::Port::free) + ")");
     if (port) t.set("port", *port);
     put_flag("overlap", "overlap", false);
     put("dispatch", "dispatch");
@@ -298,12 +264,12 @@ engine::Model model(Keywords& k, Offer offer) {
 }  // namespace
 
 std::string keyword_of(const std::string& parameter) {
-  for (const auto& [name, keyword] : keywords)
-    if (parameter == name) return keyword;
-  return parameter;
+  const auto* row = engine::find_parameter(parameter);
+  return row ? row->keyword : parameter;
 }
 
 std::string keyword_text(std::string text) {
+  text = engine::spell_tokens(std::move(text), [](const engine::Parameter& p) { return std::string(p.keyword) + "="; });
   for (const auto& [phrase, keyword] : phrases)
     for (auto at = text.find(phrase); at != std::string::npos; at = text.find(phrase, at + std::strlen(keyword)))
       text.replace(at, std::strlen(phrase), keyword);
@@ -489,21 +455,8 @@ SweepCall sweep_call(const py::kwargs& kwargs) {
   const bool memory_check = k.flag("memory_check", true);
   for (const auto& text : k.list("compare_to")) c.comparisons.emplace_back(text);
   // The distribution's rows, as the sweep's --estimators, --quantiles and --deadline ask for them.
-  std::vector<std::string> names;
-  for (const auto& text : k.list("estimators"))
-    for (const auto& name : engine::split_list("estimators", text)) {
-      if (name != "quantile" && name != "sd" && name != "p_deadline")
-        throw InputError("estimators", "unknown estimator '" + name + "'", "give quantile, sd or p_deadline");
-      names.push_back(name);
-    }
-  const auto has = [&](const char* name) { return std::find(names.begin(), names.end(), name) != names.end(); };
-  const auto quantiles = k.list("quantiles");
-  if (has("quantile") || !quantiles.empty())
-    c.distribution.quantile_levels = quantiles.empty() ? engine::default_quantile_levels : numbers("quantiles", quantiles);
-  c.distribution.sd = has("sd");
-  c.distribution.deadlines = numbers("deadline", k.list("deadline"));
-  if (has("p_deadline") && c.distribution.deadlines.empty()) throw InputError("estimators", "p_deadline needs deadline=T");
-  c.distribution.validate();
+  const auto estimators = k.list("estimators"), quantiles = k.list("quantiles"), deadlines = k.list("deadline");
+  c.distribution = engine::sweep_distribution(estimators, quantiles, deadlines, std::string(engine::parameter("deadline").keyword) + "=T");
   c.mean = engine::mean_estimator(estimator(k, "mc"), stop(k), c.distribution.any(),
                                   !slowdowns.processor.empty() || !slowdowns.machine.empty());
   k.finish();
@@ -575,29 +528,19 @@ ReplayCall replay_call(const py::kwargs& kwargs) {
   // Not given: every processor. Given, even 0, it must be one of 1..size.
   c.p = k.given("processors") ? k.integer("processors", 0) : c.machine.size();
   c.machine.check_p(c.p);
-  namespace model = bounds::hbsp;
-  const std::string program = k.text("program", ""), algorithm = k.text("algorithm", "");
-  if (program.empty() == algorithm.empty()) throw InputError("hbsp_replay", "give program=FILE or algorithm=NAME");
-  const std::string form_text = k.text("form", "auto");
-  const std::optional<model::CostForm> form =
-      form_text == "auto" ? std::nullopt : std::optional<model::CostForm>(model::parse_cost_form(form_text));
-  if (algorithm.empty()) {
-    c.input = engine::hbsp::program_input(program, c.machine, c.p, form);
-  } else {
-    model::AlgorithmParams a;
-    a.algorithm = model::parse_algorithm(algorithm);
-    a.p = c.p;
-    a.item_size = k.number("item_size", 1.0);
-    if (!(a.item_size > 0.0)) throw InputError("item size", "must be > 0");
-    a.n = model::parse_size("size", k.text("size", "1000"), a.item_size,
-                            a.algorithm != model::Algorithm::matrix_multiplication);
-    a.root = model::parse_root(c.machine, c.p, k.text("root", "fastest"));
-    a.workload = model::parse_workload(k.text("workload", "balanced"));
-    a.accounting = model::parse_accounting(k.text("accounting", "paper"));
-    a.oversampling = k.number("oversampling", 32.0);
-    a.form = form.value_or(model::auto_cost_form(a.algorithm));
-    c.input = engine::hbsp::algorithm_input(c.machine, a);
+  engine::hbsp::ReplayTexts t;
+  t.program = k.text("program", "");
+  t.algorithm = k.text("algorithm", "");
+  t.form = k.text("form", t.form);
+  if (!t.algorithm.empty()) {  // a program file's replay takes none of these (finish() refuses them)
+    t.item_size = k.number("item_size", t.item_size);
+    t.size = k.text("size", t.size);
+    t.root = k.text("root", t.root);
+    t.workload = k.text("workload", t.workload);
+    t.accounting = k.text("accounting", t.accounting);
+    t.oversampling = k.number("oversampling", t.oversampling);
   }
+  c.input = engine::hbsp::replay_input(c.machine, c.p, t);
   if (const auto trace = k.text("trace")) c.trace = engine::hbsp::load_trace(*trace, c.machine);
   if (c.monte_carlo && !c.trace) throw InputError("reps", "a Monte Carlo replay draws r_j from a trace: give trace=")
   ;

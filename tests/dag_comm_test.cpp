@@ -457,6 +457,37 @@ TEST_CASE("DAG plan: messages and their laws exposed beside the predecessors", "
                     InputError);
 }
 
+TEST_CASE("port-model registry: names, order, spellings and the lists messages print", "[dag][registry]") {
+  const auto& models = port_models();
+  REQUIRE(models.size() == 3);
+  REQUIRE(models.front().port == Port::free);  // the default first
+  REQUIRE_FALSE(models.front().one_port);
+  for (const auto& m : models) {
+    INFO(m.name);
+    REQUIRE(std::string(m.summary).size() > 10);
+    REQUIRE(parse_port(m.name) == m.port);
+    REQUIRE(&port_model(m.port) == &m);
+    const SpelledPort plain = parse_port_spelling(m.name);
+    REQUIRE((plain.port == m.port && !plain.overlap));
+    if (m.one_port) {
+      const SpelledPort spelled = parse_port_spelling(port_spelling(m.port, true));
+      REQUIRE((spelled.port == m.port && spelled.overlap));
+    } else {
+      REQUIRE_THROWS_AS(parse_port_spelling(port_spelling(m.port, true)), InputError);
+    }
+  }
+  REQUIRE(port_names() == "free, one-port or one-port-greedy");
+  REQUIRE(port_names(",", ",", true) == "free,one-port,one-port-overlap,one-port-greedy,one-port-greedy-overlap");
+  REQUIRE(port_names(", ", " or ", false, true) == "one-port or one-port-greedy");
+  REQUIRE(overlap_spellings() == "one-port-overlap and one-port-greedy-overlap");
+  try {
+    parse_port("greedy");
+    FAIL("parse_port accepted 'greedy'");
+  } catch (const InputError& e) {
+    REQUIRE(std::string(e.what()) == "port: unknown port model 'greedy' (choose free, one-port or one-port-greedy)");
+  }
+}
+
 TEST_CASE("DAG plan: task times are the stream's variates in vertex order, whatever the mapping", "[dag]") {
   // Ten tasks chained on one processor, declared in vertex order: the makespan is the running sum of
   // the stream's first ten variates. The same tasks each on a processor of its own: their max.

@@ -30,14 +30,6 @@ namespace {
 namespace model = bounds::hbsp;
 namespace replay_engine = engine::hbsp;
 
-// The library names its parameters in the papers' words; the command line names the option.
-const std::pair<const char*, const char*> option_of_parameter[] = {
-    {"processors", "--processors"}, {"size", "--size"},           {"item size", "--item-size"},
-    {"root", "--root"},             {"oversampling", "--oversampling"}, {"algorithm", "--algorithm"},
-    {"workload", "--workload"},     {"accounting", "--accounting"}, {"cost form", "--form"},
-    {"trace", "--trace"},           {"measurements", "hbsp probe"},  // engine/hbsp/probe.h: the timings the probe took
-};
-
 // In hbsp these spellings meant other things than in the rest of the tool (--n the width, -m the
 // fast count, -a the scale, -p the levels): refused at once, naming the option that replaced them.
 void refuse_old_spelling(CLI::App& command, const std::string& name, const std::string& message) {
@@ -187,9 +179,8 @@ int HbspCommand::execute() {
     for (const std::string* path : {&machine_path_, &program_path_, &trace_path_, &output_.out_path, &predict_machine_,
                                     &probe_options_.machine_path, &probe_options_.trace_path})
       if (e.where() == *path) throw;
-    for (const auto& [parameter, option] : option_of_parameter)
-      if (e.where() == parameter) throw InputError(option, e.problem(), e.hint());
-    throw InputError(flag_of(e.where()), e.problem(), e.hint());  // the tool's parameters: reps, format, ...
+    // The library names its parameters in the papers' words; the command line names the option.
+    throw InputError(flag_of(e.where(), true), e.problem(), e.hint());
   }
   throw InputError("hbsp", "give a command: replay, predict or probe");
 }
@@ -204,25 +195,17 @@ int HbspCommand::probe() {
 }
 
 engine::hbsp::ReplayInput HbspCommand::replay_input(const model::Machine& m, int p) const {
-  if (program_path_.empty() == algorithm_.empty())
-    throw InputError("hbsp replay", "give --program FILE or --algorithm NAME");
-  const auto form = [&]() -> std::optional<model::CostForm> {
-    if (form_ == "auto") return std::nullopt;
-    return model::parse_cost_form(form_);
-  };
-  if (algorithm_.empty()) return replay_engine::program_input(program_path_, m, p, form());
-  model::AlgorithmParams a;
-  a.algorithm = model::parse_algorithm(algorithm_);
-  a.p = p;
-  a.item_size = item_size_;
-  if (!(item_size_ > 0.0)) throw InputError("--item-size", "must be > 0");
-  a.n = model::parse_size("--size", n_text_, item_size_, a.algorithm != model::Algorithm::matrix_multiplication);
-  a.root = model::parse_root(m, p, root_);
-  a.workload = model::parse_workload(workload_);
-  a.accounting = model::parse_accounting(accounting_);
-  a.oversampling = oversampling_;
-  a.form = form().value_or(model::auto_cost_form(a.algorithm));
-  return replay_engine::algorithm_input(m, a);
+  replay_engine::ReplayTexts t;
+  t.program = program_path_;
+  t.algorithm = algorithm_;
+  t.form = form_;
+  t.size = n_text_;
+  t.item_size = item_size_;
+  t.root = root_;
+  t.workload = workload_;
+  t.accounting = accounting_;
+  t.oversampling = oversampling_;
+  return replay_engine::replay_input(m, p, t);  // errors name the table's parameters: execute() spells them
 }
 
 int HbspCommand::replay() {

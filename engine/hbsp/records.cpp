@@ -67,6 +67,27 @@ ReplayInput algorithm_input(const model::Machine& m, const model::AlgorithmParam
   return {generate(m, a), a, a.form};
 }
 
+ReplayInput replay_input(const model::Machine& m, int p, const ReplayTexts& t) {
+  if (t.program.empty() == t.algorithm.empty()) throw InputError("hbsp replay", "give {program}FILE or {algorithm}NAME");
+  const auto form = [&]() -> std::optional<model::CostForm> {
+    if (t.form == "auto") return std::nullopt;
+    return model::parse_cost_form(t.form);
+  };
+  if (t.algorithm.empty()) return program_input(t.program, m, p, form());
+  model::AlgorithmParams a;
+  a.algorithm = model::parse_algorithm(t.algorithm);
+  a.p = p;
+  a.item_size = t.item_size;
+  if (!(t.item_size > 0.0)) throw InputError("item size", "must be > 0");
+  a.n = model::parse_size("size", t.size, t.item_size, a.algorithm != model::Algorithm::matrix_multiplication);
+  a.root = model::parse_root(m, p, t.root);
+  a.workload = model::parse_workload(t.workload);
+  a.accounting = model::parse_accounting(t.accounting);
+  a.oversampling = t.oversampling;
+  a.form = form().value_or(model::auto_cost_form(a.algorithm));
+  return algorithm_input(m, a);
+}
+
 ReplayInput program_input(const std::string& path, const model::Machine& m, int p,
                           std::optional<model::CostForm> form) {
   const model::CostForm f = form ? *form : model::auto_cost_form(std::nullopt);

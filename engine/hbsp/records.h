@@ -44,6 +44,24 @@ ReplayInput algorithm_input(const model::Machine& m, const model::AlgorithmParam
 ReplayInput program_input(const std::string& path, const model::Machine& m, int p,
                           std::optional<model::CostForm> form);
 
+// A replay's inputs as a front end states them: a program file or a built-in algorithm with its
+// parameters, as texts (the defaults are the command line's and Python's).
+struct ReplayTexts {
+  std::string program;    // a program CSV, or
+  std::string algorithm;  // a built-in algorithm's name
+  std::string form = "auto";
+  std::string size = "1000";
+  double item_size = 1.0;
+  std::string root = "fastest";
+  std::string workload = "balanced";
+  std::string accounting = "paper";
+  double oversampling = 32.0;
+};
+// The replay's input on the first p processors of `m`, parsed once for every front end. Errors
+// name the parameters in the table's words (engine/simulate/parameters.h: "hbsp replay", "size",
+// "item size", "cost form", ...); "{program}" in a message is a token each front end spells.
+ReplayInput replay_input(const model::Machine& m, int p, const ReplayTexts& texts);
+
 struct ReplayRecordOptions {
   // The r_j in force (a static replay), or the values a Monte Carlo replay draws from; none: the
   // machine's r_j.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "distributions/input_error.h"
+#include "engine/kernel/port_models.h"
 
 namespace hetstruct::engine {
 
@@ -16,7 +17,7 @@ const std::vector<ProtocolEntry>& protocol_family(StructureKind structure) {
     case StructureKind::asynchronous: throw InputError("protocol", "the asynchronous structure has no communication protocol");
     case StructureKind::custom:
       throw InputError("protocol", "a DAG communicates by a port model, not a protocol",
-                       "use port free, one-port or one-port-greedy");
+                       "use port " + port_names());
   }
   throw std::logic_error("protocol_family: unknown structure");
 }

@@ -128,7 +128,7 @@ void compile_cores(const structures::Structure& s, Plan& plan) {
   }
   if (plan.port != Port::free)
     throw InputError("port", "the one-port models take processors of one core",
-                     "use port free with processors of several cores");
+                     "use port " + std::string(to_string(Port::free)) + " with processors of several cores");
   plan.processor_cores.assign(static_cast<std::size_t>(plan.width), 1);
   std::copy_n(cores.begin(), std::min(cores.size(), plan.processor_cores.size()), plan.processor_cores.begin());
   // Each worker keeps every core's free time: 2^24 cores is 128 MB a thread.
@@ -280,33 +280,10 @@ const char* to_string(PlanKind kind) {
   return "?";
 }
 
-const char* to_string(Port port) {
-  switch (port) {
-    case Port::free: return "free";
-    case Port::one_port: return "one-port";
-    case Port::one_port_greedy: return "one-port-greedy";
-  }
-  return "?";
-}
-
-Port parse_port(const std::string& name) {
-  if (name == "free") return Port::free;
-  if (name == "one-port") return Port::one_port;
-  if (name == "one-port-greedy") return Port::one_port_greedy;
-  throw InputError("port", "unknown port model '" + name + "'", "choose free, one-port or one-port-greedy");
-}
-
-SpelledPort parse_port_spelling(const std::string& name) {
-  for (const Port port : {Port::one_port, Port::one_port_greedy})
-    if (name == to_string(port) + std::string("-overlap")) return {port, true};
-  return {parse_port(name), false};
-}
-
 std::string Plan::communication() const {
   if (kind == PlanKind::protocol) return protocol->name;
   if (messages.empty()) return "";
-  const std::string name = to_string(port);
-  return overlap ? name + "-overlap" : name;
+  return port_spelling(port, overlap);
 }
 
 std::uint64_t Plan::compute_tasks() const {
@@ -326,7 +303,7 @@ bool needs_protocol(const structures::Structure& s, const CompileOptions& option
   if (s.kind != StructureKind::custom && (options.port || options.overlap))
     throw InputError(options.port ? "port" : "overlap", "port models apply to a DAG (graph) only",
                      "Wilson's structures communicate by their protocols");
-  if (options.overlap && options.port != Port::one_port && options.port != Port::one_port_greedy)
+  if (options.overlap && (!options.port || !port_model(*options.port).one_port))
     throw InputError("overlap", "applies to the one-port models only", "a free port model always overlaps");
   if (options.protocol && !in_family(s.kind, *options.protocol))  // refuses async and DAGs by name
     throw InputError("protocol", std::string("protocol '") + options.protocol->name + "' is not one of " +

@@ -101,6 +101,7 @@
 
 #include "distributions/sampler.h"
 #include "engine/kernel/communication.h"
+#include "engine/kernel/port_models.h"
 #include "engine/kernel/streams.h"
 #include "structures/structure.h"
 
@@ -118,18 +119,8 @@ enum class PlanKind {
 
 const char* to_string(PlanKind kind);
 
-// How a DAG's messages use the processors (see above).
-enum class Port { free, one_port, one_port_greedy };
-const char* to_string(Port port);
-// Accepts free, one-port and one-port-greedy (InputError on `port` otherwise).
-Port parse_port(const std::string& name);
-// A port model as a sweep spells it, a one-port model with overlap as one name: one-port-overlap,
-// one-port-greedy-overlap; else parse_port's names (and its InputError).
-struct SpelledPort {
-  Port port = Port::free;
-  bool overlap = false;
-};
-SpelledPort parse_port_spelling(const std::string& name);
+// How a DAG's messages use the processors (see above): Port, its names and their parser are the
+// port-model registry's (engine/kernel/port_models.h).
 
 // Where a generic plan's task times come from.
 enum class TaskStreams {

@@ -1,4 +1,5 @@
 #include "engine/simulate/model.h"
+#include "engine/simulate/parameters.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,6 +8,7 @@
 #include <limits>
 #include <mutex>
 #include <set>
+#include <stdexcept>
 #include <vector>
 
 #include <charconv>
@@ -382,7 +384,13 @@ bool truth(const std::string& parameter, const std::string& text) {
 }  // namespace
 
 Model parse_model(const ModelTexts& t) {
+  // Every name given or read is a model row of the parameter table (engine/simulate/parameters.h):
+  // a front end that sets another has a bug, not the user.
+  for (const auto& entry : t.texts)
+    if (const auto* row = find_parameter(entry.first); !row || row->scope != ParameterScope::model)
+      throw std::logic_error("parse_model: '" + entry.first + "' is not a model row of the parameter table");
   const auto text = [&t](const char* parameter) -> const std::string* {
+    (void)engine::parameter(parameter);  // std::logic_error when the table has no row
     const auto it = t.texts.find(parameter);
     return it == t.texts.end() ? nullptr : &it->second;
   };

@@ -405,13 +405,13 @@ SweepPort parse_sweep_port(const std::string& value) {
     return {spelled.port, spelled.overlap};
   } catch (const InputError&) {  // the sweep's own hint: it lists the overlap spellings
     throw InputError("port", "unknown port model '" + value + "'",
-                     "choose free, one-port, one-port-overlap, one-port-greedy or one-port-greedy-overlap");
+                     "choose " + port_names(", ", " or ", true));
   }
 }
 
 std::string sweep_port_value(std::optional<Port> port, bool overlap) {
   if (!port) return "";
-  return overlap ? to_string(*port) + std::string("-overlap") : to_string(*port);
+  return port_spelling(*port, overlap);
 }
 
 GraphSettings graph_settings(ModelTexts texts) {
