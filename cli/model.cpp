@@ -95,6 +95,16 @@ void ModelOptions::add_to(CLI::App& app, Offer offer) {
                    "a trace's recorded starts). Default: ordered where the input states an order, ready where it "
                    "does not (a WfFormat machine without recorded starts)")
         ->check(non_empty("choose ready or ordered; leave --dispatch out for the input's rule"))->group(group);
+    app.add_option("--platform", platform,
+                   "With a DOT --graph: a SimGrid platform file (4.1; a Full zone of hosts, links and routes, or a "
+                   "cluster; docs/platform.md). Vertices name their host= (or processor= by index), their law is "
+                   "work in flops; edges give bytes=; messages pay the route's latency, then share its links")
+        ->check(non_empty("give a platform file; leave --platform out for none"))->group(group);
+    app.add_option("--sharing", sharing,
+                   "With --platform: how links share their bandwidth: rtt (the default: SimGrid's CM02, weighted "
+                   "max-min, a message's weight its route's latency) | max-min (equal weights) | none (each message "
+                   "alone at its route's bottleneck)")
+        ->check(non_empty("choose rtt, max-min or none; leave --sharing out for rtt"))->group(group);
     app.add_flag("--overlap", model.overlap,
                  "With --graph --port one-port or one-port-greedy: a processor computes while it communicates "
                  "(Wilson's do not)")
@@ -164,6 +174,8 @@ engine::Model ModelOptions::resolved() const {
   put("--port", "port", port);
   put("--overlap", "overlap", model.overlap ? "true" : "false");
   put("--dispatch", "dispatch", dispatch);
+  put("--platform", "platform", platform);
+  put("--sharing", "sharing", sharing);
   put("--protocol", "protocol", protocol);
   put("--policy", "policy", policy);
   put("--exchange", "exchange", exchange);

@@ -12,7 +12,7 @@ namespace hetstruct::cli {
 namespace {
 
 // Library parameter -> flag. The sweep's TOML keys are the flags without their dashes.
-constexpr std::array<std::pair<const char*, const char*>, 47> flags = {{
+constexpr std::array<std::pair<const char*, const char*>, 49> flags = {{
     {"format", "--format"},
     {"laws", "--laws"}, {"by", "--by"}, {"samples", "--samples"}, {"sacct", "--sacct"}, {"out_graph", "--out-graph"},
     {"structure", "--structure"}, {"graph", "--graph"},     {"width", "--n"},       {"fast_count", "--m"},
@@ -26,6 +26,7 @@ constexpr std::array<std::pair<const char*, const char*>, 47> flags = {{
     {"task_law", "--task-law"},   {"task_cv", "--task-cv"}, {"mapping", "--mapping"}, {"bandwidth", "--bandwidth"},
     {"processor_scale", "--scales"}, {"processor_cores", "--cores"},
     {"port", "--port"},           {"overlap", "--overlap"}, {"dispatch", "--dispatch"},
+    {"platform", "--platform"},   {"sharing", "--sharing"},
     {"schedule", "--schedule"},   {"sd_weight", "--sd-weight"},
     {"slowdown", "--slowdown"},   {"machine_slowdown", "--machine-slowdown"}, {"criticality", "--criticality"},
 }};

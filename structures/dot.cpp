@@ -28,6 +28,7 @@
 #include "distributions/input_error.h"
 #include "distributions/law_syntax.h"
 #include "structures/custom.h"
+#include "structures/platform.h"
 #include "structures/structure.h"
 
 namespace hetstruct::structures {
@@ -119,11 +120,13 @@ constexpr Known known_attributes[] = {
     {"costs", Owner::vertex, "costs=\"14,16,9\" (its time on each processor: numbers or laws)"},
     {"processor_scale", Owner::graph, "graph [processor_scale=\"1,1,1/2\"]"},
     {"processor_cores", Owner::graph, "graph [processor_cores=\"4,4,1\"] (cores per processor)"},
+    {"host", Owner::vertex, "host=\"node-0\" (a host of the --platform file)"},
+    {"bytes", Owner::edge, "bytes=1e6 or bytes=\"u(0,1e6)\" (the message's bytes, with --platform)"},
 };
 
 // Names other tools give to what hetstruct calls by the second name.
 constexpr std::pair<const char*, const char*> synonyms[] = {
-    {"proc", "processor"}, {"cpu", "processor"}, {"machine", "processor"}, {"host", "processor"},
+    {"proc", "processor"}, {"cpu", "processor"}, {"machine", "processor"},
     {"cost", "law"}, {"time", "law"}, {"duration", "law"}, {"runtime", "law"}, {"work", "law"},
     {"distribution", "law"}, {"delay", "comm"}, {"latency", "comm"}, {"communication", "comm"},
     {"message", "comm"}, {"speed", "processor_scale"}, {"speeds", "processor_scale"},
@@ -341,6 +344,8 @@ std::optional<std::string> check_value(const std::string& where, const std::stri
   if (key == "order") return join({parse_order(where, value)});
   if (key == "cores") return std::to_string(parse_count(where, "cores", value, "cores=1, 2, 4, ... (default 1)"));
   if (key == "comm") return parse_time_law(where, value).to_string();
+  if (key == "bytes") return parse_time_law(where, value).to_string();
+  if (key == "host") return value;
   if (key == "costs") return join_laws(parse_costs(where, value));
   if (key == "processor_scale") return join(parse_scales(where, value));
   if (key == "processor_cores") {
@@ -987,7 +992,12 @@ CustomDag read_dot_dag(const std::string& text, const std::string& source) {
     CustomTask& t = dag.tasks[place[v]];
     t.name = dot.names[v];
     const auto processor = props.find("processor"), law = props.find("law"), order = props.find("order"),
-               cores = props.find("cores"), costs = props.find("costs");
+               cores = props.find("cores"), costs = props.find("costs"), host = props.find("host");
+    if (host != props.end()) {  // a platform's host (structures/platform.h: apply_platform resolves it)
+      if (processor != props.end()) throw InputError(where, "gives both host and processor", "give one: host=\"id\" or processor=index");
+      if (host->second.empty()) throw InputError(where, "has an empty host", "host=\"id\" of a platform host");
+      t.host = host->second;
+    }
     if (costs != props.end()) {
       // Its law is its processor's entry: build_custom resolves it once the processor is known
       // (this attribute, a mapping file or a schedule).
@@ -1007,10 +1017,10 @@ CustomDag read_dot_dag(const std::string& text, const std::string& source) {
       if (cost_processors > 0)
         throw InputError(where, "has no costs, but vertex '" + dot.names[first_costs] + "' gives them",
                          "give every vertex its costs, one time per processor");
-      if (processor == props.end() || processor->second.empty())
+      if ((processor == props.end() || processor->second.empty()) && t.host.empty())
         throw InputError(where, "has no processor attribute", "add processor=0 (0-based)");
       if (law == props.end() || law->second.empty()) throw InputError(where, "has no law attribute", "add law=\"u(0,1)\"");
-      t.processor = parse_processor(where, processor->second);
+      t.processor = t.host.empty() ? parse_processor(where, processor->second) : -1;
       width = std::max(width, t.processor + 1);
       t.law = law_from(where, law->second, false);
     }
@@ -1044,6 +1054,11 @@ CustomDag read_dot_dag(const std::string& text, const std::string& source) {
     CustomEdge edge{place[e.from], place[e.to], -1};
     if (const auto comm = e.properties.find("comm"); comm != e.properties.end())
       edge.comm_law = law_from(where, comm->second, true);
+    if (const auto bytes = e.properties.find("bytes"); bytes != e.properties.end()) {  // with a platform
+      if (edge.comm_law >= 0) throw InputError(where, "gives both comm and bytes", "comm= is a time, bytes= a size under --platform: give one");
+      edge.comm_law = law_from(where, bytes->second, true);
+      edge.bytes = true;
+    }
     dag.edges.push_back(edge);
   }
   for (const auto& [key, value] : dot.graph_properties) check_attribute(source, Owner::graph, key);
@@ -1074,7 +1089,11 @@ CustomDag parse_dot_dag(const std::string& text, const std::string& source) {
 }
 
 Structure parse_dot(const std::string& text, const std::string& source) {
-  return on_one_line([&] { return build_custom(read_dot_dag(text, source), source); });
+  return on_one_line([&] {
+    CustomDag dag = read_dot_dag(text, source);
+    refuse_platform_attributes(dag, source);
+    return build_custom(std::move(dag), source);
+  });
 }
 
 Structure read_dot(const std::string& path) {

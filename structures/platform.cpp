@@ -440,6 +440,46 @@ double parse_platform_latency(const std::string& text, const std::string& what) 
   return parse_with_unit(text, what, time_units(), "s", "latency=\"50us\" (s, ms, us, ns)", true);
 }
 
+void apply_platform(CustomDag& dag, const Platform& platform, const std::string& source) {
+  const std::string beside = " does not apply beside a platform";
+  if (!dag.processor_scale.empty())
+    throw InputError(source, "processor_scale" + beside, "the hosts' speeds in " + platform.source + " give it");
+  if (!dag.processor_cores.empty())
+    throw InputError(source, "processor_cores" + beside, "the hosts' cores in " + platform.source + " give them");
+  const int hosts = static_cast<int>(platform.hosts.size());
+  for (auto& t : dag.tasks) {
+    const std::string where = source + ": vertex '" + t.name + "'";
+    if (!t.costs.empty()) throw InputError(where, "costs" + beside, "give its work in flops as law=, the hosts' speeds divide it");
+    if (!t.host.empty()) {
+      t.processor = platform.host_index(t.host);
+      if (t.processor < 0)
+        throw InputError(where, "host '" + t.host + "' is not a host of " + platform.source, "its hosts: " + platform.host_list());
+    } else if (t.processor >= hosts) {
+      throw InputError(where, "processor " + std::to_string(t.processor) + " is not one of the " + std::to_string(hosts) +
+                                  " hosts of " + platform.source,
+                       "processor= counts the platform's hosts from 0 (" + platform.host_list() + "), or give host=\"id\"");
+    }
+  }
+  for (const auto& e : dag.edges)
+    if (e.comm_law >= 0 && !e.bytes)
+      throw InputError(source + ": edge '" + dag.tasks[e.from].name + "' -> '" + dag.tasks[e.to].name + "'", "comm" + beside,
+                       "give the message's size as bytes=, the route prices it");
+  dag.processor_cores.clear();
+  for (const auto& h : platform.hosts) dag.processor_cores.push_back(h.cores);
+  dag.machine_width = hosts;
+}
+
+void refuse_platform_attributes(const CustomDag& dag, const std::string& source) {
+  for (const auto& t : dag.tasks)
+    if (!t.host.empty())
+      throw InputError(source + ": vertex '" + t.name + "'", "host '" + t.host + "' names a platform host, but no platform is given",
+                       "give --platform FILE, or processor=index");
+  for (const auto& e : dag.edges)
+    if (e.bytes)
+      throw InputError(source + ": edge '" + dag.tasks[e.from].name + "' -> '" + dag.tasks[e.to].name + "'",
+                       "bytes= is a message's size on a platform, but no platform is given", "give --platform FILE, or comm= (a time)");
+}
+
 Platform parse_platform(const std::string& text, const std::string& source_name) {
   return Reader(text, source_name).read();
 }

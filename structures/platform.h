@@ -21,10 +21,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace hetstruct::structures {
+
+struct CustomDag;
 
 struct PlatformHost {
   std::string id;
@@ -66,6 +69,15 @@ struct Platform {
 // a value that does not parse whole in its unit, a name given twice or a link a route does not know.
 Platform read_platform(const std::string& path);
 Platform parse_platform(const std::string& text, const std::string& source_name);
+
+// A DAG on a platform (docs/platform.md): each task's host= (by id) or processor= (an index in the
+// platform's host order) becomes its processor, the platform's host p; each processor takes its
+// host's cores; an edge's bytes= is its message's size (none: 0 bytes, the route's latency alone).
+// Refused beside a platform, by name: processor_scale, processor_cores, costs, an edge's comm=, a
+// host the platform lacks (its hosts listed), a processor index beyond its hosts.
+void apply_platform(CustomDag& dag, const Platform& platform, const std::string& source);
+// Without a platform: host= and bytes= are refused by name (they need --platform).
+void refuse_platform_attributes(const CustomDag& dag, const std::string& source);
 
 // SimGrid's units, exposed for the tests: the value in f, Bps or s; InputError naming `what`.
 double parse_platform_speed(const std::string& text, const std::string& what);

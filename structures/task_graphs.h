@@ -54,6 +54,8 @@ struct TaskGraphOptions {
   // How each processor takes its tasks (Structure::dispatch); none: ready where the input gives a
   // processor's tasks no order (a trace's machine without recorded starts), else ordered.
   std::optional<Dispatch> dispatch;
+  // A SimGrid platform the DOT file's tasks run on (structures/platform.h; none: no platform).
+  std::shared_ptr<const Platform> platform;
 };
 
 // The reader's last step when the options place the tasks: the mapping file's or the schedule's
