@@ -90,9 +90,10 @@ TEST_CASE("a route with symmetrical NO gives one direction", "[platform]") {
   const Platform p = structures::read_platform(data + "fatpipe.xml");
   CHECK(p.links[0].sharing == structures::LinkSharing::fatpipe);
   CHECK(p.links[1].sharing == structures::LinkSharing::shared);
+  CHECK(p.links[2].latency == 0.0);
   CHECK(route_names(p, "b", "c") == std::vector<std::string>{"xbar", "up_c"});
   CHECK(route_names(p, "c", "b") == std::vector<std::string>{"up_c"});
-  CHECK(route_names(p, "c", "a") == std::vector<std::string>{"up_c", "xbar"});
+  CHECK(route_names(p, "c", "a") == std::vector<std::string>{"up_c", "wan", "xbar"});
   CHECK(p.hosts[2].cores == 2);
 }
 

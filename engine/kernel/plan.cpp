@@ -401,6 +401,9 @@ Plan compile(const structures::Structure& s, CompileOptions options) {
   if (options.sharing && !s.platform) throw InputError("sharing", "applies beside a platform only", "give --platform FILE");
   if (s.platform && options.comm_cost > 0.0)
     throw InputError("comm_cost", "does not apply beside a platform", "the edges give bytes=, the routes price them");
+  if (s.platform && ((options.port && *options.port != Port::free) || options.overlap))
+    throw InputError(options.overlap ? "overlap" : "port", "the one-port models do not apply beside a platform",
+                     "the platform's links share the bandwidth (sharing)");
   Plan plan = compile_unslowed(s, options);
   compile_slowdown(options, plan);
   return plan;
