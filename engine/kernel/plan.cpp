@@ -307,6 +307,7 @@ SpelledPort parse_port_spelling(const std::string& name) {
 std::string Plan::communication() const {
   if (kind == PlanKind::protocol) return protocol->name;
   if (messages.empty()) return "";
+  if (network) return std::string("platform-") + to_string(network->sharing);  // a platform's links (network.h)
   const std::string name = to_string(port);
   return overlap ? name + "-overlap" : name;
 }
