@@ -127,6 +127,8 @@ struct Simulate {
 
   int execute() {
     if (criticality) return execute_criticality();
+    if (!compare_to.empty() && !options.platform.empty())  // the comparisons' models are the sweep's, without a platform yet
+      throw InputError("--compare-to", "does not go with --platform yet", "run each model as its own simulate");
     if (!compare_to.empty()) return execute_comparisons();
     sampling.validate();
     const engine::DistributionOptions asked = distribution.resolved();
