@@ -3,10 +3,13 @@
 // 1e-9 relative under --sharing rtt; --sharing none against latency plus bytes over the bottleneck
 // summed by hand; max-min and rtt against shares worked out by hand; what a platform refuses.
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <set>
 #include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -80,6 +83,34 @@ TEST_CASE("sharing none is latency plus bytes over the bottleneck", "[platform]"
   const double c_start = std::max(0.5 + 510e-6 + 4.0 / 3.0, b_end + 1.0 / 3.0);
   const double rtt = c_start + 0.5 + (510e-6 + 2.0 / 3.0) + 0.5;
   CHECK(makespan(on_platform(data + "rtt.dot", data + "full_rtt.xml"), engine::Sharing::none) == Approx(rtt).epsilon(1e-12));
+}
+
+TEST_CASE("the event loop under sharing none equals the free-port rule on its message times", "[platform]") {
+  // Hosts of two cores, random works and bytes: no message slows another, so the event loop on
+  // the drawn bytes and the free-port propagation of latency + bytes / bottleneck agree.
+  testing::TempDir dir("hetstruct_platform");
+  std::ostringstream dot;
+  dot << "digraph g {\n";
+  const char* hosts[] = {"node-0.lab", "node-1.lab", "node-2.lab", "node-3.lab", "node-7.lab"};
+  for (int t = 0; t < 60; ++t) dot << "  t" << t << " [host=\"" << hosts[(t * 7) % 5] << "\", law=\"u(5e8,1.5e9)\"];\n";
+  for (int t = 5; t < 60; ++t) {
+    std::set<int> from;
+    for (int k = 1; k <= 3; ++k) from.insert((t * 13 + k * 5) % t);
+    for (const int f : from) dot << "  t" << f << " -> t" << t << " [bytes=\"u(5e6,1.5e7)\"];\n";
+  }
+  dot << "}\n";
+  const char* other = std::getenv("HETSTRUCT_PLATFORM_DAG");  // another DAG to check by hand
+  const auto s = on_platform(other ? std::string(other) : write(dir, "g.dot", dot.str()), data + "cluster_backbone.xml");
+  engine::CompileOptions options;
+  options.sharing = engine::Sharing::none;
+  const engine::Plan plan = engine::compile(s, options);
+  engine::Workspace ws(plan);
+  std::vector<double> finish(plan.task_sampler.size());
+  for (std::uint64_t rep = 0; rep < 20; ++rep) {
+    engine::draw_dag_times(plan, 9, rep, ws);
+    const double loop = engine::detail::simulate_network(plan, finish.data(), ws.durations.data(), ws.message_times.data(), ws);
+    CHECK(engine::evaluate(plan, 9, rep, ws) == Approx(loop).epsilon(1e-12));
+  }
 }
 
 TEST_CASE("max-min shares a link equally and rtt by the inverse of the latency", "[platform]") {

@@ -213,6 +213,11 @@ void share(const Network& net, NetworkWorkspace& w) {
 
 }  // namespace
 
+void price_alone(const Plan& plan, double* bytes) {
+  const Network& net = *plan.network;
+  for (std::size_t m = 0; m < plan.messages.size(); ++m) bytes[m] = net.latency[m] + bytes[m] / net.bottleneck[m];
+}
+
 double simulate_network(const Plan& plan, double* finish, const double* duration, const double* bytes, Workspace& ws) {
   const Network& net = *plan.network;
   NetworkWorkspace& w = *ws.network;

@@ -68,6 +68,10 @@ namespace detail {
 // One replication on drawn task works (duration: already divided by speed * cores) and message
 // bytes; fills finish[] and returns the makespan.
 double simulate_network(const Plan& plan, double* finish, const double* duration, const double* bytes, Workspace& ws);
+// Sharing::none: no message slows another, so each message's bytes become its time, latency +
+// bytes / bottleneck, in place, and the plan's free-port propagation runs on them (the same
+// makespan as the event loop's, up to the rounding of that sum).
+void price_alone(const Plan& plan, double* bytes);
 }  // namespace detail
 
 }  // namespace hetstruct::engine

@@ -1127,7 +1127,10 @@ double propagate_drawn(const Plan& plan, std::uint64_t seed, std::uint64_t rep, 
   }
   draw_messages(plan, seed, rep, ws);
   double* message = ws.message_times.data();
-  if (plan.network) return detail::simulate_network(plan, ws.first.data(), duration, message, ws);
+  if (plan.network) {
+    if (plan.network->sharing != Sharing::none) return detail::simulate_network(plan, ws.first.data(), duration, message, ws);
+    detail::price_alone(plan, message);  // then the free-port rule on those times
+  }
   if (plan.multicore()) return propagate_cores(plan, ws.first.data(), duration, message, ws);
   if (plan.port == Port::free) return propagate_free(plan, ws.first.data(), duration, message);
   return (plan.port == Port::one_port ? simulate_one_port<false> : simulate_one_port_greedy<false>)(plan, ws.first.data(), duration, message, ws, nullptr);
