@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libboost-graph-dev libboost-random-dev libboost-math-dev
-  libtbb-dev catch2 libcli11-dev librandom123-dev libbenchmark-dev nlohmann-json3-dev
+  libtbb-dev catch2 libcli11-dev librandom123-dev libbenchmark-dev nlohmann-json3-dev libpugixml-dev
   gnuplot-nox libopenmpi-dev openmpi-bin python3
   pybind11-dev python3-dev python3-pytest python3-numpy python3-networkx python3-matplotlib python3-pandas
   clang libclang-rt-14-dev

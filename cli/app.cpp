@@ -51,6 +51,7 @@
 #include "engine/wilson/tables.h"
 
 #include "hetstruct_version.h"  // HETSTRUCT_VERSION, written at build time (cli/version.cmake)
+#include "structures/platform.h"
 #include "structures/schedule.h"
 
 namespace hetstruct::cli {
@@ -127,6 +128,8 @@ struct Simulate {
 
   int execute() {
     if (criticality) return execute_criticality();
+    if (!compare_to.empty() && !options.platform.empty())  // the comparisons' models are the sweep's, without a platform yet
+      throw InputError("--compare-to", "does not go with --platform yet", "run each model as its own simulate");
     if (!compare_to.empty()) return execute_comparisons();
     sampling.validate();
     const engine::DistributionOptions asked = distribution.resolved();
@@ -345,7 +348,11 @@ struct Simulate {
     std::ostringstream out;
     out << "structure   " << s.name << " (" << engine::to_string(sim.plan.kind) << " plan), width " << s.width
         << ", levels " << s.levels << "\n";
-    if (!sim.zero_comm() && sim.plan.kind == engine::PlanKind::dag && sim.plan.comm.comm_cost == 0.0)
+    if (!sim.zero_comm() && sim.plan.network)  // a platform's messages (engine/kernel/network.h)
+      out << "comm        " << sim.plan.messages.size() << " message" << (sim.plan.messages.size() == 1 ? "" : "s")
+          << " of their edges' bytes on the platform " << s.platform->source << ", sharing "
+          << engine::to_string(sim.plan.network->sharing) << "\n";
+    else if (!sim.zero_comm() && sim.plan.kind == engine::PlanKind::dag && sim.plan.comm.comm_cost == 0.0)
       // The messages are the edges' own (a DOT edge's comm, a trace's bytes over the bandwidth):
       // no C acts.
       out << "comm        " << sim.plan.messages.size() << " message" << (sim.plan.messages.size() == 1 ? "" : "s")

@@ -68,6 +68,8 @@ void ModelOptions::add_to(CLI::App& app, Offer offer) {
                           engine::to_string(engine::Port::free)));
     option("dispatch", dispatch)
         ->check(non_empty("choose ready or ordered; leave " + flag_of("dispatch") + " out for the input's rule"));
+    option("platform", platform)->check(non_empty("give a platform file; leave --platform out for none"));
+    option("sharing", sharing)->check(non_empty("choose rtt, max-min or none; leave --sharing out for rtt"));
     const auto& overlap = engine::parameter("overlap");
     app.add_flag(engine::option_names(overlap), model.overlap,
                  engine::help_of(overlap, engine::port_names(", ", " or ", false, true)))
@@ -125,6 +127,8 @@ engine::Model ModelOptions::resolved() const {
   put("port", port);
   put("overlap", model.overlap ? "true" : "false");
   put("dispatch", dispatch);
+  put("platform", platform);
+  put("sharing", sharing);
   put("protocol", protocol);
   put("policy", policy);
   put("exchange", exchange);

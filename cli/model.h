@@ -28,6 +28,7 @@ struct ModelOptions {
   std::string policy;                   // master-slave dealing (empty: dynamic)
   std::string port;                     // a graph's port model (empty: free)
   std::string dispatch;                 // a graph's dispatch, ready or ordered (empty: by the input)
+  std::string platform, sharing;        // a DOT graph's SimGrid platform file and its sharing model
   std::string schedule;                 // a graph's tasks placed by this algorithm (heft, cpop, heft-sd)
   double sd_weight = 1.0;               // heft-sd: the k of mean + k sd
 

@@ -239,6 +239,8 @@ engine::Model model(Keywords& k, Offer offer) {
     if (port) t.set("port", *port);
     put_flag("overlap", "overlap", false);
     put("dispatch", "dispatch");
+    put("platform", "platform");  // a SimGrid platform file (docs/platform.md)
+    put("sharing", "sharing");
     if (offer.schedule) {
       put("schedule", "schedule");
       put("sd_weight", "sd_weight");

@@ -37,6 +37,7 @@ struct CustomTask {
   int law = -1;                     // index into CustomDag::laws
   std::optional<double> order;      // explicit place on its processor (smaller first)
   int cores = 1;                    // the cores of its processor it takes while it runs (>= 1)
+  std::string host;                 // a platform host's id (DOT host=; apply_platform sets `processor`)
   // Unrelated processors: costs[p] is the index in CustomDag::laws of its time on processor p, and
   // `law` is the entry of its processor, resolved by build_custom once the processor is known (a
   // file's processor, a mapping, a schedule). Empty: `law` on any processor, times its scale.
@@ -46,6 +47,7 @@ struct CustomTask {
 struct CustomEdge {
   std::size_t from = 0, to = 0;     // indices into CustomDag::tasks
   int comm_law = -1;                // index into CustomDag::laws; -1: the model's communication cost
+  bool bytes = false;               // comm_law gives the message's bytes (DOT bytes=, under a platform)
 };
 
 struct CustomDag {

@@ -38,6 +38,7 @@
 #include "distributions/input_error.h"
 #include "distributions/law_syntax.h"
 #include "structures/custom.h"
+#include "structures/platform.h"
 #include "structures/structure.h"
 
 namespace hetstruct::structures {
@@ -129,11 +130,13 @@ constexpr Known known_attributes[] = {
     {"costs", Owner::vertex, "costs=\"14,16,9\" (its time on each processor: numbers or laws)"},
     {"processor_scale", Owner::graph, "graph [processor_scale=\"1,1,1/2\"]"},
     {"processor_cores", Owner::graph, "graph [processor_cores=\"4,4,1\"] (cores per processor)"},
+    {"host", Owner::vertex, "host=\"node-0\" (a host of the --platform file)"},
+    {"bytes", Owner::edge, "bytes=1e6 or bytes=\"u(0,1e6)\" (the message's bytes, with --platform)"},
 };
 
 // Names other tools give to what hetstruct calls by the second name.
 constexpr std::pair<const char*, const char*> synonyms[] = {
-    {"proc", "processor"}, {"cpu", "processor"}, {"machine", "processor"}, {"host", "processor"},
+    {"proc", "processor"}, {"cpu", "processor"}, {"machine", "processor"},
     {"cost", "law"}, {"time", "law"}, {"duration", "law"}, {"runtime", "law"}, {"work", "law"},
     {"distribution", "law"}, {"delay", "comm"}, {"latency", "comm"}, {"communication", "comm"},
     {"message", "comm"}, {"speed", "processor_scale"}, {"speeds", "processor_scale"},
@@ -358,6 +361,8 @@ std::optional<std::string> check_value(const std::string& where, const std::stri
   if (key == "order") return join({parse_order(where, value)});
   if (key == "cores") return std::to_string(parse_count(where, "cores", value, "cores=1, 2, 4, ... (default 1)"));
   if (key == "comm") return parse_time_law(where, value).to_string();
+  if (key == "bytes") return parse_time_law(where, value).to_string();
+  if (key == "host") return value;
   if (key == "costs") return join_laws(parse_costs(where, value));
   if (key == "processor_scale") return join(parse_scales(where, value));
   if (key == "processor_cores") {
@@ -1178,8 +1183,13 @@ class DagBuilder {
   CustomTask& t = dag_.tasks[v];
   t.name = name;
   const std::string *processor = props.find("processor"), *law = props.find("law"), *order = props.find("order"),
-                    *cores = props.find("cores"), *costs = props.find("costs");
+                    *cores = props.find("cores"), *costs = props.find("costs"), *host = props.find("host");
   const auto where = [&] { return vertex_where(v); };
+  if (host) {  // a platform's host (structures/platform.h: apply_platform resolves it)
+    if (processor) throw InputError(where(), "gives both host and processor", "give one: host=\"id\" or processor=index");
+    if (host->empty()) throw InputError(where(), "has an empty host", "host=\"id\" of a platform host");
+    t.host = *host;
+  }
   if (costs) {
     // Its law is its processor's entry: build_custom resolves it once the processor is known
     // (this attribute, a mapping file or a schedule).
@@ -1200,9 +1210,10 @@ class DagBuilder {
     if (cost_processors_ > 0)
       throw InputError(where(), "has no costs, but vertex '" + walk_.vertices[first_costs_].name + "' gives them",
                        "give every vertex its costs, one time per processor");
-    if (!processor || processor->empty()) throw InputError(where(), "has no processor attribute", "add processor=0 (0-based)");
+    if ((!processor || processor->empty()) && t.host.empty())
+      throw InputError(where(), "has no processor attribute", "add processor=0 (0-based)");
     if (!law || law->empty()) throw InputError(where(), "has no law attribute", "add law=\"u(0,1)\"");
-    t.processor = parse_processor(where(), *processor);
+    t.processor = t.host.empty() ? parse_processor(where(), *processor) : -1;
     width_ = std::max(width_, t.processor + 1);
     t.law = law_from(where(), *law, false);
   }
@@ -1226,8 +1237,13 @@ class DagBuilder {
     dag_.edges.reserve(walk_.edges.size());
     for (const auto& e : walk_.edges) {
       CustomEdge edge{e.from, e.to, -1};
-      if (const std::string* comm = walk_.edge_props[e.props].find("comm"))
-        edge.comm_law = law_from(source_ + ": edge '" + walk_.vertices[e.from].name + "' -> '" + walk_.vertices[e.to].name + "'", *comm, true);
+      const auto where = [&] { return source_ + ": edge '" + walk_.vertices[e.from].name + "' -> '" + walk_.vertices[e.to].name + "'"; };
+      if (const std::string* comm = walk_.edge_props[e.props].find("comm")) edge.comm_law = law_from(where(), *comm, true);
+      if (const std::string* bytes = walk_.edge_props[e.props].find("bytes")) {  // with a platform
+        if (edge.comm_law >= 0) throw InputError(where(), "gives both comm and bytes", "comm= is a time, bytes= a size under --platform: give one");
+        edge.comm_law = law_from(where(), *bytes, true);
+        edge.bytes = true;
+      }
       dag_.edges.push_back(edge);
     }
   }
@@ -1282,7 +1298,11 @@ CustomDag parse_dot_dag(const std::string& text, const std::string& source) {
 }
 
 Structure parse_dot(const std::string& text, const std::string& source) {
-  return on_one_line([&] { return build_custom(read_dot_dag(text, source), source); });
+  return on_one_line([&] {
+    CustomDag dag = read_dot_dag(text, source);
+    refuse_platform_attributes(dag, source);
+    return build_custom(std::move(dag), source);
+  });
 }
 
 Structure read_dot(const std::string& path) {

@@ -20,6 +20,8 @@
 
 namespace hetstruct::structures {
 
+struct Platform;  // structures/platform.h
+
 enum class TaskKind {
   compute,   // a task with a random time, run by `processor`
   barrier,   // zero-time: all tasks of a synchronous level have finished
@@ -128,6 +130,9 @@ struct Structure {
   std::optional<Schedule> schedule;
   // A trace's recorded makespan (none when the file gives none), printed beside the model's.
   std::optional<double> recorded_makespan;
+  // The SimGrid platform its processors are the hosts of (processor p is host p; none: no
+  // platform): task laws are work in flops, message laws bytes (structures/platform.h).
+  std::shared_ptr<const Platform> platform;
   // What a reader decided that the model's user should know (the front ends print each once).
   std::vector<std::string> notes;
 

@@ -1,5 +1,6 @@
 // Task laws around a file's mean times, and the choice of reader by a graph file's extension.
 #include "structures/task_graphs.h"
+#include "structures/platform.h"
 
 #include <algorithm>
 #include <cctype>
@@ -134,6 +135,19 @@ Structure build_placed(CustomDag dag, const TaskGraphOptions& options, const std
 }
 
 Structure read_graph(const std::string& path, const TaskGraphOptions& options) {
+  if (options.platform) {  // a DOT file on a SimGrid platform (structures/platform.h)
+    if (graph_format(path) != GraphFormat::dot)
+      throw InputError("platform", "applies to DOT files for now", "give the graph as DOT with host= and bytes=");
+    if (!options.mapping.empty() || options.schedule || options.one_per_task)
+      throw InputError("platform", "goes with neither a mapping file nor a schedule for now", "name each task's host= in the DOT file");
+    CustomDag dag = parse_dot_dag(read_text_file(path, "graph file"), path);
+    apply_platform(dag, *options.platform, path);
+    dag.dispatch = options.dispatch;
+    Structure s = build_custom(dag, path);
+    s.platform = options.platform;
+    s.name = path;
+    return s;
+  }
   switch (graph_format(path)) {
     case GraphFormat::stg: return read_stg(path, options);
     case GraphFormat::wfformat: return read_wfformat(path, options);
@@ -149,6 +163,7 @@ Structure read_graph(const std::string& path, const TaskGraphOptions& options) {
   if (options.mapping.empty() && !options.schedule && !options.one_per_task && !options.dispatch) return read_dot(path);
   // A mapping file or a schedule replaces the vertices' processors and orders.
   CustomDag dag = parse_dot_dag(read_text_file(path, "graph file"), path);
+  refuse_platform_attributes(dag, path);
   Structure s = options.mapping.empty() && !options.schedule && !options.one_per_task
                     ? (dag.dispatch = options.dispatch, build_custom(dag, path))
                     : build_placed(std::move(dag), options, path, {}, true);

@@ -55,6 +55,8 @@ struct TaskGraphOptions {
   // How each processor takes its tasks (Structure::dispatch); none: ready where the input gives a
   // processor's tasks no order (a trace's machine without recorded starts), else ordered.
   std::optional<Dispatch> dispatch;
+  // A SimGrid platform the DOT file's tasks run on (structures/platform.h; none: no platform).
+  std::shared_ptr<const Platform> platform;
   // Field by field: the same options read a file into the same structure (engine::GraphReads).
   bool operator==(const TaskGraphOptions&) const = default;
 };

@@ -87,6 +87,7 @@ void check_message_laws(const structures::Structure& s) {
 // edges without one (a graph built by hand) by sending vertex, then its out-edges in insertion order.
 void compile_messages(const structures::Structure& s, const std::vector<std::uint32_t>& position, double comm_cost,
                       Plan& plan, std::unordered_map<const structures::Precedence*, int>& message_of) {
+  const bool every = s.platform != nullptr;  // on a platform every crossing edge pays its route (0 bytes without bytes=)
   const auto& g = s.graph();
   int comm_law = -1;  // the model's C as a law, added on first use
   std::vector<std::pair<const structures::Precedence*, Message>> found;
@@ -98,7 +99,7 @@ void compile_messages(const structures::Structure& s, const std::vector<std::uin
       if (from.kind != TaskKind::compute || to.kind != TaskKind::compute || from.processor == to.processor) continue;
       int law = g[e].comm_law;
       if (law >= static_cast<int>(s.laws.size())) throw InputError("graph", "an edge's message law is out of range");
-      if (law < 0 && comm_cost > 0.0) {
+      if (law < 0 && (comm_cost > 0.0 || every)) {
         if (comm_law < 0) {
           comm_law = static_cast<int>(plan.laws.size());
           plan.laws.push_back(distributions::Law::constant(comm_cost));
@@ -253,6 +254,7 @@ void compile_generic(const structures::Structure& s, const CompileOptions& optio
     if (std::any_of(scale.begin(), scale.end(), [](double a) { return a != 1.0; }))
       for (const int p : plan.task_processor) plan.task_scale.push_back(scale[static_cast<std::size_t>(p)]);
   }
+  if (s.platform) compile_network(s, options.sharing.value_or(Sharing::rtt), plan);
   // When every task's law is one uniform (or one normal) leaf, the draws run monomorphic
   // (the same variates as the samplers), one per task in draw order.
   auto all_of_kind = [&](distributions::LeafKind kind) {
@@ -283,6 +285,7 @@ const char* to_string(PlanKind kind) {
 std::string Plan::communication() const {
   if (kind == PlanKind::protocol) return protocol->name;
   if (messages.empty()) return "";
+  if (network) return std::string("platform-") + to_string(network->sharing);  // a platform's links (network.h)
   return port_spelling(port, overlap);
 }
 
@@ -373,6 +376,12 @@ std::string Slowdown::processor_text() const {
 }
 
 Plan compile(const structures::Structure& s, CompileOptions options) {
+  if (options.sharing && !s.platform) throw InputError("sharing", "applies beside a platform only", "give --platform FILE");
+  if (s.platform && options.comm_cost > 0.0)
+    throw InputError("comm_cost", "does not apply beside a platform", "the edges give bytes=, the routes price them");
+  if (s.platform && ((options.port && *options.port != Port::free) || options.overlap))
+    throw InputError(options.overlap ? "overlap" : "port", "the one-port models do not apply beside a platform",
+                     "the platform's links share the bandwidth (sharing)");
   Plan plan = compile_unslowed(s, options);
   compile_slowdown(options, plan);
   return plan;
@@ -422,6 +431,7 @@ Workspace::Workspace(const Plan& plan)
       second(plan.width),
       processors(plan.width),
       busy(plan.width) {
+  if (plan.network) network = make_network_workspace(plan);
   if (plan.kind == PlanKind::dag) {
     durations.resize(plan.task_sampler.size());
     message_times.resize(plan.messages.size());
@@ -1094,6 +1104,10 @@ double propagate_drawn(const Plan& plan, std::uint64_t seed, std::uint64_t rep, 
   }
   draw_messages(plan, seed, rep, ws);
   double* message = ws.message_times.data();
+  if (plan.network) {
+    if (plan.network->sharing != Sharing::none) return detail::simulate_network(plan, ws.first.data(), duration, message, ws);
+    detail::price_alone(plan, message);  // then the free-port rule on those times
+  }
   if (plan.multicore()) return propagate_cores(plan, ws.first.data(), duration, message, ws);
   if (plan.port == Port::free) return propagate_free(plan, ws.first.data(), duration, message);
   return (plan.port == Port::one_port ? simulate_one_port<false> : simulate_one_port_greedy<false>)(plan, ws.first.data(), duration, message, ws, nullptr);
@@ -1263,6 +1277,7 @@ void draw_dag_times(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Wor
 }
 
 double trace_dag(const Plan& plan, std::uint64_t seed, std::uint64_t rep, Workspace& ws, DagTrace& trace) {
+  if (plan.network) throw InputError("platform", "a DAG's trace (criticality, schedules) does not apply beside a platform yet");
   draw_dag_times(plan, seed, rep, ws);
   reset_trace(plan, trace);
   const double* duration = ws.durations.data();

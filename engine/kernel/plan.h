@@ -102,6 +102,7 @@
 #include "distributions/sampler.h"
 #include "engine/kernel/communication.h"
 #include "engine/kernel/port_models.h"
+#include "engine/kernel/network.h"
 #include "engine/kernel/streams.h"
 #include "structures/structure.h"
 
@@ -204,6 +205,10 @@ class Plan {
   std::vector<distributions::Sampler> slowdown_samplers;  // [machine, processor], those present
   bool slowed() const { return slowdown.any(); }
 
+  // A DAG on a SimGrid platform (engine/kernel/network.h; none without): its links, routes and
+  // sharing model. Task draws are works (task_scale: 1 / (speed * cores)), message draws bytes.
+  std::shared_ptr<const Network> network;
+
   // Generic plan: the structure's vertex of each task (plan position -> vertex), for names.
   std::vector<std::uint32_t> task_vertex;
 
@@ -232,6 +237,7 @@ struct CompileOptions {
   std::optional<Port> port;  // a custom DAG's port model (none: free); refused on other structures
   bool overlap = false;      // one-port models: compute while communicating
   Slowdown slowdown;         // correlated slowdowns (none: independent times)
+  std::optional<Sharing> sharing;  // a platform's bandwidth sharing (none: rtt); refused without a platform
 };
 
 // Throws InputError where a structure cannot be compiled as asked (a task pool has no fixed DAG).
@@ -305,6 +311,7 @@ class Workspace {
   std::vector<ScaledDraw<distributions::Sampler>> scaled_draws;
   std::vector<ScaledDraw<distributions::UniformDraw>> scaled_uniform_draws;
   std::vector<ScaledDraw<distributions::NormalDraw>> scaled_normal_draws;
+  std::shared_ptr<NetworkWorkspace> network;  // a platform's event loop (engine/kernel/network.h)
 };
 
 // The makespan of an asynchronous, synchronous or nearest-neighbour zero-communication plan on

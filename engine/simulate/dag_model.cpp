@@ -33,6 +33,9 @@ bounds::StochasticDag stochastic_dag(const Plan& plan) {
   if (plan.port != Port::free)
     throw InputError("port", "analytic DAG estimates are of the free port model",
                      "a one-port makespan is never below the free one: estimate with the free port (port free)");
+  if (plan.network)
+    throw InputError("platform", "analytic DAG estimates do not apply beside a platform yet",
+                     "the estimates see message times, not routes whose links are shared: simulate instead");
   if (plan.multicore())
     throw InputError("graph", "analytic DAG estimates take processors of one core",
                      "the estimates see precedences only, not a processor's cores: simulate instead");

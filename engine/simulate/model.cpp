@@ -1,6 +1,8 @@
 #include "engine/simulate/model.h"
 #include "engine/simulate/parameters.h"
 
+#include "structures/platform.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -203,6 +205,7 @@ CompileOptions Model::compile_options() const {
   options.policy = policy;
   options.port = port;
   options.overlap = overlap;
+  options.sharing = sharing;
   if (slowdown) options.slowdown.processor = slowdown->value;
   if (machine_slowdown) options.slowdown.machine = machine_slowdown->value;
   return options;
@@ -288,6 +291,8 @@ structures::Structure Model::build() const {
       read_options.schedule->comm_cost = comm.value;
       if (!processor_scales.empty()) read_options.schedule->scales = processor_scales;
     }
+    if (!platform.empty())
+      read_options.platform = std::make_shared<const structures::Platform>(structures::read_platform(platform));
     structures::Structure s = graph_reads ? graph_reads->read(graph, read_options) : structures::read_graph(graph, read_options);
     if (s.unrelated && (!processor_scales.empty() || fast_count > 0 || wilson_machine))
       throw InputError(!processor_scales.empty() ? "processor_scale" : "fast_count",
@@ -403,6 +408,17 @@ Model parse_model(const ModelTexts& t) {
   if (const auto* v = text("mapping")) m.task_graph.mapping = *v;
   if (const auto* v = text("dispatch"); v && !v->empty()) m.task_graph.dispatch = structures::parse_dispatch(*v);
   if (const auto* v = text("graph")) m.graph = *v;
+  if (const auto* v = text("platform")) m.platform = *v;
+  if (const auto* v = text("sharing"); v && !v->empty()) m.sharing = parse_sharing(*v);
+  if (m.sharing && m.platform.empty()) throw InputError("sharing", "applies beside a platform only", "give a platform file");
+  if (!m.platform.empty()) {
+    if (m.graph.empty()) throw InputError("platform", "applies to a graph", "give a DOT graph whose vertices name their hosts");
+    // What the platform already says (its hosts' speeds and cores, its links), refused by name.
+    for (const char* parameter : {"processor_scale", "processor_cores", "fast_count", "scale", "bandwidth", "comm_cost", "port", "overlap"})
+      if (given(parameter))
+        throw InputError(parameter, "does not apply beside a platform",
+                         "the platform's hosts give the speeds and cores, its links and routes the messages' times");
+  }
   if (const auto* v = text("structure"); v && !v->empty()) m.structure = structures::parse_structure_kind(*v);
   if (t.fixed_structure) m.structure = t.fixed_structure;
   if (const auto* v = text("width")) m.width = whole_number("width", *v);

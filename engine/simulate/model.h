@@ -87,6 +87,10 @@ struct Model {
   bool wilson_machine = false;
   std::optional<Port> port;     // a graph's port model; none: free
   bool overlap = false;         // one-port models: a processor computes while it communicates
+  // A SimGrid platform file a DOT graph runs on (structures/platform.h; empty: none), and how its
+  // links share their bandwidth (engine/kernel/network.h; none: rtt).
+  std::string platform;
+  std::optional<Sharing> sharing;
   bool memory_check = true;     // refuse a model larger than the available memory (engine/driver/resources.h)
   // Correlated slowdowns (engine/kernel/plan.h): laws of a factor per processor and of one for the
   // whole machine, drawn each replication; none: independent task times.

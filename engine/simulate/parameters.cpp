@@ -70,6 +70,16 @@ const std::vector<Parameter> table = {
      "a trace's recorded starts). Default: ordered where the input states an order, ready where it "
      "does not (a WfFormat machine without recorded starts)",
      ""},
+    {"platform", "--platform", "", "platform", "platform", K::file, S::model,
+     "With a DOT --graph: a SimGrid platform file (4.1; a Full zone of hosts, links and routes, or a "
+     "cluster; docs/platform.md). Vertices name their host= (or processor= by index), their law is "
+     "work in flops; edges give bytes=; messages pay the route's latency, then share its links",
+     ""},
+    {"sharing", "--sharing", "", "sharing", "sharing", K::text, S::model,
+     "With --platform: how links share their bandwidth: rtt (the default: SimGrid's CM02, weighted "
+     "max-min, a message's weight its route's latency) | max-min (equal weights) | none (each message "
+     "alone at its route's bottleneck)",
+     ""},
     {"overlap", "--overlap", "", "overlap", "overlap", K::flag, S::model,
      "With --graph --port {}: a processor computes while it communicates (Wilson's do not)", ""},
     {"protocol", "--protocol", "", "protocol", "protocol", K::text, S::model,

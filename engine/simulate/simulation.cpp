@@ -34,6 +34,12 @@ Simulation prepare(const Model& model) {
 
 std::optional<Estimator> check_run(Simulation& sim, const RunOptions& options, bool metrics, Estimator estimator,
                                    const StopRule& stop) {
+  if (sim.plan.network) {  // a platform (engine/kernel/network.h): its controls and twins are not yet its own
+    if (metrics) throw InputError("metrics", "the measures do not apply beside a platform yet", "run without metrics");
+    if (estimator != Estimator::mc && estimator != Estimator::automatic)
+      throw InputError("estimator", std::string(to_string(estimator)) + " does not apply beside a platform yet",
+                       "beside a platform only plain Monte Carlo (mc) applies");
+  }
   if (sim.plan.slowed()) {
     if (metrics)
       throw InputError("metrics", "the measures (power weights, speedup, efficiency) take the laws' means as the "
@@ -57,6 +63,7 @@ std::optional<Estimator> check_run(Simulation& sim, const RunOptions& options, b
     if (sim.distribution_options.any()) sim.distribution_options.validate();
     return Estimator::mc;
   }
+  if (sim.plan.network) return Estimator::mc;
   fit_controls(sim.estimators, options.reps);
   const Estimator resolved = resolve_estimator(estimator, sim.estimators, options.reps);
   // auto on master-slave picks between its candidates by a pilot: not known before the run.
@@ -67,6 +74,7 @@ std::optional<Estimator> check_run(Simulation& sim, const RunOptions& options, b
 void run(Simulation& sim, const RunOptions& options, bool metrics, Estimator estimator, const StopRule& stop) {
   const bool keep = sim.distribution_options.any() || sim.keep_makespans;
   (void)check_run(sim, options, metrics, estimator, stop);
+  if (sim.plan.network) estimator = Estimator::mc;  // auto: plain Monte Carlo beside a platform (check_run)
   if (!metrics && !keep) {
     const auto result = estimate_mean(sim.plan, sim.estimators, estimator, options, stop);
     sim.estimate = result.estimate;
