@@ -54,13 +54,13 @@ auto single(const Plan& plan, std::uint64_t seed) {
                    add_value([&plan, seed](std::uint64_t r, Workspace& ws) { return evaluate(plan, seed, r, ws); })};
 }
 
-struct Pair {
+struct DifferenceWorkspaces {
   Workspace a, b;
 };
 
 auto paired(const Plan& a, const Plan& b, std::uint64_t seed) {
-  return std::pair{[&a, &b] { return Pair{Workspace(a), Workspace(b)}; },
-                   add_value([&a, &b, seed](std::uint64_t r, Pair& ws) {
+  return std::pair{[&a, &b] { return DifferenceWorkspaces{Workspace(a), Workspace(b)}; },
+                   add_value([&a, &b, seed](std::uint64_t r, DifferenceWorkspaces& ws) {
                      return evaluate(a, seed, r, ws.a) - evaluate(b, seed, r, ws.b);
                    })};
 }

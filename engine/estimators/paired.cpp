@@ -37,7 +37,7 @@ RatioEstimate ratio_of_means(const PairedMoments& m, double confidence) {
 
 namespace {
 
-struct Pair {
+struct PairedWorkspaces {
   Workspace a, b;
 };
 
@@ -48,8 +48,8 @@ void compute_pairs(const Plan& a, const Plan& b, const RunOptions& options, Bloc
                    const std::function<void(std::span<const Block>)>& sink) {
   const std::uint64_t seed = options.seed;
   compute_blocks<Block>(
-      options, range, [&a, &b] { return Pair{Workspace(a), Workspace(b)}; },
-      [&a, &b, seed, add](Block& block, std::uint64_t r, Pair& ws) {
+      options, range, [&a, &b] { return PairedWorkspaces{Workspace(a), Workspace(b)}; },
+      [&a, &b, seed, add](Block& block, std::uint64_t r, PairedWorkspaces& ws) {
         const double x = evaluate(a, seed, r, ws.a), y = evaluate(b, seed, r, ws.b);
         add(block, x, y);
       },
