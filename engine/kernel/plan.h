@@ -224,8 +224,8 @@ class Plan {
   std::uint64_t compute_tasks() const;
   // Whether a replication communicates: a protocol, or a DAG with messages.
   bool communicates() const { return kind == PlanKind::protocol || !messages.empty(); }
-  // The name of how it communicates: the protocol, or the DAG's port model ("free", "one-port",
-  // "one-port-overlap", "one-port-greedy", "one-port-greedy-overlap").
+  // The name of how it communicates: the protocol, the DAG's port model as the sweep spells it
+  // (port_spelling, engine/kernel/port_models.h), or the platform's sharing ("platform-rtt").
   std::string communication() const;
 };
 
